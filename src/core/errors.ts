@@ -1,0 +1,54 @@
+/**
+ * The one catalog of coded errors. Every failure a user can cause or meet has a code here, a
+ * message template that says what to fix, and nothing else: each API version maps codes to HTTP
+ * statuses in exactly one place (api/v1/error-status.ts, api/v2/error-status.ts), the CLI maps
+ * them to exit codes in cli/exit-codes.ts.
+ */
+
+export interface ErrorDefinition {
+  /** One-line description for the docs. */
+  readonly summary: string;
+}
+
+export const ERROR_CATALOG = {
+  // ---- input files (import) ----
+  INPUT_NOT_FOUND: { summary: 'The input file does not exist or cannot be read.' },
+  INPUT_NOT_OSM: { summary: 'The input file is not an OSM PBF or OSM XML file.' },
+  INPUT_TRUNCATED: { summary: 'The input file ends in the middle of a block or element.' },
+  INPUT_CORRUPT: { summary: 'The input file has a damaged block or element.' },
+  INPUT_UNSORTED: { summary: 'The input file is not sorted by type, id and version.' },
+  INPUT_UNSUPPORTED: { summary: 'The input file needs a feature maphist does not read.' },
+
+  // ---- store ----
+  DB_NOT_FOUND: { summary: 'There is no maphist database at the given path.' },
+  DB_INVALID: { summary: 'The file is not a maphist database, or one of another schema version.' },
+
+  // ---- filter language ----
+  FILTER_SYNTAX: { summary: 'The filter is not valid in the filter language.' },
+  FILTER_TOO_LONG: { summary: 'The filter is longer than the server accepts.' },
+  FILTER_TOO_DEEP: { summary: 'The filter nests parentheses or operators deeper than the server accepts.' },
+  FILTER_TOO_COMPLEX: { summary: 'The filter expands into too many terms to evaluate safely.' },
+  FILTER_NOT_ALLOWED: { summary: 'The filter uses a condition this endpoint does not support.' },
+
+  // ---- command line ----
+  CLI_USAGE: { summary: 'The command line is not valid.' },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+/** An error with a stable code from the catalog and a message meant for the user. */
+export class MaphistError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'MaphistError';
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export function isMaphistError(e: unknown): e is MaphistError {
+  return e instanceof MaphistError;
+}

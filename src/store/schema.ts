@@ -1,0 +1,75 @@
+/**
+ * The physical layout of a maphist database (DuckDB). One row of `states` is one state of one
+ * element: an interval during which its tags and geometry were constant. docs/store.md explains
+ * each column; `contributions` is the stable user-facing view over it.
+ *
+ * Bump SCHEMA_VERSION whenever a column changes meaning.
+ */
+
+export const SCHEMA_VERSION = 1;
+
+/** `valid_to` of a state that is still current: 3000-01-01T00:00:00Z. The view maps it to NULL. */
+export const OPEN_END = 32503680000;
+
+/** Geometry type codes: the WKB type numbers, 0 for "no geometry" (empty or unbuildable). */
+export const GEOMETRY_TYPE_CODE = {
+  None: 0,
+  Point: 1,
+  LineString: 2,
+  Polygon: 3,
+  MultiPoint: 4,
+  MultiLineString: 5,
+  MultiPolygon: 6,
+  GeometryCollection: 7,
+} as const;
+export type GeometryTypeName = Exclude<keyof typeof GEOMETRY_TYPE_CODE, 'None'>;
+
+/** How many of the most frequent keys get a bit in `key_mask` (a BIGINT; bit 63 stays clear). */
+export const KEY_MASK_BITS = 63;
+
+/** Pack a (key id, value id) pair into the BIGINT stored in `tag_kv`. */
+export function packTag(keyId: number, valueId: number): bigint {
+  return (BigInt(keyId) << 32n) | BigInt(valueId);
+}
+/** The same packing as a JS number (exact while key ids stay below 2^21). */
+export function packTagNumber(keyId: number, valueId: number): number {
+  return keyId * 4294967296 + valueId;
+}
+
+export const STATES_COLUMNS = `
+  type            UTINYINT NOT NULL,   -- 0 node, 1 way, 2 relation
+  id              BIGINT   NOT NULL,
+  version         INTEGER  NOT NULL,
+  minor_version   INTEGER  NOT NULL,   -- 0 for a version's own state, +1 per member-induced state
+  valid_from      BIGINT   NOT NULL,   -- epoch seconds, inclusive
+  valid_to        BIGINT   NOT NULL,   -- epoch seconds, exclusive; OPEN_END while current
+  deleted         BOOLEAN  NOT NULL,
+  changeset       BIGINT   NOT NULL,
+  user_id         INTEGER  NOT NULL,
+  tag_kv          BIGINT[] NOT NULL,   -- packTag(key id, value id) for each tag, sorted
+  key_mask        BIGINT   NOT NULL,   -- bit k set when key id k (< 63) is present
+  tags            MAP(VARCHAR, VARCHAR) NOT NULL,
+  tag_kv_before   BIGINT[] NOT NULL,   -- the previous state's tags ([] for the first state)
+  key_mask_before BIGINT   NOT NULL,
+  tags_before     MAP(VARCHAR, VARCHAR) NOT NULL,
+  geometry_type   UTINYINT NOT NULL,   -- GEOMETRY_TYPE_CODE
+  geometry        BLOB,                -- WKB (lon/lat, EPSG:4326); a deleted state keeps the last visible geometry
+  geometry_valid  BOOLEAN  NOT NULL,   -- false when assembly reported a problem (open ring, missing members, …)
+  xmin            DOUBLE,
+  ymin            DOUBLE,
+  xmax            DOUBLE,
+  ymax            DOUBLE,
+  spatial_key     BIGINT   NOT NULL,   -- Hilbert index of the bbox centre; the table is ordered by it
+  area            DOUBLE   NOT NULL,   -- m², unclipped (0 for deleted states)
+  length          DOUBLE   NOT NULL,   -- m
+  perimeter       DOUBLE   NOT NULL,   -- m
+  vertices        INTEGER  NOT NULL,
+  outers          INTEGER  NOT NULL,
+  inners          INTEGER  NOT NULL,
+  roundness       DOUBLE   NOT NULL,
+  squareness      DOUBLE,              -- NULL for polygons/lines above SQUARENESS_MAX_SEGMENTS
+  is_creation     BOOLEAN  NOT NULL,
+  is_deletion     BOOLEAN  NOT NULL,
+  tag_change      BOOLEAN  NOT NULL,
+  geometry_change BOOLEAN  NOT NULL
+`;
