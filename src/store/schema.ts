@@ -68,6 +68,7 @@ export const STATES_COLUMNS = `
   inners          INTEGER  NOT NULL,
   roundness       DOUBLE   NOT NULL,
   squareness      DOUBLE,              -- NULL for polygons/lines above SQUARENESS_MAX_SEGMENTS
+  collapsed       BOOLEAN  NOT NULL,   -- the next state of this element comes from the same changeset
   is_creation     BOOLEAN  NOT NULL,
   is_deletion     BOOLEAN  NOT NULL,
   tag_change      BOOLEAN  NOT NULL,

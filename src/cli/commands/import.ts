@@ -1,0 +1,46 @@
+/** `maphist import <file> [--db PATH] [--workers N]`: build a database from a history file. */
+import { parseArgs } from 'node:util';
+import { SingleBar, Presets } from 'cli-progress';
+import { MaphistError } from '../../core/errors.js';
+import { importHistory, type ImportProgress } from '../../store/import-history.js';
+import { DEFAULT_DB } from '../defaults.js';
+
+export async function importCommand(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { db: { type: 'string', default: DEFAULT_DB }, workers: { type: 'string' } },
+  });
+  if (positionals.length !== 1) throw new MaphistError('CLI_USAGE', 'usage: maphist import <history file (.osh.pbf, .osh, .osm[.gz|.bz2])> [--db PATH] [--workers N]');
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new MaphistError('CLI_USAGE', '--workers takes a whole number of at least 1');
+  const result = await runImport(positionals[0], values.db!, workers);
+  const rss = (process.resourceUsage().maxRSS / 1024).toFixed(0);
+  console.log(
+    `imported ${positionals[0]} into ${values.db}: ${result.versions} versions read, ${result.rows} rows written, ` +
+      `${result.seconds.toFixed(1)} s (${Math.round(result.versions / result.seconds)} versions/s), peak RSS ${rss} MB`,
+  );
+}
+
+export async function runImport(input: string, db: string, workers?: number) {
+  const bar = process.stderr.isTTY ? new SingleBar({
+    format: '{phase} |{bar}| {percentage}% | {versions} versions | {rate} versions/s | ETA {eta_formatted}',
+    hideCursor: true,
+  }, Presets.shades_classic) : undefined;
+  const started = performance.now();
+  let lastUpdate = 0;
+  const onProgress = (p: ImportProgress) => {
+    if (!bar) return;
+    const now = performance.now();
+    if (now - lastUpdate < 200 && p.phase !== 'finishing') return;
+    lastUpdate = now;
+    const payload = { phase: p.phase.padEnd(9), versions: p.versions ?? 0, rate: Math.round((p.versions ?? 0) / ((now - started) / 1000)) };
+    if (!bar.isActive) bar.start(p.bytesTotal, p.bytesRead, payload);
+    else bar.update(p.bytesRead, payload);
+  };
+  try {
+    return await importHistory({ input, db, workers, onProgress });
+  } finally {
+    bar?.stop();
+  }
+}

@@ -1,0 +1,36 @@
+/** `maphist serve [--db PATH] [--port N] [--host H] [--timeout S]`: serve both API versions. */
+import { parseArgs } from 'node:util';
+import { MaphistError } from '../../core/errors.js';
+import { createServer } from '../../api/server.js';
+import { openStore } from '../../store/open-store.js';
+import { DEFAULT_DB, DEFAULT_PORT } from '../defaults.js';
+
+export const SERVE_OPTIONS = {
+  db: { type: 'string', default: DEFAULT_DB },
+  port: { type: 'string', default: String(DEFAULT_PORT) },
+  host: { type: 'string', default: '127.0.0.1' },
+  timeout: { type: 'string', default: '600' },
+} as const;
+
+export async function serveCommand(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: SERVE_OPTIONS });
+  await serve(values);
+}
+
+export async function serve(values: { db?: string; port?: string; host?: string; timeout?: string }): Promise<void> {
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
+  const timeoutSeconds = Number(values.timeout);
+  if (!(timeoutSeconds > 0)) throw new MaphistError('CLI_USAGE', '--timeout takes a positive number of seconds');
+  const store = await openStore(values.db!);
+  const app = await createServer(store, { timeoutSeconds });
+  const address = await app.listen({ port, host: values.host });
+  console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);
+  const stop = async () => {
+    await app.close();
+    store.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -1,0 +1,118 @@
+/**
+ * The history builder: consumes a sorted stream of versions (nodes, then ways, then relations)
+ * and hands every state of every element to a sink. Node versions and way states are spilled to
+ * disk stores in `workDir` so that memory stays bounded whatever the input size.
+ */
+import { join } from 'node:path';
+import { MaphistError } from '../core/errors.js';
+import { OSM_TYPE_CODE, type NodeVersion, type OsmVersion, type RelationVersion, type WayVersion } from '../core/osm.js';
+import type { ElementState } from './element-state.js';
+import { NodeHistoryStore } from './node-history-store.js';
+import { buildNodeStates } from './node-states.js';
+import { buildRelationStates } from './relation-states.js';
+import { WayStateStore } from './way-state-store.js';
+import { buildWayStates } from './way-states.js';
+
+export interface StateSink {
+  write(states: readonly ElementState[]): void;
+}
+
+export interface HistoryStats {
+  versions: [number, number, number];
+  deletedVersions: [number, number, number];
+  states: number;
+  firstTimestamp: number;
+  lastTimestamp: number;
+  /** Last user name seen for each uid. */
+  users: Map<number, string>;
+}
+
+export interface BuildProgress {
+  phase: 'nodes' | 'ways' | 'relations';
+  versions: number;
+}
+
+export async function buildHistory(
+  batches: AsyncIterable<OsmVersion[]>,
+  sink: StateSink,
+  workDir: string,
+  onProgress?: (p: BuildProgress) => void,
+): Promise<HistoryStats> {
+  const nodes = new NodeHistoryStore(join(workDir, 'nodes.bin'));
+  const ways = new WayStateStore(join(workDir, 'ways.bin'));
+  const stats: HistoryStats = {
+    versions: [0, 0, 0],
+    deletedVersions: [0, 0, 0],
+    states: 0,
+    firstTimestamp: Infinity,
+    lastTimestamp: -Infinity,
+    users: new Map(),
+  };
+  let typeCode = 0;
+  let group: OsmVersion[] = [];
+
+  const flushGroup = (): void => {
+    if (group.length === 0) return;
+    let states: ElementState[];
+    const first = group[0];
+    if (first.type === 'node') {
+      const vs = group as NodeVersion[];
+      for (const v of vs) nodes.add(v.id, v);
+      states = buildNodeStates(vs);
+    } else if (first.type === 'way') {
+      const built = buildWayStates(group as WayVersion[], nodes);
+      ways.add(first.id, built.memberStates);
+      states = built.states;
+    } else {
+      states = buildRelationStates(group as RelationVersion[], nodes, ways);
+    }
+    stats.states += states.length;
+    sink.write(states);
+    group = [];
+  };
+
+  try {
+    let total = 0;
+    for await (const batch of batches) {
+      for (const v of batch) {
+        const code = OSM_TYPE_CODE[v.type];
+        if (code !== typeCode) {
+          flushGroup();
+          if (code < typeCode) throw unsorted(v, 'a ' + v.type + ' after the ' + ['nodes', 'ways', 'relations'][typeCode]);
+          // Leaving the nodes (or ways) means their store is complete and may now be read.
+          if (typeCode === 0) nodes.finish();
+          if (code === 2) ways.finish();
+          typeCode = code;
+        } else if (group.length > 0) {
+          const last = group[group.length - 1];
+          if (v.id !== last.id) {
+            if (v.id < last.id) throw unsorted(v, `id ${v.id} after id ${last.id}`);
+            flushGroup();
+          } else if (v.version <= last.version) {
+            throw unsorted(v, `version ${v.version} after version ${last.version}`);
+          }
+        }
+        group.push(v);
+        stats.versions[code]++;
+        if (!v.visible) stats.deletedVersions[code]++;
+        if (v.timestamp < stats.firstTimestamp) stats.firstTimestamp = v.timestamp;
+        if (v.timestamp > stats.lastTimestamp) stats.lastTimestamp = v.timestamp;
+        if (v.uid >= 0 && v.user !== '') stats.users.set(v.uid, v.user);
+      }
+      total += batch.length;
+      onProgress?.({ phase: (['nodes', 'ways', 'relations'] as const)[typeCode], versions: total });
+    }
+    flushGroup();
+    return stats;
+  } finally {
+    nodes.dispose();
+    ways.dispose();
+  }
+}
+
+function unsorted(v: OsmVersion, what: string): MaphistError {
+  return new MaphistError(
+    'INPUT_UNSORTED',
+    `The input is not sorted by type, id and version (${v.type} ${v.id}: ${what}). Sort it with \`osmium sort\` and import again.`,
+  );
+}

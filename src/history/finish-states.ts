@@ -1,0 +1,73 @@
+/**
+ * Turns an element's timeline points, each with its resolved tags and geometry, into finished
+ * states: validity intervals, minor version numbers, changeset collapsing and change flags
+ * (history-engine-semantics §4.3; v2-reference-and-contributions-format §3.3 "Key rules").
+ */
+import type { FlatTags } from '../core/osm.js';
+import type { Geometry } from '../geometry/types.js';
+import { OPEN_END } from '../store/schema.js';
+import type { ElementState } from './element-state.js';
+import type { TimelinePoint } from './timeline.js';
+import { sameGeometry } from './same-geometry.js';
+
+export interface ResolvedPoint extends TimelinePoint {
+  version: number;
+  deleted: boolean;
+  tags: FlatTags;
+  geometry: Geometry | null;
+  geometryValid: boolean;
+}
+
+export function finishStates(type: 0 | 1 | 2, id: number, points: readonly ResolvedPoint[]): ElementState[] {
+  const states: ElementState[] = new Array(points.length);
+  let minor = 0;
+  let lastVisibleGeometry: Geometry | null = null;
+  let previousContribution: ElementState | undefined;
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
+    const next = points[i + 1];
+    minor = p.major ? 0 : minor + 1;
+    const geometry = p.deleted ? lastVisibleGeometry : p.geometry;
+    if (!p.deleted) lastVisibleGeometry = p.geometry;
+    const prev = previousContribution;
+    const bothVisible = prev !== undefined && !prev.deleted && !p.deleted;
+    const state: ElementState = {
+      type,
+      id,
+      version: p.version,
+      minorVersion: minor,
+      validFrom: p.timestamp,
+      validTo: next ? Math.max(next.timestamp, p.timestamp) : OPEN_END,
+      deleted: p.deleted,
+      changeset: p.changeset,
+      userId: p.uid,
+      tags: p.tags,
+      geometry,
+      geometryValid: p.deleted ? true : p.geometryValid,
+      collapsed: next !== undefined && next.changeset === p.changeset,
+      isCreation: !p.deleted && (prev === undefined || prev.deleted),
+      isDeletion: p.deleted && prev !== undefined && !prev.deleted,
+      tagChange: bothVisible && !sameTags(prev.tags, p.tags),
+      geometryChange: bothVisible && !sameGeometry(prev.geometry, geometry),
+      tagsBefore: prev ? prev.tags : [],
+    };
+    states[i] = state;
+    if (!state.collapsed) previousContribution = state;
+  }
+  return states;
+}
+
+/** Tag sets are equal regardless of order (the reference compares sorted key/value id pairs). */
+export function sameTags(a: FlatTags, b: FlatTags): boolean {
+  if (a.length !== b.length) return false;
+  outer: for (let i = 0; i < a.length; i += 2) {
+    for (let j = 0; j < b.length; j += 2) {
+      if (a[i] === b[j]) {
+        if (a[i + 1] !== b[j + 1]) return false;
+        continue outer;
+      }
+    }
+    return false;
+  }
+  return true;
+}

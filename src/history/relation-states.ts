@@ -1,0 +1,97 @@
+/**
+ * States of a relation: its versions, plus a state for every change of a member node or member
+ * way (including the way's own member-induced states) while a visible version references it.
+ * Geometry: multipolygon/boundary relations are assembled into (Multi)Polygons; others, and
+ * multipolygons that cannot be assembled, become a GeometryCollection of their members'
+ * geometries. Relation members of relations are not resolved (the reference does not either).
+ */
+import type { RelationVersion } from '../core/osm.js';
+import { isAreaRelation } from '../geometry/area-rules.js';
+import { assembleMultipolygon, type MemberLine } from '../geometry/multipolygon.js';
+import { buildWayGeometry } from '../geometry/way-geometry.js';
+import type { Geometry } from '../geometry/types.js';
+import type { ElementState } from './element-state.js';
+import { finishStates, type ResolvedPoint } from './finish-states.js';
+import { versionAt, type NodeHistoryStore, type NodeVersionRecord } from './node-history-store.js';
+import { buildTimeline, changesWithin, type MemberChange } from './timeline.js';
+import type { WayMemberState, WayStateStore } from './way-state-store.js';
+import { toPositions } from './way-states.js';
+
+export function buildRelationStates(
+  versions: readonly RelationVersion[],
+  nodes: NodeHistoryStore,
+  ways: WayStateStore,
+): ElementState[] {
+  const nodeHistories = new Map<number, NodeVersionRecord[] | undefined>();
+  const wayHistories = new Map<number, WayMemberState[] | undefined>();
+  for (const v of versions) {
+    for (const m of v.members) {
+      if (m.type === 'node' && !nodeHistories.has(m.ref)) nodeHistories.set(m.ref, nodes.get(m.ref));
+      else if (m.type === 'way' && !wayHistories.has(m.ref)) wayHistories.set(m.ref, ways.get(m.ref));
+    }
+  }
+
+  const timeline = buildTimeline(versions, (i, from, to) => {
+    const out: MemberChange[] = [];
+    for (const m of versions[i].members) {
+      const h: readonly MemberChange[] | undefined =
+        m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined;
+      if (h) changesWithin(h, from, to, out);
+    }
+    return out;
+  });
+
+  const points: ResolvedPoint[] = timeline.map((p) => {
+    const v = versions[p.versionIndex];
+    if (!v.visible) return { ...p, version: v.version, deleted: true, tags: [], geometry: null, geometryValid: true };
+    const { geometry, valid } = isAreaRelation(v.tags)
+      ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories)
+      : collectionAt(v, p.timestamp, nodeHistories, wayHistories);
+    return { ...p, version: v.version, deleted: false, tags: v.tags, geometry, geometryValid: valid };
+  });
+  return finishStates(2, versions[0].id, points);
+}
+
+type NodeHistories = Map<number, NodeVersionRecord[] | undefined>;
+type WayHistories = Map<number, WayMemberState[] | undefined>;
+
+function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories): { geometry: Geometry; valid: boolean } {
+  const outer: MemberLine[] = [];
+  const inner: MemberLine[] = [];
+  let complete = true;
+  for (const m of v.members) {
+    if (m.type !== 'way') continue;
+    const role = m.role === 'inner' ? inner : m.role === 'outer' || m.role === '' ? outer : undefined;
+    if (!role) continue;
+    const h = ways.get(m.ref);
+    const ws = h ? versionAt(h, t) : undefined;
+    if (!ws || ws.deleted) {
+      complete = false;
+      continue;
+    }
+    role.push({ nodeIds: ws.nodeIds, coords: toPositions(ws.lons, ws.lats) });
+  }
+  const assembled = assembleMultipolygon(outer, inner);
+  if (assembled.geometry) return { geometry: assembled.geometry, valid: complete && assembled.problems.length === 0 };
+  return { geometry: collectionAt(v, t, nodes, ways).geometry, valid: false };
+}
+
+function collectionAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories): { geometry: Geometry; valid: boolean } {
+  const geometries: Geometry[] = [];
+  let complete = true;
+  for (const m of v.members) {
+    if (m.type === 'node') {
+      const h = nodes.get(m.ref);
+      const nv = h ? versionAt(h, t) : undefined;
+      if (nv && nv.visible) geometries.push({ type: 'Point', coordinates: [nv.lon * 1e-7, nv.lat * 1e-7] });
+      else complete = false;
+    } else if (m.type === 'way') {
+      const h = ways.get(m.ref);
+      const ws = h ? versionAt(h, t) : undefined;
+      const g = ws && !ws.deleted ? buildWayGeometry(toPositions(ws.lons, ws.lats), ws.isArea) : null;
+      if (g) geometries.push(g);
+      else complete = false;
+    }
+  }
+  return { geometry: { type: 'GeometryCollection', geometries }, valid: complete };
+}

@@ -1,0 +1,153 @@
+/**
+ * Every state of every way (its versions and the states its moving nodes caused), on disk, for
+ * building relation geometries through time. Written in id order during the way pass, read
+ * during the relation pass. Like the node store, nothing but a sparse id index stays in memory.
+ */
+import { closeSync, openSync, readSync, writeSync, unlinkSync } from 'node:fs';
+
+/** A way as a relation member sees it at one moment. */
+export interface WayMemberState {
+  timestamp: number;
+  changeset: number;
+  uid: number;
+  deleted: boolean;
+  /** Whether the way's own tags make it an area (the polygon-feature rules). */
+  isArea: boolean;
+  /** Ids and 1e-7 fixed-point coordinates of the resolved, visible nodes, in way order. */
+  nodeIds: number[];
+  lons: number[];
+  lats: number[];
+}
+
+const FLUSH_BYTES = 4 * 1024 * 1024;
+
+export class WayStateStore {
+  private readonly fd: number;
+  private chunk = Buffer.alloc(FLUSH_BYTES * 2);
+  private chunkUsed = 0;
+  private fileBytes = 0;
+  private readonly ids: number[] = [];
+  private readonly offsets: number[] = [];
+  private readonly lengths: number[] = [];
+  private lastId = -Infinity;
+  private finished = false;
+  private readonly cache = new Map<number, WayMemberState[]>();
+  private readonly maxCached: number;
+
+  constructor(private readonly path: string, options: { cachedWays?: number } = {}) {
+    this.fd = openSync(path, 'w+');
+    this.maxCached = options.cachedWays ?? 50_000;
+  }
+
+  add(id: number, states: readonly WayMemberState[]): void {
+    if (this.finished) throw new Error('WayStateStore: add() after finish()');
+    if (id <= this.lastId) throw new Error(`WayStateStore: way ${id} after ${this.lastId}`);
+    this.lastId = id;
+    let bytes = 4;
+    for (const s of states) bytes += 8 + 8 + 4 + 4 + 1 + 4 + s.nodeIds.length * 16;
+    this.ensureRoom(bytes);
+    const b = this.chunk;
+    let o = this.chunkUsed;
+    o = b.writeUInt32LE(states.length, o);
+    for (const s of states) {
+      o = b.writeDoubleLE(s.timestamp, o);
+      o = b.writeDoubleLE(s.changeset, o);
+      o = b.writeInt32LE(s.uid, o);
+      o = b.writeUInt32LE(s.nodeIds.length, o);
+      o = b.writeUInt8((s.deleted ? 1 : 0) | (s.isArea ? 2 : 0), o);
+      o = b.writeUInt32LE(0, o); // reserved
+      for (let i = 0; i < s.nodeIds.length; i++) {
+        o = b.writeDoubleLE(s.nodeIds[i], o);
+        o = b.writeInt32LE(s.lons[i], o);
+        o = b.writeInt32LE(s.lats[i], o);
+      }
+    }
+    this.ids.push(id);
+    this.offsets.push(this.fileBytes + this.chunkUsed);
+    this.lengths.push(bytes);
+    this.chunkUsed = o;
+    if (this.chunkUsed >= FLUSH_BYTES) this.flush();
+  }
+
+  private ensureRoom(bytes: number): void {
+    if (this.chunkUsed + bytes <= this.chunk.length) return;
+    this.flush();
+    if (bytes > this.chunk.length) this.chunk = Buffer.alloc(bytes * 2);
+  }
+
+  private flush(): void {
+    if (this.chunkUsed === 0) return;
+    writeSync(this.fd, this.chunk, 0, this.chunkUsed, this.fileBytes);
+    this.fileBytes += this.chunkUsed;
+    this.chunkUsed = 0;
+  }
+
+  finish(): void {
+    this.flush();
+    this.finished = true;
+  }
+
+  /** The states of a way, oldest first, or undefined when the file does not have the way. */
+  get(id: number): WayMemberState[] | undefined {
+    if (!this.finished) throw new Error('WayStateStore: get() before finish()');
+    const hit = this.cache.get(id);
+    if (hit) return hit;
+    const index = this.indexOf(id);
+    if (index < 0) return undefined;
+    const buf = Buffer.alloc(this.lengths[index]);
+    readSync(this.fd, buf, 0, buf.length, this.offsets[index]);
+    const states = decode(buf);
+    if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value as number);
+    this.cache.set(id, states);
+    return states;
+  }
+
+  private indexOf(id: number): number {
+    const ids = this.ids;
+    let lo = 0;
+    let hi = ids.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = ids[mid];
+      if (v === id) return mid;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return -1;
+  }
+
+  dispose(): void {
+    closeSync(this.fd);
+    try {
+      unlinkSync(this.path);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function decode(b: Buffer): WayMemberState[] {
+  let o = 0;
+  const n = b.readUInt32LE(o);
+  o += 4;
+  const out: WayMemberState[] = new Array(n);
+  for (let k = 0; k < n; k++) {
+    const timestamp = b.readDoubleLE(o);
+    const changeset = b.readDoubleLE(o + 8);
+    const uid = b.readInt32LE(o + 16);
+    const count = b.readUInt32LE(o + 20);
+    const flags = b.readUInt8(o + 24);
+    o += 29;
+    const nodeIds = new Array<number>(count);
+    const lons = new Array<number>(count);
+    const lats = new Array<number>(count);
+    for (let i = 0; i < count; i++) {
+      nodeIds[i] = b.readDoubleLE(o);
+      lons[i] = b.readInt32LE(o + 8);
+      lats[i] = b.readInt32LE(o + 12);
+      o += 16;
+    }
+    out[k] = { timestamp, changeset, uid, deleted: (flags & 1) !== 0, isArea: (flags & 2) !== 0, nodeIds, lons, lats };
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+/**
+ * The SQL that turns the staging table written during the import into the final layout:
+ * keys ranked by frequency (so the commonest get key_mask bits), tag maps materialised for the
+ * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area.
+ */
+import { KEY_MASK_BITS, OPEN_END, STATES_COLUMNS } from './schema.js';
+
+const REMAP = (col: string) =>
+  `list_sort(list_transform(${col}, x -> (lut.key_id_of[(x >> 32) + 1]::BIGINT << 32) | (x & 4294967295)))`;
+const KEY_MASK = (col: string) =>
+  `coalesce(list_aggregate(list_transform(${col}, x -> CASE WHEN (x >> 32) < ${KEY_MASK_BITS} THEN (1::BIGINT << (x >> 32)) ELSE 0::BIGINT END), 'bit_or'), 0)`;
+const TAG_MAP = (col: string, name: string) => `
+  CREATE TEMP TABLE ${name} AS
+  SELECT u.rid, map_from_entries(list({'key': k.key, 'value': v.value} ORDER BY k.key)) AS tags
+  FROM (SELECT rowid AS rid, unnest(${col}) AS kv FROM staging) u
+  JOIN keys_prov k ON k.pid = (u.kv >> 32)
+  JOIN values_prov v ON v.key_pid = (u.kv >> 32) AND v.vid = (u.kv & 4294967295)
+  GROUP BY u.rid`;
+
+export const FINALIZE_STATEMENTS: string[] = [
+  `CREATE TABLE tag_keys AS
+     SELECT (row_number() OVER (ORDER BY frequency DESC, key) - 1)::INTEGER AS id, key, frequency::BIGINT AS frequency, pid
+     FROM keys_prov`,
+  `CREATE TABLE tag_values AS
+     SELECT k.id AS key_id, v.vid::INTEGER AS value_id, v.value, v.frequency::BIGINT AS frequency
+     FROM values_prov v JOIN tag_keys k ON k.pid = v.key_pid`,
+  `CREATE TEMP TABLE lut AS SELECT coalesce(list(id ORDER BY pid), []::INTEGER[]) AS key_id_of FROM tag_keys`,
+  TAG_MAP('tag_kv', 'row_tags'),
+  TAG_MAP('tag_kv_before', 'row_tags_before'),
+  `CREATE TABLE states (${STATES_COLUMNS})`,
+  `INSERT INTO states
+   WITH r AS (
+     SELECT s.*, s.rowid AS rid, ${REMAP('s.tag_kv')} AS kv, ${REMAP('s.tag_kv_before')} AS kvb
+     FROM staging s, lut
+   )
+   SELECT r.type, r.id, r.version, r.minor_version, r.valid_from, r.valid_to, r.deleted, r.changeset, r.user_id,
+          r.kv, ${KEY_MASK('r.kv')}, coalesce(t.tags, MAP{}::MAP(VARCHAR, VARCHAR)),
+          r.kvb, ${KEY_MASK('r.kvb')}, coalesce(tb.tags, MAP{}::MAP(VARCHAR, VARCHAR)),
+          r.geometry_type, r.geometry, r.geometry_valid, r.xmin, r.ymin, r.xmax, r.ymax, r.spatial_key,
+          r.area, r.length, r.perimeter, r.vertices, r.outers, r.inners, r.roundness, r.squareness,
+          r.collapsed, r.is_creation, r.is_deletion, r.tag_change, r.geometry_change
+   FROM r
+   LEFT JOIN row_tags t ON t.rid = r.rid
+   LEFT JOIN row_tags_before tb ON tb.rid = r.rid
+   ORDER BY r.spatial_key, r.type, r.id, r.valid_from, r.version, r.minor_version`,
+  `DROP TABLE staging`,
+  `DROP TABLE keys_prov`,
+  `DROP TABLE values_prov`,
+  `ALTER TABLE tag_keys DROP COLUMN pid`,
+  CONTRIBUTIONS_VIEW_SQL(),
+];
+
+/** The stable, user-facing view (docs/store.md). */
+export function CONTRIBUTIONS_VIEW_SQL(): string {
+  return `CREATE OR REPLACE VIEW contributions AS
+  SELECT
+    CASE type WHEN 0 THEN 'node' WHEN 1 THEN 'way' ELSE 'relation' END AS type,
+    id, version, minor_version,
+    make_timestamp(valid_from * 1000000) AS valid_from,
+    CASE WHEN valid_to = ${OPEN_END} THEN NULL ELSE make_timestamp(valid_to * 1000000) END AS valid_to,
+    deleted, changeset, user_id, tags, tags_before,
+    CASE geometry_type WHEN 1 THEN 'Point' WHEN 2 THEN 'LineString' WHEN 3 THEN 'Polygon' WHEN 4 THEN 'MultiPoint'
+      WHEN 5 THEN 'MultiLineString' WHEN 6 THEN 'MultiPolygon' WHEN 7 THEN 'GeometryCollection' END AS geometry_type,
+    geometry, geometry_valid, xmin, ymin, xmax, ymax,
+    area, length, perimeter, vertices, outers, inners, roundness, squareness,
+    is_creation, is_deletion, tag_change, geometry_change, collapsed
+  FROM states`;
+}

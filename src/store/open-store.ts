@@ -1,0 +1,46 @@
+/** Opens an existing maphist database for queries (read-only: the server never writes the history). */
+import { existsSync } from 'node:fs';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { MaphistError } from '../core/errors.js';
+import { readMetadata, type StoreMetadata } from './metadata.js';
+import { SCHEMA_VERSION } from './schema.js';
+
+export interface Store {
+  readonly path: string;
+  readonly metadata: StoreMetadata;
+  connect(): Promise<DuckDBConnection>;
+  close(): void;
+}
+
+export async function openStore(path: string, options: { readOnly?: boolean } = {}): Promise<Store> {
+  if (!existsSync(path)) {
+    throw new MaphistError('DB_NOT_FOUND', `There is no maphist database at ${path}. Create one with \`maphist import <history file> --db ${path}\`.`);
+  }
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(path, { access_mode: options.readOnly === false ? 'READ_WRITE' : 'READ_ONLY' });
+  } catch (e) {
+    throw new MaphistError('DB_INVALID', `${path} is not a DuckDB database maphist can open: ${(e as Error).message}`);
+  }
+  const con = await instance.connect();
+  let metadata: StoreMetadata;
+  try {
+    metadata = await readMetadata(con);
+  } catch {
+    con.closeSync();
+    instance.closeSync();
+    throw new MaphistError('DB_INVALID', `${path} is a DuckDB database but not a maphist one (it has no meta table). Import a history file into a new path.`);
+  } finally {
+    con.closeSync();
+  }
+  if (metadata.schemaVersion !== SCHEMA_VERSION) {
+    instance.closeSync();
+    throw new MaphistError('DB_INVALID', `${path} has maphist schema version ${metadata.schemaVersion}; this maphist reads version ${SCHEMA_VERSION}. Import the history file again.`);
+  }
+  return {
+    path,
+    metadata,
+    connect: () => instance.connect(),
+    close: () => instance.closeSync(),
+  };
+}

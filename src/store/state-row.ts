@@ -1,0 +1,59 @@
+/**
+ * What the store keeps of a state's geometry: WKB, bbox, spatial key and the precomputed
+ * unclipped measures that the filter's geometry conditions and the aggregations' fast path read.
+ */
+import { bboxOf } from '../geometry/clip.js';
+import { hilbertKey } from '../geometry/hilbert.js';
+import { areaOf, lengthOf, perimeterOf, roundnessOf, shapeCounts, squarenessOf, SQUARENESS_MAX_SEGMENTS } from '../geometry/measures.js';
+import type { Geometry } from '../geometry/types.js';
+import { encodeWkb } from '../geometry/wkb.js';
+import { GEOMETRY_TYPE_CODE } from './schema.js';
+
+export interface GeometryColumns {
+  typeCode: number;
+  wkb: Uint8Array | null;
+  bbox: [number, number, number, number] | null;
+  spatialKey: number;
+  area: number;
+  length: number;
+  perimeter: number;
+  vertices: number;
+  outers: number;
+  inners: number;
+  roundness: number;
+  squareness: number | null;
+}
+
+const NO_GEOMETRY: GeometryColumns = {
+  typeCode: 0, wkb: null, bbox: null, spatialKey: 0, area: 0, length: 0, perimeter: 0,
+  vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null,
+};
+
+/** @param withMeasures false for deleted states: they keep their last geometry for spatial search, but measure 0. */
+export function geometryColumns(g: Geometry | null, withMeasures: boolean): GeometryColumns {
+  if (g === null) return NO_GEOMETRY;
+  const bbox = isEmpty(g) ? null : bboxOf(g);
+  const base = {
+    typeCode: GEOMETRY_TYPE_CODE[g.type],
+    wkb: encodeWkb(g),
+    bbox,
+    spatialKey: bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0,
+  };
+  if (!withMeasures) return { ...NO_GEOMETRY, ...base };
+  const counts = shapeCounts(g);
+  return {
+    ...base,
+    area: areaOf(g),
+    length: lengthOf(g),
+    perimeter: perimeterOf(g),
+    vertices: counts.vertices,
+    outers: counts.outers,
+    inners: counts.inners,
+    roundness: roundnessOf(g),
+    squareness: squarenessOf(g, SQUARENESS_MAX_SEGMENTS),
+  };
+}
+
+function isEmpty(g: Geometry): boolean {
+  return g.type === 'GeometryCollection' ? g.geometries.every(isEmpty) : g.coordinates.length === 0;
+}

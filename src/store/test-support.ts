@@ -1,0 +1,41 @@
+/** Test helpers: import a file into a throw-away database and query it. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { importHistory, type ImportResult } from './import-history.js';
+import { openStore, type Store } from './open-store.js';
+
+/** `../shared/data` from the project root (tests run from there). */
+export const SHARED_DATA = join(process.cwd(), '..', 'shared', 'data');
+
+export interface ImportedDb {
+  store: Store;
+  result: ImportResult;
+  query<T = Record<string, unknown>>(sql: string): Promise<T[]>;
+  dispose(): void;
+}
+
+export async function importToTemp(file: string): Promise<ImportedDb> {
+  const dir = mkdtempSync(join(tmpdir(), 'maphist-test-'));
+  const db = join(dir, 'test.duckdb');
+  const result = await importHistory({ input: file, db });
+  const store = await openStore(db);
+  const con = await store.connect();
+  return {
+    store,
+    result,
+    async query<T>(sql: string) {
+      return (await con.runAndReadAll(sql)).getRowObjectsJS() as T[];
+    },
+    dispose() {
+      con.closeSync();
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Epoch seconds of an ISO timestamp. */
+export function epoch(iso: string): number {
+  return Date.parse(iso) / 1000;
+}
