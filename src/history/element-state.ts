@@ -20,6 +20,8 @@ export interface ElementState {
   tags: FlatTags;
   /** For a deleted state: the last visible geometry, so deletions can be found spatially. */
   geometry: Geometry | null;
+  /** `geometry` as WKB (encoded once here: the change flags compare states byte by byte). */
+  wkb: Uint8Array | null;
   /** False when the geometry had to be degraded: missing members, an unclosed ring, a failed multipolygon. */
   geometryValid: boolean;
   /**

@@ -8,7 +8,7 @@ import type { Geometry } from '../geometry/types.js';
 import { OPEN_END } from '../store/schema.js';
 import type { ElementState } from './element-state.js';
 import type { TimelinePoint } from './timeline.js';
-import { sameGeometry } from './same-geometry.js';
+import { encodeWkb } from '../geometry/wkb.js';
 
 export interface ResolvedPoint extends TimelinePoint {
   version: number;
@@ -22,13 +22,18 @@ export function finishStates(type: 0 | 1 | 2, id: number, points: readonly Resol
   const states: ElementState[] = new Array(points.length);
   let minor = 0;
   let lastVisibleGeometry: Geometry | null = null;
+  let lastVisibleWkb: Uint8Array | null = null;
   let previousContribution: ElementState | undefined;
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
     const next = points[i + 1];
     minor = p.major ? 0 : minor + 1;
     const geometry = p.deleted ? lastVisibleGeometry : p.geometry;
-    if (!p.deleted) lastVisibleGeometry = p.geometry;
+    const wkb: Uint8Array | null = p.deleted ? lastVisibleWkb : p.geometry && encodeWkb(p.geometry);
+    if (!p.deleted) {
+      lastVisibleGeometry = p.geometry;
+      lastVisibleWkb = wkb;
+    }
     const prev = previousContribution;
     const bothVisible = prev !== undefined && !prev.deleted && !p.deleted;
     const state: ElementState = {
@@ -43,12 +48,13 @@ export function finishStates(type: 0 | 1 | 2, id: number, points: readonly Resol
       userId: p.uid,
       tags: p.tags,
       geometry,
+      wkb,
       geometryValid: p.deleted ? true : p.geometryValid,
       collapsed: next !== undefined && next.changeset === p.changeset,
       isCreation: !p.deleted && (prev === undefined || prev.deleted),
       isDeletion: p.deleted && prev !== undefined && !prev.deleted,
       tagChange: bothVisible && !sameTags(prev.tags, p.tags),
-      geometryChange: bothVisible && !sameGeometry(prev.geometry, geometry),
+      geometryChange: bothVisible && !sameBytes(prev.wkb, wkb),
       tagsBefore: prev ? prev.tags : [],
     };
     states[i] = state;
@@ -70,4 +76,10 @@ export function sameTags(a: FlatTags, b: FlatTags): boolean {
     return false;
   }
   return true;
+}
+
+/** Exact geometry equality (JTS `equalsExact`: same type, same coordinates in the same order) is WKB byte equality. */
+function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  return Buffer.compare(a, b) === 0;
 }

@@ -7,15 +7,13 @@ import { KEY_MASK_BITS, OPEN_END, STATES_COLUMNS } from './schema.js';
 
 const REMAP = (col: string) =>
   `list_sort(list_transform(${col}, x -> (lut.key_id_of[(x >> 32) + 1]::BIGINT << 32) | (x & 4294967295)))`;
+/** The staging table holds packed tags as exact doubles. */
+const AS_BIGINTS = (col: string) => `${col}::BIGINT[]`;
 const KEY_MASK = (col: string) =>
   `coalesce(list_aggregate(list_transform(${col}, x -> CASE WHEN (x >> 32) < ${KEY_MASK_BITS} THEN (1::BIGINT << (x >> 32)) ELSE 0::BIGINT END), 'bit_or'), 0)`;
-const TAG_MAP = (col: string, name: string) => `
-  CREATE TEMP TABLE ${name} AS
-  SELECT u.rid, map_from_entries(list({'key': k.key, 'value': v.value} ORDER BY k.key)) AS tags
-  FROM (SELECT rowid AS rid, unnest(${col}) AS kv FROM staging) u
-  JOIN keys_prov k ON k.pid = (u.kv >> 32)
-  JOIN values_prov v ON v.key_pid = (u.kv >> 32) AND v.vid = (u.kv & 4294967295)
-  GROUP BY u.rid`;
+/** The tags of a packed provisional-id list as MAP(VARCHAR, VARCHAR), through the lookup lists of `lut`. */
+const TAG_MAP = (col: string) =>
+  `map_from_entries(list_transform(${col}, x -> {'key': lut.keys[(x >> 32) + 1], 'value': lut.vals[lut.value_offset[(x >> 32) + 1] + (x & 4294967295) + 1]}))`;
 
 export const FINALIZE_STATEMENTS: string[] = [
   `CREATE TABLE tag_keys AS
@@ -24,24 +22,32 @@ export const FINALIZE_STATEMENTS: string[] = [
   `CREATE TABLE tag_values AS
      SELECT k.id AS key_id, v.vid::INTEGER AS value_id, v.value, v.frequency::BIGINT AS frequency
      FROM values_prov v JOIN tag_keys k ON k.pid = v.key_pid`,
-  `CREATE TEMP TABLE lut AS SELECT coalesce(list(id ORDER BY pid), []::INTEGER[]) AS key_id_of FROM tag_keys`,
-  TAG_MAP('tag_kv', 'row_tags'),
-  TAG_MAP('tag_kv_before', 'row_tags_before'),
+  // Lookup lists indexed by provisional key id (1-based): final key id, key text, and the offset of
+  // the key's values in one flat list of all values. Captured by the lambdas below (one row, cross joined).
+  `CREATE TEMP TABLE lut AS SELECT
+     coalesce((SELECT list(id ORDER BY pid) FROM tag_keys), []::INTEGER[]) AS key_id_of,
+     coalesce((SELECT list(key ORDER BY pid) FROM keys_prov), []::VARCHAR[]) AS keys,
+     coalesce((SELECT list(off ORDER BY key_pid) FROM (
+        SELECT key_pid, (sum(n) OVER (ORDER BY key_pid) - n)::BIGINT AS off
+        FROM (SELECT key_pid, count(*) AS n FROM values_prov GROUP BY key_pid))), []::BIGINT[]) AS value_offset,
+     coalesce((SELECT list(value ORDER BY key_pid, vid) FROM values_prov), []::VARCHAR[]) AS vals`,
   `CREATE TABLE states (${STATES_COLUMNS})`,
   `INSERT INTO states
    WITH r AS (
-     SELECT s.*, s.rowid AS rid, ${REMAP('s.tag_kv')} AS kv, ${REMAP('s.tag_kv_before')} AS kvb
-     FROM staging s, lut
+     SELECT s.* REPLACE (${AS_BIGINTS('s.tag_kv')} AS tag_kv, ${AS_BIGINTS('s.tag_kv_before')} AS tag_kv_before)
+     FROM staging s
+   ), t AS (
+     SELECT r.*, ${REMAP('r.tag_kv')} AS kv, ${REMAP('r.tag_kv_before')} AS kvb,
+            ${TAG_MAP('r.tag_kv')} AS tag_map, ${TAG_MAP('r.tag_kv_before')} AS tag_map_before
+     FROM r, lut
    )
    SELECT r.type, r.id, r.version, r.minor_version, r.valid_from, r.valid_to, r.deleted, r.changeset, r.user_id,
-          r.kv, ${KEY_MASK('r.kv')}, coalesce(t.tags, MAP{}::MAP(VARCHAR, VARCHAR)),
-          r.kvb, ${KEY_MASK('r.kvb')}, coalesce(tb.tags, MAP{}::MAP(VARCHAR, VARCHAR)),
+          r.kv, ${KEY_MASK('r.kv')}, r.tag_map,
+          r.kvb, ${KEY_MASK('r.kvb')}, r.tag_map_before,
           r.geometry_type, r.geometry, r.geometry_valid, r.xmin, r.ymin, r.xmax, r.ymax, r.spatial_key,
           r.area, r.length, r.perimeter, r.vertices, r.outers, r.inners, r.roundness, r.squareness,
           r.collapsed, r.is_creation, r.is_deletion, r.tag_change, r.geometry_change
-   FROM r
-   LEFT JOIN row_tags t ON t.rid = r.rid
-   LEFT JOIN row_tags_before tb ON tb.rid = r.rid
+   FROM t AS r
    ORDER BY r.spatial_key, r.type, r.id, r.valid_from, r.version, r.minor_version`,
   `DROP TABLE staging`,
   `DROP TABLE keys_prov`,

@@ -33,6 +33,8 @@ export interface ImportResult {
   versions: number;
   rows: number;
   seconds: number;
+  /** Seconds spent building and appending states, and finishing the database (dictionary, sort, view). */
+  phaseSeconds: { build: number; finish: number };
   stats: HistoryStats;
 }
 
@@ -46,7 +48,8 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
   let instance: DuckDBInstance | undefined;
   let con: DuckDBConnection | undefined;
   try {
-    instance = await DuckDBInstance.create(tmp);
+    // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
+    instance = await DuckDBInstance.create(tmp, { memory_limit: '2GB', temp_directory: join(workDir, 'duckdb-tmp') });
     con = await instance.connect();
     await con.run(stagingTableSql('staging'));
     const dictionary = new TagDictionaryBuilder();
@@ -58,6 +61,7 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
     writer.flush();
     appender.flushSync();
     appender.closeSync();
+    const built = performance.now();
     options.onProgress?.({ phase: 'finishing', ...opened.progress(), rows: writer.rowsWritten });
 
     await writeDictionary(con, dictionary);
@@ -69,10 +73,17 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
     con = undefined;
     instance.closeSync();
     instance = undefined;
+    const finished = performance.now();
     renameSync(tmp, target);
     if (existsSync(target + '.wal')) unlinkSync(target + '.wal');
     const versions = stats.versions[0] + stats.versions[1] + stats.versions[2];
-    return { versions, rows: writer.rowsWritten, seconds: (performance.now() - started) / 1000, stats };
+    return {
+      versions,
+      rows: writer.rowsWritten,
+      seconds: (performance.now() - started) / 1000,
+      phaseSeconds: { build: (built - started) / 1000, finish: (finished - built) / 1000 },
+      stats,
+    };
   } finally {
     con?.closeSync();
     instance?.closeSync();

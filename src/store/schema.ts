@@ -11,6 +11,13 @@ export const SCHEMA_VERSION = 1;
 /** `valid_to` of a state that is still current: 3000-01-01T00:00:00Z. The view maps it to NULL. */
 export const OPEN_END = 32503680000;
 
+/**
+ * Squareness is O(segments²): it is precomputed for shapes up to this many segments (buildings and
+ * other small features, where the measure matters) and NULL above; the query layer computes it from
+ * the WKB when a filter asks for it on a larger shape.
+ */
+export const PRECOMPUTED_SQUARENESS_MAX_SEGMENTS = 100;
+
 /** Geometry type codes: the WKB type numbers, 0 for "no geometry" (empty or unbuildable). */
 export const GEOMETRY_TYPE_CODE = {
   None: 0,
@@ -67,7 +74,7 @@ export const STATES_COLUMNS = `
   outers          INTEGER  NOT NULL,
   inners          INTEGER  NOT NULL,
   roundness       DOUBLE   NOT NULL,
-  squareness      DOUBLE,              -- NULL for polygons/lines above SQUARENESS_MAX_SEGMENTS
+  squareness      DOUBLE,              -- NULL above PRECOMPUTED_SQUARENESS_MAX_SEGMENTS
   collapsed       BOOLEAN  NOT NULL,   -- the next state of this element comes from the same changeset
   is_creation     BOOLEAN  NOT NULL,
   is_deletion     BOOLEAN  NOT NULL,

@@ -4,10 +4,9 @@
  */
 import { bboxOf } from '../geometry/clip.js';
 import { hilbertKey } from '../geometry/hilbert.js';
-import { areaOf, lengthOf, perimeterOf, roundnessOf, shapeCounts, squarenessOf, SQUARENESS_MAX_SEGMENTS } from '../geometry/measures.js';
+import { areaOf, lengthOf, perimeterOf, roundnessOf, shapeCounts, squarenessOf } from '../geometry/measures.js';
 import type { Geometry } from '../geometry/types.js';
-import { encodeWkb } from '../geometry/wkb.js';
-import { GEOMETRY_TYPE_CODE } from './schema.js';
+import { GEOMETRY_TYPE_CODE, PRECOMPUTED_SQUARENESS_MAX_SEGMENTS } from './schema.js';
 
 export interface GeometryColumns {
   typeCode: number;
@@ -29,13 +28,16 @@ const NO_GEOMETRY: GeometryColumns = {
   vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null,
 };
 
-/** @param withMeasures false for deleted states: they keep their last geometry for spatial search, but measure 0. */
-export function geometryColumns(g: Geometry | null, withMeasures: boolean): GeometryColumns {
+/**
+ * @param wkb the geometry's WKB (the history builder encodes it once, to compare states).
+ * @param withMeasures false for deleted states: they keep their last geometry for spatial search, but measure 0.
+ */
+export function geometryColumns(g: Geometry | null, wkb: Uint8Array | null, withMeasures: boolean): GeometryColumns {
   if (g === null) return NO_GEOMETRY;
   const bbox = isEmpty(g) ? null : bboxOf(g);
   const base = {
     typeCode: GEOMETRY_TYPE_CODE[g.type],
-    wkb: encodeWkb(g),
+    wkb,
     bbox,
     spatialKey: bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0,
   };
@@ -50,7 +52,7 @@ export function geometryColumns(g: Geometry | null, withMeasures: boolean): Geom
     outers: counts.outers,
     inners: counts.inners,
     roundness: roundnessOf(g),
-    squareness: squarenessOf(g, SQUARENESS_MAX_SEGMENTS),
+    squareness: squarenessOf(g, PRECOMPUTED_SQUARENESS_MAX_SEGMENTS),
   };
 }
 

@@ -3,7 +3,7 @@
  * whole data chunks: the value-by-value appender is an order of magnitude slower.
  */
 import {
-  BIGINT, BLOB, BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, LIST, UTINYINT,
+  BLOB, BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, LIST, UTINYINT,
   blobValue, listValue, type DuckDBAppender, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
 import type { StateSink } from '../history/build-history.js';
@@ -11,19 +11,23 @@ import type { ElementState } from '../history/element-state.js';
 import { geometryColumns } from './state-row.js';
 import type { TagDictionaryBuilder } from './tag-dictionary-builder.js';
 
-/** Column order of the staging table, as created by stagingTableSql(). */
+/**
+ * Column order of the staging table, as created by stagingTableSql(). 64-bit integer columns are
+ * staged as DOUBLE (exact below 2^53, which every OSM id, timestamp and packed tag is) and cast to
+ * BIGINT when the import finishes: creating a BigInt per value dominated the append cost.
+ */
 const STAGING_COLUMNS: [string, DuckDBType, string][] = [
   ['type', UTINYINT, 'UTINYINT'],
-  ['id', BIGINT, 'BIGINT'],
+  ['id', DOUBLE, 'DOUBLE'],
   ['version', INTEGER, 'INTEGER'],
   ['minor_version', INTEGER, 'INTEGER'],
-  ['valid_from', BIGINT, 'BIGINT'],
-  ['valid_to', BIGINT, 'BIGINT'],
+  ['valid_from', DOUBLE, 'DOUBLE'],
+  ['valid_to', DOUBLE, 'DOUBLE'],
   ['deleted', BOOLEAN, 'BOOLEAN'],
-  ['changeset', BIGINT, 'BIGINT'],
+  ['changeset', DOUBLE, 'DOUBLE'],
   ['user_id', INTEGER, 'INTEGER'],
-  ['tag_kv', LIST(BIGINT), 'BIGINT[]'],
-  ['tag_kv_before', LIST(BIGINT), 'BIGINT[]'],
+  ['tag_kv', LIST(DOUBLE), 'DOUBLE[]'],
+  ['tag_kv_before', LIST(DOUBLE), 'DOUBLE[]'],
   ['geometry_type', UTINYINT, 'UTINYINT'],
   ['geometry', BLOB, 'BLOB'],
   ['geometry_valid', BOOLEAN, 'BOOLEAN'],
@@ -31,7 +35,7 @@ const STAGING_COLUMNS: [string, DuckDBType, string][] = [
   ['ymin', DOUBLE, 'DOUBLE'],
   ['xmax', DOUBLE, 'DOUBLE'],
   ['ymax', DOUBLE, 'DOUBLE'],
-  ['spatial_key', BIGINT, 'BIGINT'],
+  ['spatial_key', DOUBLE, 'DOUBLE'],
   ['area', DOUBLE, 'DOUBLE'],
   ['length', DOUBLE, 'DOUBLE'],
   ['perimeter', DOUBLE, 'DOUBLE'],
@@ -67,16 +71,16 @@ export class StateWriter implements StateSink {
 
   private add(s: ElementState): void {
     const c = this.columns;
-    const g = geometryColumns(s.geometry, !s.deleted);
+    const g = geometryColumns(s.geometry, s.wkb, !s.deleted);
     const bbox = g.bbox;
     c[0].push(s.type);
-    c[1].push(BigInt(s.id));
+    c[1].push(s.id);
     c[2].push(s.version);
     c[3].push(s.minorVersion);
-    c[4].push(BigInt(s.validFrom));
-    c[5].push(BigInt(s.validTo));
+    c[4].push(s.validFrom);
+    c[5].push(s.validTo);
     c[6].push(s.deleted);
-    c[7].push(BigInt(s.changeset));
+    c[7].push(s.changeset);
     c[8].push(s.userId);
     c[9].push(listValue(this.dictionary.encode(s.tags, true)));
     c[10].push(listValue(this.dictionary.encode(s.tagsBefore, false)));
@@ -87,7 +91,7 @@ export class StateWriter implements StateSink {
     c[15].push(bbox ? bbox[1] : null);
     c[16].push(bbox ? bbox[2] : null);
     c[17].push(bbox ? bbox[3] : null);
-    c[18].push(BigInt(g.spatialKey));
+    c[18].push(g.spatialKey);
     c[19].push(g.area);
     c[20].push(g.length);
     c[21].push(g.perimeter);

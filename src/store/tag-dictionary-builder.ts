@@ -13,9 +13,9 @@ export class TagDictionaryBuilder {
   private readonly keyIds = new Map<string, number>();
   private readonly valueIds: Map<string, number>[] = [];
 
-  /** Packed provisional (key id × 2^32 + value id) of each tag, as BIGINTs for the store. */
-  encode(tags: FlatTags, count: boolean): bigint[] {
-    const out: bigint[] = new Array(tags.length / 2);
+  /** Packed provisional (key id × 2^32 + value id) of each tag (exact doubles; the store casts them to BIGINT). */
+  encode(tags: FlatTags, count: boolean): number[] {
+    const out: number[] = new Array(tags.length / 2);
     for (let i = 0; i < tags.length; i += 2) {
       let k = this.keyIds.get(tags[i]);
       if (k === undefined) {
@@ -39,7 +39,7 @@ export class TagDictionaryBuilder {
         this.keyFrequency[k]++;
         this.valueFrequency[k][v]++;
       }
-      out[i / 2] = (BigInt(k) << 32n) | BigInt(v);
+      out[i / 2] = k * 4294967296 + v;
     }
     return out;
   }

@@ -18,7 +18,8 @@ export async function importCommand(argv: string[]): Promise<void> {
   const rss = (process.resourceUsage().maxRSS / 1024).toFixed(0);
   console.log(
     `imported ${positionals[0]} into ${values.db}: ${result.versions} versions read, ${result.rows} rows written, ` +
-      `${result.seconds.toFixed(1)} s (${Math.round(result.versions / result.seconds)} versions/s), peak RSS ${rss} MB`,
+      `${result.seconds.toFixed(1)} s (${Math.round(result.versions / result.seconds)} versions/s; ` +
+      `build ${result.phaseSeconds.build.toFixed(1)} s, finish ${result.phaseSeconds.finish.toFixed(1)} s), peak RSS ${rss} MB`,
   );
 }
 

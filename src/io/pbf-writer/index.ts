@@ -1,0 +1,1 @@
+export { createPbfWriter, type PbfWriter, type PbfWriterOptions } from './pbf-writer.js';
