@@ -1,0 +1,270 @@
+/**
+ * ISO Well-Known Binary, 2D: the storage and wire encoding of geometries. Encoding writes
+ * little-endian into one buffer sized by a first counting pass; decoding accepts either byte order
+ * (per geometry, as the format allows) but only 2D types 1–7.
+ */
+import type { Geometry, Position } from './types.js';
+
+const WKB_TYPE = {
+  Point: 1,
+  LineString: 2,
+  Polygon: 3,
+  MultiPoint: 4,
+  MultiLineString: 5,
+  MultiPolygon: 6,
+  GeometryCollection: 7,
+} as const;
+
+const HEADER_BYTES = 1 + 4;
+const COUNT_BYTES = 4;
+const POSITION_BYTES = 16;
+
+/**
+ * Encodes a geometry as little-endian ISO WKB. An empty point (coordinates not two finite-or-NaN
+ * numbers) is written as POINT(NaN NaN), the usual WKB convention; empty lists are written as
+ * zero counts (an empty GeometryCollection is 9 bytes).
+ */
+export function encodeWkb(g: Geometry): Uint8Array {
+  const bytes = new Uint8Array(encodedSize(g));
+  const writer = new WkbWriter(bytes);
+  writer.geometry(g);
+  return bytes;
+}
+
+/** Size in bytes of `encodeWkb(g)`. */
+export function encodedSize(g: Geometry): number {
+  switch (g.type) {
+    case 'Point':
+      return HEADER_BYTES + POSITION_BYTES;
+    case 'LineString':
+      return HEADER_BYTES + COUNT_BYTES + g.coordinates.length * POSITION_BYTES;
+    case 'Polygon':
+      return HEADER_BYTES + ringsSize(g.coordinates);
+    case 'MultiPoint':
+      return HEADER_BYTES + COUNT_BYTES + g.coordinates.length * (HEADER_BYTES + POSITION_BYTES);
+    case 'MultiLineString': {
+      let size = HEADER_BYTES + COUNT_BYTES;
+      for (const line of g.coordinates) size += HEADER_BYTES + COUNT_BYTES + line.length * POSITION_BYTES;
+      return size;
+    }
+    case 'MultiPolygon': {
+      let size = HEADER_BYTES + COUNT_BYTES;
+      for (const polygon of g.coordinates) size += HEADER_BYTES + ringsSize(polygon);
+      return size;
+    }
+    case 'GeometryCollection': {
+      let size = HEADER_BYTES + COUNT_BYTES;
+      for (const member of g.geometries) size += encodedSize(member);
+      return size;
+    }
+  }
+}
+
+function ringsSize(rings: Position[][]): number {
+  let size = COUNT_BYTES;
+  for (const ring of rings) size += COUNT_BYTES + ring.length * POSITION_BYTES;
+  return size;
+}
+
+class WkbWriter {
+  private readonly view: DataView;
+  private offset = 0;
+
+  constructor(bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  geometry(g: Geometry): void {
+    this.header(WKB_TYPE[g.type]);
+    switch (g.type) {
+      case 'Point':
+        this.point(g.coordinates);
+        return;
+      case 'LineString':
+        this.positions(g.coordinates);
+        return;
+      case 'Polygon':
+        this.rings(g.coordinates);
+        return;
+      case 'MultiPoint':
+        this.count(g.coordinates.length);
+        for (const p of g.coordinates) {
+          this.header(WKB_TYPE.Point);
+          this.point(p);
+        }
+        return;
+      case 'MultiLineString':
+        this.count(g.coordinates.length);
+        for (const line of g.coordinates) {
+          this.header(WKB_TYPE.LineString);
+          this.positions(line);
+        }
+        return;
+      case 'MultiPolygon':
+        this.count(g.coordinates.length);
+        for (const polygon of g.coordinates) {
+          this.header(WKB_TYPE.Polygon);
+          this.rings(polygon);
+        }
+        return;
+      case 'GeometryCollection':
+        this.count(g.geometries.length);
+        for (const member of g.geometries) this.geometry(member);
+        return;
+    }
+  }
+
+  private header(type: number): void {
+    this.view.setUint8(this.offset, 1);
+    this.view.setUint32(this.offset + 1, type, true);
+    this.offset += HEADER_BYTES;
+  }
+
+  private count(n: number): void {
+    this.view.setUint32(this.offset, n, true);
+    this.offset += COUNT_BYTES;
+  }
+
+  private point(p: Position): void {
+    const empty = p.length < 2;
+    this.view.setFloat64(this.offset, empty ? NaN : p[0], true);
+    this.view.setFloat64(this.offset + 8, empty ? NaN : p[1], true);
+    this.offset += POSITION_BYTES;
+  }
+
+  private positions(list: Position[]): void {
+    const view = this.view;
+    let o = this.offset;
+    view.setUint32(o, list.length, true);
+    o += COUNT_BYTES;
+    for (let i = 0; i < list.length; i++) {
+      const p = list[i];
+      view.setFloat64(o, p[0], true);
+      view.setFloat64(o + 8, p[1], true);
+      o += POSITION_BYTES;
+    }
+    this.offset = o;
+  }
+
+  private rings(rings: Position[][]): void {
+    this.count(rings.length);
+    for (const ring of rings) this.positions(ring);
+  }
+}
+
+/** Decodes 2D WKB (ISO, either byte order). Throws on truncated input, trailing bytes and 3D/M or unknown types. */
+export function decodeWkb(bytes: Uint8Array): Geometry {
+  const reader = new WkbReader(bytes);
+  const g = reader.geometry();
+  reader.expectEnd();
+  return g;
+}
+
+class WkbReader {
+  private readonly view: DataView;
+  private offset = 0;
+  private littleEndian = true;
+
+  constructor(bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  expectEnd(): void {
+    if (this.offset !== this.view.byteLength) {
+      throw new Error(`WKB: ${this.view.byteLength - this.offset} unexpected trailing bytes at offset ${this.offset}`);
+    }
+  }
+
+  geometry(): Geometry {
+    const start = this.offset;
+    const type = this.header();
+    switch (type) {
+      case WKB_TYPE.Point:
+        return { type: 'Point', coordinates: this.position() };
+      case WKB_TYPE.LineString:
+        return { type: 'LineString', coordinates: this.positions() };
+      case WKB_TYPE.Polygon:
+        return { type: 'Polygon', coordinates: this.rings() };
+      case WKB_TYPE.MultiPoint:
+        return { type: 'MultiPoint', coordinates: this.members(WKB_TYPE.Point, () => this.position()) };
+      case WKB_TYPE.MultiLineString:
+        return { type: 'MultiLineString', coordinates: this.members(WKB_TYPE.LineString, () => this.positions()) };
+      case WKB_TYPE.MultiPolygon:
+        return { type: 'MultiPolygon', coordinates: this.members(WKB_TYPE.Polygon, () => this.rings()) };
+      case WKB_TYPE.GeometryCollection: {
+        const n = this.count(HEADER_BYTES);
+        const geometries: Geometry[] = new Array(n);
+        for (let i = 0; i < n; i++) geometries[i] = this.geometry();
+        return { type: 'GeometryCollection', geometries };
+      }
+      default:
+        throw new Error(`WKB: unsupported geometry type ${type} at offset ${start} (only 2D types 1-7 are read)`);
+    }
+  }
+
+  /** Reads the elements of a Multi* geometry, each with its own header of the given type. */
+  private members<T>(memberType: number, readBody: () => T): T[] {
+    const n = this.count(HEADER_BYTES);
+    const out: T[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      const start = this.offset;
+      const type = this.header();
+      if (type !== memberType) throw new Error(`WKB: expected member type ${memberType} at offset ${start}, found ${type}`);
+      out[i] = readBody();
+    }
+    return out;
+  }
+
+  private header(): number {
+    this.need(HEADER_BYTES);
+    const order = this.view.getUint8(this.offset);
+    if (order !== 0 && order !== 1) throw new Error(`WKB: invalid byte order marker ${order} at offset ${this.offset}`);
+    this.littleEndian = order === 1;
+    const type = this.view.getUint32(this.offset + 1, this.littleEndian);
+    this.offset += HEADER_BYTES;
+    return type;
+  }
+
+  /** Reads an element count and checks that at least `n × minElementBytes` bytes remain. */
+  private count(minElementBytes: number): number {
+    this.need(COUNT_BYTES);
+    const n = this.view.getUint32(this.offset, this.littleEndian);
+    this.offset += COUNT_BYTES;
+    this.need(n * minElementBytes);
+    return n;
+  }
+
+  private position(): Position {
+    this.need(POSITION_BYTES);
+    const p: Position = [this.view.getFloat64(this.offset, this.littleEndian), this.view.getFloat64(this.offset + 8, this.littleEndian)];
+    this.offset += POSITION_BYTES;
+    return p;
+  }
+
+  private positions(): Position[] {
+    const n = this.count(POSITION_BYTES);
+    const view = this.view;
+    const le = this.littleEndian;
+    const out: Position[] = new Array(n);
+    let o = this.offset;
+    for (let i = 0; i < n; i++) {
+      out[i] = [view.getFloat64(o, le), view.getFloat64(o + 8, le)];
+      o += POSITION_BYTES;
+    }
+    this.offset = o;
+    return out;
+  }
+
+  private rings(): Position[][] {
+    const n = this.count(COUNT_BYTES);
+    const out: Position[][] = new Array(n);
+    for (let i = 0; i < n; i++) out[i] = this.positions();
+    return out;
+  }
+
+  private need(n: number): void {
+    if (this.offset + n > this.view.byteLength) {
+      throw new Error(`WKB: truncated input, need ${n} more bytes at offset ${this.offset} of ${this.view.byteLength}`);
+    }
+  }
+}
