@@ -15,6 +15,8 @@ import { buildWayStates } from './way-states.js';
 
 export interface StateSink {
   write(states: readonly ElementState[]): void;
+  /** Awaited between input batches: a sink that writes asynchronously applies backpressure here. */
+  ready?(): Promise<void>;
 }
 
 export interface HistoryStats {
@@ -100,6 +102,7 @@ export async function buildHistory(
         if (v.uid >= 0 && v.user !== '') stats.users.set(v.uid, v.user);
       }
       total += batch.length;
+      if (sink.ready) await sink.ready();
       onProgress?.({ phase: (['nodes', 'ways', 'relations'] as const)[typeCode], versions: total });
     }
     flushGroup();

@@ -18,6 +18,29 @@ export interface ResolvedPoint extends TimelinePoint {
   geometryValid: boolean;
 }
 
+/** A timeline point with its resolved content (one object literal: this runs once per state). */
+export function resolvedPoint(
+  p: TimelinePoint,
+  version: number,
+  deleted: boolean,
+  tags: FlatTags,
+  geometry: Geometry | null,
+  geometryValid: boolean,
+): ResolvedPoint {
+  return {
+    timestamp: p.timestamp,
+    versionIndex: p.versionIndex,
+    changeset: p.changeset,
+    uid: p.uid,
+    major: p.major,
+    version,
+    deleted,
+    tags,
+    geometry,
+    geometryValid,
+  };
+}
+
 export function finishStates(type: 0 | 1 | 2, id: number, points: readonly ResolvedPoint[]): ElementState[] {
   const states: ElementState[] = new Array(points.length);
   let minor = 0;

@@ -11,11 +11,10 @@ import { assembleMultipolygon, type MemberLine } from '../geometry/multipolygon.
 import { buildWayGeometry } from '../geometry/way-geometry.js';
 import type { Geometry } from '../geometry/types.js';
 import type { ElementState } from './element-state.js';
-import { finishStates, type ResolvedPoint } from './finish-states.js';
+import { finishStates, resolvedPoint, type ResolvedPoint } from './finish-states.js';
 import { versionAt, type NodeHistoryStore, type NodeVersionRecord } from './node-history-store.js';
 import { buildTimeline, changesWithin, type MemberChange } from './timeline.js';
 import type { WayMemberState, WayStateStore } from './way-state-store.js';
-import { toPositions } from './way-states.js';
 
 export function buildRelationStates(
   versions: readonly RelationVersion[],
@@ -43,11 +42,11 @@ export function buildRelationStates(
 
   const points: ResolvedPoint[] = timeline.map((p) => {
     const v = versions[p.versionIndex];
-    if (!v.visible) return { ...p, version: v.version, deleted: true, tags: [], geometry: null, geometryValid: true };
+    if (!v.visible) return resolvedPoint(p, v.version, true, [], null, true);
     const { geometry, valid } = isAreaRelation(v.tags)
       ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories)
       : collectionAt(v, p.timestamp, nodeHistories, wayHistories);
-    return { ...p, version: v.version, deleted: false, tags: v.tags, geometry, geometryValid: valid };
+    return resolvedPoint(p, v.version, false, v.tags, geometry, valid);
   });
   return finishStates(2, versions[0].id, points);
 }
@@ -69,7 +68,7 @@ function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, way
       complete = false;
       continue;
     }
-    role.push({ nodeIds: ws.nodeIds, coords: toPositions(ws.lons, ws.lats) });
+    role.push({ nodeIds: ws.nodeIds, coords: ws.coords });
   }
   const assembled = assembleMultipolygon(outer, inner);
   if (assembled.geometry) return { geometry: assembled.geometry, valid: complete && assembled.problems.length === 0 };
@@ -88,7 +87,7 @@ function collectionAt(v: RelationVersion, t: number, nodes: NodeHistories, ways:
     } else if (m.type === 'way') {
       const h = ways.get(m.ref);
       const ws = h ? versionAt(h, t) : undefined;
-      const g = ws && !ws.deleted ? buildWayGeometry(toPositions(ws.lons, ws.lats), ws.isArea) : null;
+      const g = ws && !ws.deleted ? buildWayGeometry(ws.coords, ws.isArea) : null;
       if (g) geometries.push(g);
       else complete = false;
     }

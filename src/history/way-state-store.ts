@@ -4,6 +4,7 @@
  * during the relation pass. Like the node store, nothing but a sparse id index stays in memory.
  */
 import { closeSync, openSync, readSync, writeSync, unlinkSync } from 'node:fs';
+import type { Position } from '../geometry/types.js';
 
 /** A way as a relation member sees it at one moment. */
 export interface WayMemberState {
@@ -13,10 +14,9 @@ export interface WayMemberState {
   deleted: boolean;
   /** Whether the way's own tags make it an area (the polygon-feature rules). */
   isArea: boolean;
-  /** Ids and 1e-7 fixed-point coordinates of the resolved, visible nodes, in way order. */
+  /** Ids and coordinates (degrees, from 1e-7 fixed point) of the resolved, visible nodes, in way order. */
   nodeIds: number[];
-  lons: number[];
-  lats: number[];
+  coords: Position[];
 }
 
 const FLUSH_BYTES = 4 * 1024 * 1024;
@@ -58,8 +58,9 @@ export class WayStateStore {
       o = b.writeUInt32LE(0, o); // reserved
       for (let i = 0; i < s.nodeIds.length; i++) {
         o = b.writeDoubleLE(s.nodeIds[i], o);
-        o = b.writeInt32LE(s.lons[i], o);
-        o = b.writeInt32LE(s.lats[i], o);
+        // Degrees are fixed-point × 1e-7, so rounding back recovers the integers exactly.
+        o = b.writeInt32LE(Math.round(s.coords[i][0] * 1e7), o);
+        o = b.writeInt32LE(Math.round(s.coords[i][1] * 1e7), o);
       }
     }
     this.ids.push(id);
@@ -139,15 +140,13 @@ function decode(b: Buffer): WayMemberState[] {
     const flags = b.readUInt8(o + 24);
     o += 29;
     const nodeIds = new Array<number>(count);
-    const lons = new Array<number>(count);
-    const lats = new Array<number>(count);
+    const coords = new Array<Position>(count);
     for (let i = 0; i < count; i++) {
       nodeIds[i] = b.readDoubleLE(o);
-      lons[i] = b.readInt32LE(o + 8);
-      lats[i] = b.readInt32LE(o + 12);
+      coords[i] = [b.readInt32LE(o + 8) * 1e-7, b.readInt32LE(o + 12) * 1e-7];
       o += 16;
     }
-    out[k] = { timestamp, changeset, uid, deleted: (flags & 1) !== 0, isArea: (flags & 2) !== 0, nodeIds, lons, lats };
+    out[k] = { timestamp, changeset, uid, deleted: (flags & 1) !== 0, isArea: (flags & 2) !== 0, nodeIds, coords };
   }
   return out;
 }

@@ -8,7 +8,7 @@ import { isAreaWay } from '../geometry/area-rules.js';
 import { buildWayGeometry } from '../geometry/way-geometry.js';
 import type { Position } from '../geometry/types.js';
 import type { ElementState } from './element-state.js';
-import { finishStates, type ResolvedPoint } from './finish-states.js';
+import { finishStates, resolvedPoint, type ResolvedPoint } from './finish-states.js';
 import { versionAt, type NodeHistoryStore, type NodeVersionRecord } from './node-history-store.js';
 import { buildTimeline, changesWithin, type MemberChange } from './timeline.js';
 import type { WayMemberState } from './way-state-store.js';
@@ -39,15 +39,13 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
   const memberStates: WayMemberState[] = [];
   for (const p of timeline) {
     const v = versions[p.versionIndex];
-    const base = { ...p, version: v.version };
     if (!v.visible) {
-      points.push({ ...base, deleted: true, tags: [], geometry: null, geometryValid: true });
-      memberStates.push({ timestamp: p.timestamp, changeset: p.changeset, uid: p.uid, deleted: true, isArea: false, nodeIds: [], lons: [], lats: [] });
+      points.push(resolvedPoint(p, v.version, true, [], null, true));
+      memberStates.push({ timestamp: p.timestamp, changeset: p.changeset, uid: p.uid, deleted: true, isArea: false, nodeIds: [], coords: [] });
       continue;
     }
     const nodeIds: number[] = [];
-    const lons: number[] = [];
-    const lats: number[] = [];
+    const coords: Position[] = [];
     let complete = true;
     for (const ref of v.refs) {
       const h = histories.get(ref);
@@ -57,20 +55,13 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
         continue;
       }
       nodeIds.push(ref);
-      lons.push(nv.lon);
-      lats.push(nv.lat);
+      coords.push([nv.lon * 1e-7, nv.lat * 1e-7]);
     }
     const isArea = isAreaWay(v.tags, v.refs);
-    const geometry = buildWayGeometry(toPositions(lons, lats), isArea);
+    const geometry = buildWayGeometry(coords, isArea);
     const shapeAsTagged = !isArea || geometry?.type === 'Polygon';
-    points.push({ ...base, deleted: false, tags: v.tags, geometry, geometryValid: complete && geometry !== null && shapeAsTagged });
-    memberStates.push({ timestamp: p.timestamp, changeset: p.changeset, uid: p.uid, deleted: false, isArea, nodeIds, lons, lats });
+    points.push(resolvedPoint(p, v.version, false, v.tags, geometry, complete && geometry !== null && shapeAsTagged));
+    memberStates.push({ timestamp: p.timestamp, changeset: p.changeset, uid: p.uid, deleted: false, isArea, nodeIds, coords });
   }
   return { states: finishStates(1, versions[0].id, points), memberStates };
-}
-
-export function toPositions(lons: readonly number[], lats: readonly number[]): Position[] {
-  const out: Position[] = new Array(lons.length);
-  for (let i = 0; i < lons.length; i++) out[i] = [lons[i] * 1e-7, lats[i] * 1e-7];
-  return out;
 }

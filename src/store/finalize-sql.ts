@@ -4,9 +4,13 @@
  * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area.
  */
 import { KEY_MASK_BITS, OPEN_END, STATES_COLUMNS } from './schema.js';
+import { STAGING_FLAG } from './staging-batch.js';
 
+/** Provisional packed ids -> final packed ids (keys and values ranked by frequency), sorted. */
 const REMAP = (col: string) =>
-  `list_sort(list_transform(${col}, x -> (lut.key_id_of[(x >> 32) + 1]::BIGINT << 32) | (x & 4294967295)))`;
+  `list_sort(list_transform(${col}, x -> (lut.key_id_of[(x >> 32) + 1]::BIGINT << 32) | lut.value_id_of[lut.value_offset[(x >> 32) + 1] + (x & 4294967295) + 1]))`;
+/** The staging table marks missing doubles (no bbox, squareness not computed) as NaN. */
+const NAN_AS_NULL = (col: string) => `CASE WHEN isnan(${col}) THEN NULL ELSE ${col} END`;
 /** The staging table holds packed tags as exact doubles. */
 const AS_BIGINTS = (col: string) => `${col}::BIGINT[]`;
 const KEY_MASK = (col: string) =>
@@ -19,9 +23,13 @@ export const FINALIZE_STATEMENTS: string[] = [
   `CREATE TABLE tag_keys AS
      SELECT (row_number() OVER (ORDER BY frequency DESC, key) - 1)::INTEGER AS id, key, frequency::BIGINT AS frequency, pid
      FROM keys_prov`,
+  // Value ids per key, also ranked by frequency: the filter compiler tests the commonest values fastest.
+  `CREATE TEMP TABLE values_ranked AS
+     SELECT key_pid, vid, (row_number() OVER (PARTITION BY key_pid ORDER BY frequency DESC, value) - 1)::INTEGER AS value_id, value, frequency
+     FROM values_prov`,
   `CREATE TABLE tag_values AS
-     SELECT k.id AS key_id, v.vid::INTEGER AS value_id, v.value, v.frequency::BIGINT AS frequency
-     FROM values_prov v JOIN tag_keys k ON k.pid = v.key_pid`,
+     SELECT k.id AS key_id, v.value_id, v.value, v.frequency::BIGINT AS frequency
+     FROM values_ranked v JOIN tag_keys k ON k.pid = v.key_pid ORDER BY 1, 2`,
   // Lookup lists indexed by provisional key id (1-based): final key id, key text, and the offset of
   // the key's values in one flat list of all values. Captured by the lambdas below (one row, cross joined).
   `CREATE TEMP TABLE lut AS SELECT
@@ -30,11 +38,16 @@ export const FINALIZE_STATEMENTS: string[] = [
      coalesce((SELECT list(off ORDER BY key_pid) FROM (
         SELECT key_pid, (sum(n) OVER (ORDER BY key_pid) - n)::BIGINT AS off
         FROM (SELECT key_pid, count(*) AS n FROM values_prov GROUP BY key_pid))), []::BIGINT[]) AS value_offset,
-     coalesce((SELECT list(value ORDER BY key_pid, vid) FROM values_prov), []::VARCHAR[]) AS vals`,
+     coalesce((SELECT list(value ORDER BY key_pid, vid) FROM values_prov), []::VARCHAR[]) AS vals,
+     coalesce((SELECT list(value_id ORDER BY key_pid, vid) FROM values_ranked), []::INTEGER[]) AS value_id_of`,
   `CREATE TABLE states (${STATES_COLUMNS})`,
   `INSERT INTO states
    WITH r AS (
-     SELECT s.* REPLACE (${AS_BIGINTS('s.tag_kv')} AS tag_kv, ${AS_BIGINTS('s.tag_kv_before')} AS tag_kv_before)
+     SELECT s.* REPLACE (${AS_BIGINTS('s.tag_kv')} AS tag_kv, ${AS_BIGINTS('s.tag_kv_before')} AS tag_kv_before),
+            (s.flags & ${STAGING_FLAG.deleted}) <> 0 AS deleted, (s.flags & ${STAGING_FLAG.geometryValid}) <> 0 AS geometry_valid,
+            (s.flags & ${STAGING_FLAG.collapsed}) <> 0 AS collapsed, (s.flags & ${STAGING_FLAG.isCreation}) <> 0 AS is_creation,
+            (s.flags & ${STAGING_FLAG.isDeletion}) <> 0 AS is_deletion, (s.flags & ${STAGING_FLAG.tagChange}) <> 0 AS tag_change,
+            (s.flags & ${STAGING_FLAG.geometryChange}) <> 0 AS geometry_change
      FROM staging s
    ), t AS (
      SELECT r.*, ${REMAP('r.tag_kv')} AS kv, ${REMAP('r.tag_kv_before')} AS kvb,
@@ -44,14 +57,13 @@ export const FINALIZE_STATEMENTS: string[] = [
    SELECT r.type, r.id, r.version, r.minor_version, r.valid_from, r.valid_to, r.deleted, r.changeset, r.user_id,
           r.kv, ${KEY_MASK('r.kv')}, r.tag_map,
           r.kvb, ${KEY_MASK('r.kvb')}, r.tag_map_before,
-          r.geometry_type, r.geometry, r.geometry_valid, r.xmin, r.ymin, r.xmax, r.ymax, r.spatial_key,
-          r.area, r.length, r.perimeter, r.vertices, r.outers, r.inners, r.roundness, r.squareness,
+          r.geometry_type, r.geometry, r.geometry_valid,
+          ${NAN_AS_NULL('r.xmin')}, ${NAN_AS_NULL('r.ymin')}, ${NAN_AS_NULL('r.xmax')}, ${NAN_AS_NULL('r.ymax')}, r.spatial_key,
+          r.area, r.length, r.perimeter, r.vertices, r.outers, r.inners, r.roundness, ${NAN_AS_NULL('r.squareness')},
           r.collapsed, r.is_creation, r.is_deletion, r.tag_change, r.geometry_change
    FROM t AS r
    ORDER BY r.spatial_key, r.type, r.id, r.valid_from, r.version, r.minor_version`,
   `DROP TABLE staging`,
-  `DROP TABLE keys_prov`,
-  `DROP TABLE values_prov`,
   `ALTER TABLE tag_keys DROP COLUMN pid`,
   CONTRIBUTIONS_VIEW_SQL(),
 ];

@@ -25,10 +25,15 @@ export interface StoreMetadata {
   rows: number;
 }
 
-export async function writeMetadata(
-  con: DuckDBConnection,
-  input: { source: string; header: FileHeader; stats: HistoryStats; rows: number },
-): Promise<void> {
+/** What the importer knows that goes into `meta` (plain data: it crosses to the writer thread). */
+export interface MetadataInput {
+  source: string;
+  header: FileHeader;
+  stats: Pick<HistoryStats, 'versions' | 'firstTimestamp' | 'lastTimestamp'>;
+  rows: number;
+}
+
+export async function writeMetadata(con: DuckDBConnection, input: MetadataInput): Promise<void> {
   const extent = await con.runAndReadAll(
     'SELECT min(xmin), min(ymin), max(xmax), max(ymax) FROM states WHERE NOT deleted AND xmin IS NOT NULL',
   );

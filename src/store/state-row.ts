@@ -35,16 +35,18 @@ const NO_GEOMETRY: GeometryColumns = {
 export function geometryColumns(g: Geometry | null, wkb: Uint8Array | null, withMeasures: boolean): GeometryColumns {
   if (g === null) return NO_GEOMETRY;
   const bbox = isEmpty(g) ? null : bboxOf(g);
-  const base = {
-    typeCode: GEOMETRY_TYPE_CODE[g.type],
-    wkb,
-    bbox,
-    spatialKey: bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0,
-  };
-  if (!withMeasures) return { ...NO_GEOMETRY, ...base };
+  const spatialKey = bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0;
+  const typeCode = GEOMETRY_TYPE_CODE[g.type];
+  // One object literal per call (no spreads): this runs once per state, millions of times.
+  if (!withMeasures) {
+    return { typeCode, wkb, bbox, spatialKey, area: 0, length: 0, perimeter: 0, vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null };
+  }
   const counts = shapeCounts(g);
   return {
-    ...base,
+    typeCode,
+    wkb,
+    bbox,
+    spatialKey,
     area: areaOf(g),
     length: lengthOf(g),
     perimeter: perimeterOf(g),

@@ -20,7 +20,7 @@ export async function sqlCommand(argv: string[]): Promise<void> {
     } catch (e) {
       throw new MaphistError('CLI_USAGE', `the query failed: ${(e as Error).message}`);
     }
-    const rows = reader.getRowObjectsJson();
+    const rows = reader.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])));
     if (values.json) {
       process.stdout.write(JSON.stringify(rows) + '\n');
       return;
@@ -33,6 +33,22 @@ export async function sqlCommand(argv: string[]): Promise<void> {
     con.closeSync();
     store.close();
   }
+}
+
+/**
+ * A DuckDB value as plain JSON data: integers as numbers while exact (strings beyond 2^53), maps
+ * as objects, timestamps as ISO strings, blobs (WKB) as hex.
+ */
+function plain(v: unknown): unknown {
+  if (typeof v === 'bigint') return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('hex');
+  if (Array.isArray(v)) {
+    const isMap = v.length > 0 && v.every((e) => e !== null && typeof e === 'object' && 'key' in e && 'value' in e && Object.keys(e).length === 2);
+    return isMap ? Object.fromEntries(v.map((e: { key: unknown; value: unknown }) => [String(plain(e.key)), plain(e.value)])) : v.map(plain);
+  }
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
 }
 
 function csvField(v: unknown): string {

@@ -1,0 +1,54 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { NodeHistoryStore, versionAt } from './node-history-store.js';
+
+describe('NodeHistoryStore', () => {
+  it('returns every version of a node, across page boundaries and with a tiny cache', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maphist-nodes-'));
+    const store = new NodeHistoryStore(join(dir, 'nodes.bin'), { cacheBytes: 1 });
+    // 3 versions per node for ids 10, 20, 30, …: 2048-record pages split some nodes' versions.
+    for (let id = 10; id <= 30000; id += 10) {
+      for (let v = 1; v <= 3; v++) {
+        store.add(id, { timestamp: 1000 * v + id, changeset: id * 10 + v, uid: v, visible: v !== 2, lon: id, lat: -id });
+      }
+    }
+    store.finish();
+    assert.equal(store.size, 9000);
+    for (const id of [10, 6830, 6840, 13650, 30000]) {
+      const h = store.get(id)!;
+      assert.equal(h.length, 3, `node ${id}`);
+      assert.deepEqual(h.map((r) => r.changeset), [id * 10 + 1, id * 10 + 2, id * 10 + 3]);
+      assert.equal(h[1].visible, false);
+      assert.equal(h[2].lon, id);
+      assert.equal(h[2].lat, -id);
+    }
+    assert.equal(store.get(5), undefined);
+    assert.equal(store.get(15), undefined);
+    assert.equal(store.get(30010), undefined);
+    store.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses ids out of order', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maphist-nodes-'));
+    const store = new NodeHistoryStore(join(dir, 'nodes.bin'));
+    store.add(2, { timestamp: 1, changeset: 1, uid: 1, visible: true, lon: 0, lat: 0 });
+    assert.throws(() => store.add(1, { timestamp: 1, changeset: 1, uid: 1, visible: true, lon: 0, lat: 0 }));
+    store.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('versionAt', () => {
+  const h = [{ timestamp: 10 }, { timestamp: 20 }, { timestamp: 20 }, { timestamp: 30 }];
+  it('is the newest version with timestamp <= t', () => {
+    assert.equal(versionAt(h, 5), undefined);
+    assert.equal(versionAt(h, 10), h[0]);
+    assert.equal(versionAt(h, 19), h[0]);
+    assert.equal(versionAt(h, 20), h[2], 'of two versions at the same second, the later one');
+    assert.equal(versionAt(h, 1e12), h[3]);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * A batch of staging rows in typed arrays: the main thread fills it without allocating an object
+ * per value, then transfers its buffers (zero-copy) to the store writer thread, which appends them
+ * to DuckDB. Column order and SQL types are STAGING_COLUMNS.
+ */
+
+/** SQL of the staging table; the finalize step reads it by these names. */
+export const STAGING_COLUMNS: [name: string, sql: string][] = [
+  ['type', 'UTINYINT'],
+  ['id', 'DOUBLE'], // 64-bit values staged as exact doubles (below 2^53), cast to BIGINT when finishing
+  ['version', 'INTEGER'],
+  ['minor_version', 'INTEGER'],
+  ['valid_from', 'DOUBLE'],
+  ['valid_to', 'DOUBLE'],
+  ['flags', 'UTINYINT'], // STAGING_FLAG bits
+  ['changeset', 'DOUBLE'],
+  ['user_id', 'INTEGER'],
+  ['tag_kv', 'DOUBLE[]'], // provisional key id × 2^32 + provisional value id
+  ['tag_kv_before', 'DOUBLE[]'],
+  ['geometry_type', 'UTINYINT'],
+  ['geometry', 'BLOB'],
+  ['xmin', 'DOUBLE'], // NaN = no bbox
+  ['ymin', 'DOUBLE'],
+  ['xmax', 'DOUBLE'],
+  ['ymax', 'DOUBLE'],
+  ['spatial_key', 'DOUBLE'],
+  ['area', 'DOUBLE'],
+  ['length', 'DOUBLE'],
+  ['perimeter', 'DOUBLE'],
+  ['vertices', 'INTEGER'],
+  ['outers', 'INTEGER'],
+  ['inners', 'INTEGER'],
+  ['roundness', 'DOUBLE'],
+  ['squareness', 'DOUBLE'], // NaN = not computed
+];
+
+export const STAGING_FLAG = {
+  deleted: 1,
+  geometryValid: 2,
+  collapsed: 4,
+  isCreation: 8,
+  isDeletion: 16,
+  tagChange: 32,
+  geometryChange: 64,
+} as const;
+
+export const BATCH_ROWS = 16384;
+
+type Fixed = Uint8Array | Int32Array | Float64Array;
+
+/** The transferable form of a batch. */
+export interface StagingBatchData {
+  rows: number;
+  /** One typed array per fixed-width column, in STAGING_COLUMNS order (list and blob columns: null). */
+  fixed: (Fixed | null)[];
+  tagKv: { values: Float64Array; offsets: Int32Array };
+  tagKvBefore: { values: Float64Array; offsets: Int32Array };
+  /** WKB bytes of all rows, and row i's bytes at offsets[i]..offsets[i+1] (empty = NULL). */
+  geometry: { bytes: Uint8Array; offsets: Int32Array };
+}
+
+const FIXED_KIND: Record<string, 'u8' | 'i32' | 'f64'> = { UTINYINT: 'u8', INTEGER: 'i32', DOUBLE: 'f64' };
+
+export class StagingBatch {
+  rows = 0;
+  readonly fixed: (Fixed | null)[];
+  private tagValues = new Float64Array(BATCH_ROWS * 4);
+  private tagBeforeValues = new Float64Array(BATCH_ROWS * 4);
+  private readonly tagOffsets = new Int32Array(BATCH_ROWS + 1);
+  private readonly tagBeforeOffsets = new Int32Array(BATCH_ROWS + 1);
+  private geometryBytes = new Uint8Array(BATCH_ROWS * 64);
+  private readonly geometryOffsets = new Int32Array(BATCH_ROWS + 1);
+
+  constructor() {
+    this.fixed = STAGING_COLUMNS.map(([, sql]) => {
+      const kind = FIXED_KIND[sql];
+      if (kind === 'u8') return new Uint8Array(BATCH_ROWS);
+      if (kind === 'i32') return new Int32Array(BATCH_ROWS);
+      if (kind === 'f64') return new Float64Array(BATCH_ROWS);
+      return null;
+    });
+  }
+
+  get full(): boolean {
+    return this.rows === BATCH_ROWS;
+  }
+
+  /** Columns by index, for the row writer. */
+  column(index: number): Fixed {
+    return this.fixed[index]!;
+  }
+
+  /** Append the list, tag and blob parts of the current row, then advance to the next row. */
+  endRow(tagKv: readonly number[], tagKvBefore: readonly number[], wkb: Uint8Array | null): void {
+    const r = this.rows;
+    this.tagValues = appendNumbers(this.tagValues, this.tagOffsets, r, tagKv);
+    this.tagBeforeValues = appendNumbers(this.tagBeforeValues, this.tagBeforeOffsets, r, tagKvBefore);
+    const start = this.geometryOffsets[r];
+    const length = wkb ? wkb.length : 0;
+    if (start + length > this.geometryBytes.length) {
+      const grown = new Uint8Array(Math.max(this.geometryBytes.length * 2, start + length));
+      grown.set(this.geometryBytes.subarray(0, start));
+      this.geometryBytes = grown;
+    }
+    if (wkb) this.geometryBytes.set(wkb, start);
+    this.geometryOffsets[r + 1] = start + length;
+    this.rows = r + 1;
+  }
+
+  /** The batch's data, sized to its rows; the batch must not be used afterwards. */
+  take(): { data: StagingBatchData; transfer: ArrayBuffer[] } {
+    const n = this.rows;
+    const fixed = this.fixed.map((a) => (a ? a.slice(0, n) : null));
+    const data: StagingBatchData = {
+      rows: n,
+      fixed,
+      tagKv: { values: this.tagValues.slice(0, this.tagOffsets[n]), offsets: this.tagOffsets.slice(0, n + 1) },
+      tagKvBefore: { values: this.tagBeforeValues.slice(0, this.tagBeforeOffsets[n]), offsets: this.tagBeforeOffsets.slice(0, n + 1) },
+      geometry: { bytes: this.geometryBytes.slice(0, this.geometryOffsets[n]), offsets: this.geometryOffsets.slice(0, n + 1) },
+    };
+    const transfer: ArrayBuffer[] = [];
+    for (const a of fixed) if (a) transfer.push(a.buffer as ArrayBuffer);
+    for (const part of [data.tagKv, data.tagKvBefore]) transfer.push(part.values.buffer as ArrayBuffer, part.offsets.buffer as ArrayBuffer);
+    transfer.push(data.geometry.bytes.buffer as ArrayBuffer, data.geometry.offsets.buffer as ArrayBuffer);
+    this.rows = 0;
+    return { data, transfer };
+  }
+}
+
+function appendNumbers(values: Float64Array<ArrayBuffer>, offsets: Int32Array, row: number, items: readonly number[]): Float64Array<ArrayBuffer> {
+  const start = offsets[row];
+  let out = values;
+  if (start + items.length > out.length) {
+    out = new Float64Array(Math.max(out.length * 2, start + items.length));
+    out.set(values.subarray(0, start));
+  }
+  for (let i = 0; i < items.length; i++) out[start + i] = items[i];
+  offsets[row + 1] = start + items.length;
+  return out;
+}

@@ -1,0 +1,146 @@
+/**
+ * The store writer thread: owns the DuckDB database during an import. It appends the staging
+ * batches the history builder sends (the native append is the costliest part of writing a row,
+ * and here it runs beside the builder instead of after it), then writes the dictionary, runs the
+ * finalize SQL, writes users and metadata, and checkpoints.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import {
+  BLOB, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, UTINYINT,
+  blobValue, listValue, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue,
+} from '@duckdb/node-api';
+import { FINALIZE_STATEMENTS } from './finalize-sql.js';
+import { writeMetadata, type MetadataInput } from './metadata.js';
+import { STAGING_COLUMNS, type StagingBatchData } from './staging-batch.js';
+
+export interface WriterInit {
+  dbPath: string;
+  tempDirectory: string;
+  memoryLimit: string;
+}
+
+export type WriterRequest =
+  | { kind: 'batch'; data: StagingBatchData }
+  | { kind: 'finish'; dictionary: DictionaryData; users: [number, string][]; metadata: MetadataInput };
+
+export type WriterReply = { kind: 'ack' } | { kind: 'done' } | { kind: 'error'; message: string };
+
+export interface DictionaryData {
+  keys: string[];
+  keyFrequency: number[];
+  values: string[][];
+  valueFrequency: number[][];
+}
+
+const CHUNK_ROWS = 2048;
+const TYPES: Record<string, DuckDBType> = { UTINYINT, INTEGER, DOUBLE, BLOB, 'DOUBLE[]': LIST(DOUBLE) };
+
+async function main(): Promise<void> {
+  const init = workerData as WriterInit;
+  const instance = await DuckDBInstance.create(init.dbPath, { memory_limit: init.memoryLimit, temp_directory: init.tempDirectory });
+  const con = await instance.connect();
+  // A TEMP table: it lives in DuckDB's temporary storage, so dropping it leaves no dead blocks in the database file.
+  await con.run(`CREATE TEMP TABLE staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  const appender = await con.createAppender('staging', 'main', 'temp');
+  const types = STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
+
+  parentPort!.on('message', (message: WriterRequest) => {
+    void handle(message).then(
+      (reply) => parentPort!.postMessage(reply),
+      (e: Error) => parentPort!.postMessage({ kind: 'error', message: e.stack ?? e.message } satisfies WriterReply),
+    );
+  });
+
+  async function handle(message: WriterRequest): Promise<WriterReply> {
+    if (message.kind === 'batch') {
+      appendBatch(appender, types, message.data);
+      return { kind: 'ack' };
+    }
+    appender.flushSync();
+    appender.closeSync();
+    await writeDictionary(con, message.dictionary);
+    for (const sql of FINALIZE_STATEMENTS) {
+      const t0 = performance.now();
+      await con.run(sql);
+      if (process.env.MAPHIST_DEBUG_SQL) console.error(`${(performance.now() - t0).toFixed(0)} ms: ${sql.slice(0, 70).replace(/\s+/g, " ")}`);
+    }
+    await writeUsers(con, message.users);
+    await writeMetadata(con, message.metadata);
+    await con.run('CHECKPOINT');
+    con.closeSync();
+    instance.closeSync();
+    return { kind: 'done' };
+  }
+}
+
+function appendBatch(appender: DuckDBAppender, types: DuckDBType[], batch: StagingBatchData): void {
+  const tagKvIndex = STAGING_COLUMNS.findIndex(([n]) => n === 'tag_kv');
+  const tagKvBeforeIndex = STAGING_COLUMNS.findIndex(([n]) => n === 'tag_kv_before');
+  const geometryIndex = STAGING_COLUMNS.findIndex(([n]) => n === 'geometry');
+  for (let start = 0; start < batch.rows; start += CHUNK_ROWS) {
+    const end = Math.min(batch.rows, start + CHUNK_ROWS);
+    const columns: (ArrayLike<DuckDBValue>)[] = batch.fixed.map((a, i) => {
+      if (a) return a.subarray(start, end) as unknown as ArrayLike<DuckDBValue>;
+      if (i === tagKvIndex) return lists(batch.tagKv, start, end);
+      if (i === tagKvBeforeIndex) return lists(batch.tagKvBefore, start, end);
+      if (i === geometryIndex) return blobs(batch.geometry, start, end);
+      throw new Error(`no data for staging column ${STAGING_COLUMNS[i][0]}`);
+    });
+    const chunk = DuckDBDataChunk.create(types, end - start);
+    chunk.setColumns(columns as DuckDBValue[][]);
+    appender.appendDataChunk(chunk);
+  }
+}
+
+function lists(part: { values: Float64Array; offsets: Int32Array }, start: number, end: number): DuckDBValue[] {
+  const out: DuckDBValue[] = new Array(end - start);
+  for (let r = start; r < end; r++) out[r - start] = listValue(Array.from(part.values.subarray(part.offsets[r], part.offsets[r + 1])));
+  return out;
+}
+
+function blobs(part: { bytes: Uint8Array; offsets: Int32Array }, start: number, end: number): DuckDBValue[] {
+  const out: DuckDBValue[] = new Array(end - start);
+  for (let r = start; r < end; r++) {
+    const a = part.offsets[r];
+    const b = part.offsets[r + 1];
+    out[r - start] = a === b ? null : blobValue(part.bytes.subarray(a, b));
+  }
+  return out;
+}
+
+async function writeDictionary(con: DuckDBConnection, d: DictionaryData): Promise<void> {
+  await con.run('CREATE TEMP TABLE keys_prov (pid INTEGER, key VARCHAR, frequency BIGINT)');
+  await con.run('CREATE TEMP TABLE values_prov (key_pid INTEGER, vid INTEGER, value VARCHAR, frequency BIGINT)');
+  const keys = await con.createAppender('keys_prov', 'main', 'temp');
+  d.keys.forEach((key, pid) => {
+    keys.appendInteger(pid);
+    keys.appendVarchar(key);
+    keys.appendBigInt(BigInt(d.keyFrequency[pid]));
+    keys.endRow();
+  });
+  keys.closeSync();
+  const values = await con.createAppender('values_prov', 'main', 'temp');
+  d.values.forEach((list, pid) =>
+    list.forEach((value, vid) => {
+      values.appendInteger(pid);
+      values.appendInteger(vid);
+      values.appendVarchar(value);
+      values.appendBigInt(BigInt(d.valueFrequency[pid][vid]));
+      values.endRow();
+    }),
+  );
+  values.closeSync();
+}
+
+async function writeUsers(con: DuckDBConnection, users: [number, string][]): Promise<void> {
+  await con.run('CREATE TABLE users (id INTEGER PRIMARY KEY, name VARCHAR NOT NULL)');
+  const app = await con.createAppender('users');
+  for (const [id, name] of users) {
+    app.appendInteger(id);
+    app.appendVarchar(name);
+    app.endRow();
+  }
+  app.closeSync();
+}
+
+await main();

@@ -1,0 +1,133 @@
+/**
+ * The main-thread side of the store writer thread: a StateSink that turns element states into
+ * staging rows (typed arrays, no per-value objects) and ships full batches to the writer thread,
+ * with backpressure (at most MAX_IN_FLIGHT batches queued).
+ */
+import { Worker } from 'node:worker_threads';
+import type { StateSink } from '../history/build-history.js';
+import type { ElementState } from '../history/element-state.js';
+import type { MetadataInput } from './metadata.js';
+import { STAGING_FLAG, StagingBatch } from './staging-batch.js';
+import { geometryColumns } from './state-row.js';
+import type { WriterInit, WriterReply, WriterRequest } from './store-writer-worker.js';
+import type { TagDictionaryBuilder } from './tag-dictionary-builder.js';
+
+const MAX_IN_FLIGHT = 4;
+
+export class StoreWriter implements StateSink {
+  private readonly worker: Worker;
+  private batch = new StagingBatch();
+  private inFlight = 0;
+  private waiting: (() => void) | undefined;
+  private failure: Error | undefined;
+  private finished: ((e?: Error) => void) | undefined;
+  rowsWritten = 0;
+
+  constructor(init: WriterInit, private readonly dictionary: TagDictionaryBuilder) {
+    this.worker = new Worker(new URL('./store-writer-worker.js', import.meta.url), { workerData: init });
+    this.worker.on('message', (reply: WriterReply) => {
+      if (reply.kind === 'ack') {
+        this.inFlight--;
+        this.wake();
+      } else if (reply.kind === 'done') {
+        this.finished?.();
+      } else {
+        this.fail(new Error(`store writer: ${reply.message}`));
+      }
+    });
+    this.worker.on('error', (e) => this.fail(e));
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.wake();
+    this.finished?.(e);
+  }
+
+  private wake(): void {
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.();
+  }
+
+  write(states: readonly ElementState[]): void {
+    for (const s of states) this.add(s);
+  }
+
+  /** Resolves when the writer thread has room for more batches (the builder awaits this between batches). */
+  async ready(): Promise<void> {
+    while (this.inFlight >= MAX_IN_FLIGHT && !this.failure) await new Promise<void>((resolve) => (this.waiting = resolve));
+    if (this.failure) throw this.failure;
+  }
+
+  private add(s: ElementState): void {
+    const b = this.batch;
+    const r = b.rows;
+    const g = geometryColumns(s.geometry, s.wkb, !s.deleted);
+    const c = b.fixed;
+    c[0]![r] = s.type;
+    c[1]![r] = s.id;
+    c[2]![r] = s.version;
+    c[3]![r] = s.minorVersion;
+    c[4]![r] = s.validFrom;
+    c[5]![r] = s.validTo;
+    c[6]![r] =
+      (s.deleted ? STAGING_FLAG.deleted : 0) |
+      (s.geometryValid ? STAGING_FLAG.geometryValid : 0) |
+      (s.collapsed ? STAGING_FLAG.collapsed : 0) |
+      (s.isCreation ? STAGING_FLAG.isCreation : 0) |
+      (s.isDeletion ? STAGING_FLAG.isDeletion : 0) |
+      (s.tagChange ? STAGING_FLAG.tagChange : 0) |
+      (s.geometryChange ? STAGING_FLAG.geometryChange : 0);
+    c[7]![r] = s.changeset;
+    c[8]![r] = s.userId;
+    c[11]![r] = g.typeCode;
+    const bbox = g.bbox;
+    c[13]![r] = bbox ? bbox[0] : NaN;
+    c[14]![r] = bbox ? bbox[1] : NaN;
+    c[15]![r] = bbox ? bbox[2] : NaN;
+    c[16]![r] = bbox ? bbox[3] : NaN;
+    c[17]![r] = g.spatialKey;
+    c[18]![r] = g.area;
+    c[19]![r] = g.length;
+    c[20]![r] = g.perimeter;
+    c[21]![r] = g.vertices;
+    c[22]![r] = g.outers;
+    c[23]![r] = g.inners;
+    c[24]![r] = g.roundness;
+    c[25]![r] = g.squareness ?? NaN;
+    b.endRow(this.dictionary.encode(s.tags, true), this.dictionary.encode(s.tagsBefore, false), g.wkb);
+    if (b.full) this.send();
+  }
+
+  private send(): void {
+    if (this.batch.rows === 0) return;
+    const { data, transfer } = this.batch.take();
+    this.rowsWritten += data.rows;
+    this.inFlight++;
+    this.worker.postMessage({ kind: 'batch', data } satisfies WriterRequest, transfer);
+  }
+
+  /** Sends the last rows, then the dictionary, users and metadata; resolves when the database is complete and closed. */
+  async finish(users: Map<number, string>, metadata: Omit<MetadataInput, 'rows'>): Promise<void> {
+    this.send();
+    if (this.failure) throw this.failure;
+    const done = new Promise<void>((resolve, reject) => (this.finished = (e) => (e ? reject(e) : resolve())));
+    const d = this.dictionary;
+    this.worker.postMessage({
+      kind: 'finish',
+      dictionary: { keys: d.keys, keyFrequency: d.keyFrequency, values: d.values, valueFrequency: d.valueFrequency },
+      users: [...users],
+      metadata: { ...metadata, rows: this.rowsWritten },
+    } satisfies WriterRequest);
+    try {
+      await done;
+    } finally {
+      await this.worker.terminate();
+    }
+  }
+
+  async abort(): Promise<void> {
+    await this.worker.terminate();
+  }
+}
