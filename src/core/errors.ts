@@ -30,6 +30,21 @@ export const ERROR_CATALOG = {
   FILTER_TOO_COMPLEX: { summary: 'The filter expands into too many terms to evaluate safely.' },
   FILTER_NOT_ALLOWED: { summary: 'The filter uses a condition this endpoint does not support.' },
 
+  // ---- request parameters (both API versions; each maps them to statuses in its error-status.ts) ----
+  PARAM_NONE: { summary: 'The request has no parameters, but needs a boundary.' },
+  PARAM_UNKNOWN: { summary: 'A parameter is not accepted by this resource.' },
+  PARAM_DUPLICATE: { summary: 'A parameter is given more than once.' },
+  PARAM_INVALID: { summary: 'A parameter value is not valid (the message says which and why).' },
+  CONTENT_TYPE_UNSUPPORTED: { summary: 'The request body has a content type the resource does not read.' },
+  BOUNDARY_INVALID: { summary: 'A boundary (bboxes, bcircles, bpolys, aoi) is malformed or not a valid geometry.' },
+  BOUNDARY_OUTSIDE_DATA: { summary: 'The boundary does not intersect the area the data covers.' },
+  TIME_INVALID: { summary: 'The time parameter is not valid.' },
+  TIME_OUTSIDE_DATA: { summary: 'A requested time lies outside the time range of the data.' },
+  QUERY_TIMEOUT: { summary: 'The query took longer than its time limit and was cancelled.' },
+  PAYLOAD_TOO_LARGE: { summary: 'The request or its result is larger than the server accepts.' },
+  METHOD_NOT_ALLOWED: { summary: 'The resource does not accept this HTTP method.' },
+  RESOURCE_NOT_FOUND: { summary: 'There is no resource at this path.' },
+
   // ---- command line ----
   CLI_USAGE: { summary: 'The command line is not valid.' },
 } as const satisfies Record<string, ErrorDefinition>;

@@ -48,7 +48,7 @@ export const FINALIZE_STATEMENTS: string[] = [
             (s.flags & ${STAGING_FLAG.collapsed}) <> 0 AS collapsed, (s.flags & ${STAGING_FLAG.isCreation}) <> 0 AS is_creation,
             (s.flags & ${STAGING_FLAG.isDeletion}) <> 0 AS is_deletion, (s.flags & ${STAGING_FLAG.tagChange}) <> 0 AS tag_change,
             (s.flags & ${STAGING_FLAG.geometryChange}) <> 0 AS geometry_change
-     FROM staging s
+     FROM stage.staging s
    ), t AS (
      SELECT r.*, ${REMAP('r.tag_kv')} AS kv, ${REMAP('r.tag_kv_before')} AS kvb,
             ${TAG_MAP('r.tag_kv')} AS tag_map, ${TAG_MAP('r.tag_kv_before')} AS tag_map_before
@@ -63,7 +63,8 @@ export const FINALIZE_STATEMENTS: string[] = [
           r.collapsed, r.is_creation, r.is_deletion, r.tag_change, r.geometry_change
    FROM t AS r
    ORDER BY r.spatial_key, r.type, r.id, r.valid_from, r.version, r.minor_version`,
-  `DROP TABLE staging`,
+  `DROP TABLE stage.staging`,
+  `DETACH stage`,
   `ALTER TABLE tag_keys DROP COLUMN pid`,
   CONTRIBUTIONS_VIEW_SQL(),
 ];

@@ -44,7 +44,10 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
   removeDatabaseFiles(tmp);
   const dictionary = new TagDictionaryBuilder();
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
-  const writer = new StoreWriter({ dbPath: tmp, tempDirectory: join(workDir, 'duckdb-tmp'), memoryLimit: '1500MB' }, dictionary);
+  const writer = new StoreWriter(
+    { dbPath: tmp, stagingPath: join(workDir, 'staging.duckdb'), tempDirectory: join(workDir, 'duckdb-tmp'), memoryLimit: '1GB' },
+    dictionary,
+  );
   let complete = false;
   try {
     const stats = await buildHistory(opened.batches(), writer, workDir, (p) => {

@@ -15,6 +15,8 @@ import { STAGING_COLUMNS, type StagingBatchData } from './staging-batch.js';
 
 export interface WriterInit {
   dbPath: string;
+  /** A database file for the staging table, deleted after the import (keeps the target file free of dead blocks). */
+  stagingPath: string;
   tempDirectory: string;
   memoryLimit: string;
 }
@@ -39,9 +41,11 @@ async function main(): Promise<void> {
   const init = workerData as WriterInit;
   const instance = await DuckDBInstance.create(init.dbPath, { memory_limit: init.memoryLimit, temp_directory: init.tempDirectory });
   const con = await instance.connect();
-  // A TEMP table: it lives in DuckDB's temporary storage, so dropping it leaves no dead blocks in the database file.
-  await con.run(`CREATE TEMP TABLE staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
-  const appender = await con.createAppender('staging', 'main', 'temp');
+  // The staging table lives in a database of its own: the buffer manager can evict its blocks to disk
+  // (bounded memory for any input size), and dropping it leaves no dead blocks in the target file.
+  await con.run(`ATTACH '${init.stagingPath.replace(/'/g, "''")}' AS stage`);
+  await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  const appender = await con.createAppender('staging', 'main', 'stage');
   const types = STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
 
   parentPort!.on('message', (message: WriterRequest) => {
