@@ -3,17 +3,8 @@
  * little-endian into one buffer sized by a first counting pass; decoding accepts either byte order
  * (per geometry, as the format allows) but only 2D types 1–7.
  */
+import { GEOMETRY_TYPE_CODE as WKB_TYPE } from '../core/geometry-type-code.js';
 import type { Geometry, Position } from './types.js';
-
-const WKB_TYPE = {
-  Point: 1,
-  LineString: 2,
-  Polygon: 3,
-  MultiPoint: 4,
-  MultiLineString: 5,
-  MultiPolygon: 6,
-  GeometryCollection: 7,
-} as const;
 
 const HEADER_BYTES = 1 + 4;
 const COUNT_BYTES = 4;

@@ -18,18 +18,7 @@ export const OPEN_END = 32503680000;
  */
 export const PRECOMPUTED_SQUARENESS_MAX_SEGMENTS = 100;
 
-/** Geometry type codes: the WKB type numbers, 0 for "no geometry" (empty or unbuildable). */
-export const GEOMETRY_TYPE_CODE = {
-  None: 0,
-  Point: 1,
-  LineString: 2,
-  Polygon: 3,
-  MultiPoint: 4,
-  MultiLineString: 5,
-  MultiPolygon: 6,
-  GeometryCollection: 7,
-} as const;
-export type GeometryTypeName = Exclude<keyof typeof GEOMETRY_TYPE_CODE, 'None'>;
+export { GEOMETRY_TYPE_CODE, type GeometryTypeName } from '../core/geometry-type-code.js';
 
 /** How many of the most frequent keys get a bit in `key_mask` (a BIGINT; bit 63 stays clear). */
 export const KEY_MASK_BITS = 63;

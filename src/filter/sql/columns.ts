@@ -3,6 +3,7 @@
  * restated here because the filter layer may import only core/ (ARCHITECTURE.md, layers);
  * columns.test.ts fails if the two drift apart.
  */
+import { GEOMETRY_TYPE_CODE } from '../../core/geometry-type-code.js';
 import type { FilterGeometryType } from '../state.js';
 
 /** Columns a compiled filter may reference. No other identifier ever appears in its SQL. */
@@ -24,16 +25,8 @@ export type FilterColumn =
   | 'roundness'
   | 'squareness';
 
-/** = schema.ts GEOMETRY_TYPE_CODE (0 = no geometry). */
-export const GEOMETRY_CODE: Readonly<Record<FilterGeometryType, number>> = Object.freeze({
-  Point: 1,
-  LineString: 2,
-  Polygon: 3,
-  MultiPoint: 4,
-  MultiLineString: 5,
-  MultiPolygon: 6,
-  GeometryCollection: 7,
-});
+/** The store's geometry_type codes (0 = no geometry). */
+export const GEOMETRY_CODE: Readonly<Record<FilterGeometryType, number>> = GEOMETRY_TYPE_CODE;
 
 /** = schema.ts KEY_MASK_BITS: key ids below this have a bit in `key_mask`. */
 export const KEY_MASK_BITS = 63;
