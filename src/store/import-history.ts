@@ -5,7 +5,6 @@
  */
 import { mkdtempSync, rmSync, renameSync, existsSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import type { FileHeader } from '../core/osm.js';
 import { buildHistory, type BuildProgress, type HistoryStats } from '../history/build-history.js';
 import { openHistory } from '../io/open-history.js';
 import { StoreWriter } from './store-writer.js';

@@ -15,10 +15,16 @@ export interface StoreMetadata {
   /** ISO timestamps of the first and last version in the data. */
   firstTimestamp: string;
   lastTimestamp: string;
-  /** GeoJSON Polygon of the region the data covers: the file's declared bbox, else the data's. */
+  /**
+   * GeoJSON Polygon of the region the data covers: the bbox of all visible geometries. (History
+   * extracts keep every version of an element that was ever in the region, so data reaches well
+   * beyond the region the file declares; a query there is legitimate, so the extent is the data's.)
+   */
   spatialExtent: { type: 'Polygon'; coordinates: [number, number][][] };
   /** [minLon, minLat, maxLon, maxLat] of all visible geometries. */
   dataBbox: [number, number, number, number];
+  /** The bbox the input file declares in its header, if any. */
+  declaredBbox: [number, number, number, number] | null;
   replicationSequenceNumber: number;
   generator: string;
   versions: { node: number; way: number; relation: number };
@@ -39,7 +45,7 @@ export async function writeMetadata(con: DuckDBConnection, input: MetadataInput)
   );
   const row = extent.getRows()[0] as (number | null)[];
   const dataBbox: [number, number, number, number] = row[0] === null ? [0, 0, 0, 0] : (row as [number, number, number, number]);
-  const b = input.header.bbox ?? dataBbox;
+  const b = dataBbox;
   const s = input.stats;
   const meta: StoreMetadata = {
     schemaVersion: SCHEMA_VERSION,
@@ -49,6 +55,7 @@ export async function writeMetadata(con: DuckDBConnection, input: MetadataInput)
     lastTimestamp: iso(s.lastTimestamp),
     spatialExtent: { type: 'Polygon', coordinates: [[[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]]] },
     dataBbox,
+    declaredBbox: input.header.bbox ?? null,
     replicationSequenceNumber: input.header.replicationSequenceNumber ?? 0,
     generator: input.header.generator ?? '',
     versions: { node: s.versions[0], way: s.versions[1], relation: s.versions[2] },

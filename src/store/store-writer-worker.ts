@@ -63,6 +63,7 @@ async function main(): Promise<void> {
     appender.flushSync();
     appender.closeSync();
     await writeDictionary(con, message.dictionary);
+    // MAPHIST_DEBUG_SQL=1 prints the time of each finalize statement (for diagnosing slow imports).
     for (const sql of FINALIZE_STATEMENTS) {
       const t0 = performance.now();
       await con.run(sql);

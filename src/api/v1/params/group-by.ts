@@ -1,0 +1,59 @@
+/**
+ * `groupByKey`, `groupByValues` (…/groupBy/tag) and `groupByKeys` (…/groupBy/key), v1 §1.7: items
+ * split on `,` and trimmed (inner spaces kept); and the grouping a route's groupBy chain asks for.
+ */
+import { MaphistError } from '../../../core/errors.js';
+import type { SnapshotGrouping } from '../../../query/model.js';
+import { MSG } from './messages.js';
+import type { V1Route } from './route-parameters.js';
+
+function items(value: string): string[] {
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+}
+
+/** `groupByKey`: exactly one key. */
+export function parseGroupByKey(value: string | undefined): string {
+  const key = value?.trim() ?? '';
+  if (key === '' || key.includes(',')) throw new MaphistError('PARAM_INVALID', MSG.GROUP_BY_KEY, { parameter: 'groupByKey' });
+  return key;
+}
+
+/** `groupByValues`: optional; undefined = every value found. */
+export function parseGroupByValues(value: string | undefined): string[] | undefined {
+  const list = value === undefined ? [] : [...new Set(items(value))];
+  return list.length === 0 ? undefined : list;
+}
+
+/** `groupByKeys`: one or more keys. */
+export function parseGroupByKeys(value: string | undefined): string[] {
+  const list = value === undefined ? [] : [...new Set(items(value))];
+  if (list.length === 0) throw new MaphistError('PARAM_INVALID', MSG.GROUP_BY_KEYS, { parameter: 'groupByKeys' });
+  return list;
+}
+
+/** The grouping of a route, reading the groupBy parameters it needs (the endpoint-specific checks of §1.3). */
+export function parseGrouping(route: V1Route, params: ReadonlyMap<string, string>): SnapshotGrouping {
+  const chain = route.groupBy.join('/');
+  switch (chain) {
+    case '':
+      return { by: 'none' };
+    case 'boundary':
+      return { by: 'boundary' };
+    case 'type':
+      return { by: 'type' };
+    case 'key':
+      return { by: 'key', keys: parseGroupByKeys(params.get('groupByKeys')) };
+    case 'tag':
+    case 'boundary/tag': {
+      const key = parseGroupByKey(params.get('groupByKey'));
+      const values = parseGroupByValues(params.get('groupByValues'));
+      const by = chain === 'tag' ? 'tag' : 'boundaryAndTag';
+      return values === undefined ? { by, key } : { by, key, values };
+    }
+    default:
+      throw new Error(`unexpected groupBy chain ${chain}`);
+  }
+}
