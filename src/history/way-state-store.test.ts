@@ -8,7 +8,7 @@ import { WayStateStore, type WayMemberState } from './way-state-store.js';
 describe('WayStateStore', () => {
   it('round-trips way states exactly (fixed-point coordinates) with a tiny cache', () => {
     const dir = mkdtempSync(join(tmpdir(), 'maphist-ways-'));
-    const store = new WayStateStore(join(dir, 'ways.bin'), { cachedWays: 1 });
+    const store = new WayStateStore(join(dir, 'ways.bin'), { cacheBytes: 1 });
     const state = (id: number, k: number): WayMemberState => ({
       timestamp: 1000 + k, changeset: id * 100 + k, uid: k, deleted: k === 2, isArea: id % 2 === 0,
       nodeIds: [id, id + 1], coords: [[1234567 * 1e-7, -7654321 * 1e-7], [-1799999999 * 1e-7, 899999999 * 1e-7]],

@@ -31,12 +31,14 @@ export class WayStateStore {
   private readonly lengths: number[] = [];
   private lastId = -Infinity;
   private finished = false;
-  private readonly cache = new Map<number, WayMemberState[]>();
-  private readonly maxCached: number;
+  /** Decoded ways, least recently used first, with their estimated heap bytes. */
+  private readonly cache = new Map<number, { states: WayMemberState[]; bytes: number }>();
+  private cachedBytes = 0;
+  private readonly maxCachedBytes: number;
 
-  constructor(private readonly path: string, options: { cachedWays?: number } = {}) {
+  constructor(private readonly path: string, options: { cacheBytes?: number } = {}) {
     this.fd = openSync(path, 'w+');
-    this.maxCached = options.cachedWays ?? 50_000;
+    this.maxCachedBytes = options.cacheBytes ?? 256 * 1024 * 1024;
   }
 
   add(id: number, states: readonly WayMemberState[]): void {
@@ -92,14 +94,25 @@ export class WayStateStore {
   get(id: number): WayMemberState[] | undefined {
     if (!this.finished) throw new Error('WayStateStore: get() before finish()');
     const hit = this.cache.get(id);
-    if (hit) return hit;
+    if (hit) {
+      this.cache.delete(id);
+      this.cache.set(id, hit);
+      return hit.states;
+    }
     const index = this.indexOf(id);
     if (index < 0) return undefined;
     const buf = Buffer.alloc(this.lengths[index]);
     readSync(this.fd, buf, 0, buf.length, this.offsets[index]);
     const states = decode(buf);
-    if (this.cache.size >= this.maxCached) this.cache.delete(this.cache.keys().next().value as number);
-    this.cache.set(id, states);
+    // Decoded coordinates cost about 5× their 16 encoded bytes on the heap (arrays of two doubles).
+    const bytes = 5 * buf.length;
+    this.cache.set(id, { states, bytes });
+    this.cachedBytes += bytes;
+    for (const [oldest, entry] of this.cache) {
+      if (this.cachedBytes <= this.maxCachedBytes || oldest === id) break;
+      this.cache.delete(oldest);
+      this.cachedBytes -= entry.bytes;
+    }
     return states;
   }
 
