@@ -1,24 +1,57 @@
 /**
- * The HTTP server: both API versions over one store. Version 2 is served under its release
- * candidate prefix `/v2-rc` and, identically, under `/v2`.
+ * The HTTP server: both API versions over one store. Version 1 is served under `/v1` (aggregation
+ * routes, metadata; CORS, gzip and the reference's error bodies, v1-reference-behaviour §2 and §7).
+ * Version 2 is served under its release candidate prefix `/v2-rc` and, identically, under `/v2`.
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import { createDuckDbQueryEngine } from '../engines/duckdb/engine.js';
+import type { QueryEngine } from '../query/model.js';
 import type { Store } from '../store/open-store.js';
+import { installV1ErrorHandling } from './v1/error-status.js';
+import { installBodyParsers } from './v1/request-pairs.js';
+import { registerAggregationRoutes } from './v1/routes/aggregation.js';
 import { registerMetadataRoute } from './v1/routes/metadata.js';
 import { registerHealthRoute } from './v2/routes/health.js';
 
 export interface ServerOptions {
-  /** Default query time limit in seconds (reported by /v1/metadata). */
+  /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
   timeoutSeconds?: number;
   logger?: boolean;
+  /** The query engine (default: the DuckDB engine over the store). */
+  engine?: QueryEngine;
 }
+
+/** The reference's CORS headers (§7). */
+const CORS_OPTIONS = {
+  origin: '*',
+  methods: ['POST', 'GET'],
+  maxAge: 3600,
+  credentials: true,
+  allowedHeaders: ['Origin', 'X-Requested-With', 'Content-Type', 'Accept', 'Authorization', 'X-REQUEST-URI'],
+};
+
+/** gzip for JSON, CSV and GeoJSON answers of at least 1400 bytes (§7). */
+const COMPRESS_OPTIONS = {
+  global: true,
+  threshold: 1400,
+  encodings: ['gzip' as const],
+  customTypes: /^(application\/(json|geo\+json)|text\/csv)/,
+};
 
 export async function createServer(store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ?? false });
   const timeoutSeconds = options.timeoutSeconds ?? 600;
+  const engine = options.engine ?? (await createDuckDbQueryEngine(store));
   await app.register(
     async (v1) => {
+      await v1.register(cors, CORS_OPTIONS);
+      await v1.register(compress, COMPRESS_OPTIONS);
+      await installBodyParsers(v1);
+      installV1ErrorHandling(v1);
       registerMetadataRoute(v1, store, { timeoutSeconds });
+      registerAggregationRoutes(v1, { store, engine, timeoutSeconds });
     },
     { prefix: '/v1' },
   );

@@ -1,28 +1,27 @@
-/** GET /v1/metadata: extent and time range of the data, and the server's default timeout. */
+/** GET /v1/metadata: extent and time range of the data, and the server's default timeout (§4.5). */
 import type { FastifyInstance } from 'fastify';
+import { MaphistError } from '../../../core/errors.js';
 import type { Store } from '../../../store/open-store.js';
 import { API_VERSION, ATTRIBUTION } from '../../attribution.js';
+import { prettyJson, type JsonValue } from '../../format/pretty-json.js';
+import { MSG } from '../params/messages.js';
+import { queryPairs } from '../request-pairs.js';
+import { NO_CACHE, registerPath } from './aggregation.js';
 
 export function registerMetadataRoute(app: FastifyInstance, store: Store, options: { timeoutSeconds: number }): void {
-  app.get('/metadata', async (request, reply) => {
-    if (Object.keys(request.query as object).length > 0) {
-      return reply.code(400).send({
-        timestamp: new Date().toISOString(),
-        status: 400,
-        message: "The endpoint 'metadata' does not require parameters",
-        requestUrl: request.url,
-      });
-    }
+  registerPath(app, '/metadata', ['GET'], async (request, reply) => {
+    if (queryPairs(request).length > 0) throw new MaphistError('PARAM_UNKNOWN', MSG.METADATA_NO_PARAMS);
     const m = store.metadata;
-    return {
-      attribution: ATTRIBUTION,
+    const body = prettyJson({
+      attribution: { url: ATTRIBUTION.url, text: ATTRIBUTION.text },
       apiVersion: API_VERSION,
       timeout: options.timeoutSeconds,
       extractRegion: {
-        spatialExtent: m.spatialExtent,
+        spatialExtent: m.spatialExtent as unknown as JsonValue,
         temporalExtent: { fromTimestamp: m.firstTimestamp, toTimestamp: m.lastTimestamp },
-        replicationSequenceNumber: m.replicationSequenceNumber,
+        replicationSequenceNumber: BigInt(m.replicationSequenceNumber),
       },
-    };
+    });
+    return reply.code(200).header('content-type', 'application/json').header('cache-control', NO_CACHE).send(body);
   });
 }

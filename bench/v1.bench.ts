@@ -1,0 +1,211 @@
+/**
+ * bench:v1 — the v1 aggregation API through HTTP on the merged four-country history
+ * (../shared/data/history/oshdb-4countries-merged.osh.pbf, imported to a temp dir at start):
+ * (a) elements/count monthly 2008–2017 over Andorra, building=*; (b) elements/area of a bpolys
+ * border region, yearly; (c) users/count monthly; (d) contributions/count monthly;
+ * (e) elements/length/groupBy/tag highway, yearly. Each: median of repeated runs and the ratio to
+ * a raw DuckDB query computing the same unclipped numbers on the same table; for (a) also the
+ * osmium route (time-filter + tags-filter per timestamp). Then 32 concurrent clients for 30 s
+ * mixing (a)–(e). Writes its section of bench/RESULTS.md.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '../src/api/server.js';
+import { importToTemp } from '../src/store/test-support.js';
+import { machineDescription, median, replaceResultsSection } from './support.js';
+
+const FILE = join(process.cwd(), '..', 'shared', 'data', 'history', 'oshdb-4countries-merged.osh.pbf');
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
+const CLIENTS = 32;
+
+const BBOX = [1.4, 42.42, 1.8, 42.66] as const;
+const BORDER: [number, number][] = [
+  [1.42, 42.43], [1.6, 42.43], [1.79, 42.48], [1.79, 42.6], [1.65, 42.66], [1.42, 42.62], [1.42, 42.43],
+];
+const BPOLYS = JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { id: 'border' }, geometry: { type: 'Polygon', coordinates: [BORDER] } }] });
+
+function series(from: string, to: string, months: number): number[] {
+  const out: number[] = [];
+  const start = new Date(from);
+  for (let k = 0; ; k++) {
+    const d = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + k * months, 1));
+    if (d.getTime() > Date.parse(to)) break;
+    out.push(d.getTime() / 1000);
+  }
+  return out;
+}
+const MONTHLY = series('2008-01-01', '2017-01-01', 1);
+const YEARLY = series('2008-01-01', '2017-01-01', 12);
+const tsValues = (ts: number[]) => ts.map((t) => `(${t})`).join(',');
+const bboxSql = `xmax >= ${BBOX[0]} AND xmin <= ${BBOX[2]} AND ymax >= ${BBOX[1]} AND ymin <= ${BBOX[3]}`;
+const borderBbox = [Math.min(...BORDER.map((p) => p[0])), Math.min(...BORDER.map((p) => p[1])), Math.max(...BORDER.map((p) => p[0])), Math.max(...BORDER.map((p) => p[1]))];
+const borderSql = `xmax >= ${borderBbox[0]} AND xmin <= ${borderBbox[2]} AND ymax >= ${borderBbox[1]} AND ymin <= ${borderBbox[3]}`;
+
+interface Case {
+  id: string;
+  what: string;
+  path: string;
+  params: Record<string, string>;
+  sql: string;
+}
+
+const CASES: Case[] = [
+  {
+    id: 'a',
+    what: 'elements/count, monthly 2008–2017, bbox, building=*',
+    path: '/v1/elements/count',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M', filter: 'building=*' },
+    sql: `SELECT ts.t, count(s.id) FROM (VALUES ${tsValues(MONTHLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'b',
+    what: 'elements/area, yearly, bpolys border polygon, building=*',
+    path: '/v1/elements/area',
+    params: { bpolys: BPOLYS, time: '2008-01-01/2017-01-01/P1Y', filter: 'building=*' },
+    sql: `SELECT ts.t, sum(s.area) FROM (VALUES ${tsValues(YEARLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${borderSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'c',
+    what: 'users/count, monthly 2008–2017, bbox',
+    path: '/v1/users/count',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `SELECT ts.t, count(DISTINCT s.user_id) FROM (SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHLY)}) v(t)) ts LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} WHERE ts.t2 IS NOT NULL GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'd',
+    what: 'contributions/count, monthly 2008–2017, bbox',
+    path: '/v1/contributions/count',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `SELECT ts.t, count(s.id) FROM (SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHLY)}) v(t)) ts LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} WHERE ts.t2 IS NOT NULL GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'e',
+    what: 'elements/length/groupBy/tag highway, yearly, bbox',
+    path: '/v1/elements/length/groupBy/tag',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1Y', groupByKey: 'highway', filter: 'type:way' },
+    sql: `SELECT ts.t, s.tags['highway'] AS v, sum(s.length) FROM (VALUES ${tsValues(YEARLY)}) ts(t) JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND s.type = 1 AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ALL ORDER BY ALL`,
+  },
+];
+
+function urlOf(base: string, c: Case): string {
+  return `${base}${c.path}?${new URLSearchParams(c.params).toString()}`;
+}
+
+async function time<T>(f: () => Promise<T>): Promise<number> {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+}
+
+function osmiumRoute(timestamps: number[]): { perTimestampMs: number; sampled: number; count0: number } {
+  const dir = mkdtempSync(join(tmpdir(), 'maphist-osmium-'));
+  const ms: number[] = [];
+  let count0 = -1;
+  try {
+    for (const t of timestamps) {
+      const iso = new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+      const started = performance.now();
+      execFileSync('osmium', ['time-filter', FILE, iso, '-o', join(dir, 'snap.osm.pbf'), '-O', '--no-progress']);
+      execFileSync('osmium', ['tags-filter', join(dir, 'snap.osm.pbf'), 'nwr/building', '-o', join(dir, 'b.osm.pbf'), '-O', '--no-progress', '-R']);
+      const info = execFileSync('osmium', ['fileinfo', '-e', '-g', 'data.count.nodes', join(dir, 'b.osm.pbf')]).toString();
+      ms.push(performance.now() - started);
+      if (count0 < 0) count0 = Number(info.trim());
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { perTimestampMs: median(ms), sampled: timestamps.length, count0 };
+}
+
+async function loadTest(base: string): Promise<{ requests: number; errors: number; rps: number; p50: number; p99: number }> {
+  const latencies: number[] = [];
+  let errors = 0;
+  const end = performance.now() + LOAD_SECONDS * 1000;
+  const urls = CASES.map((c) => urlOf(base, c));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      for (let i = client; performance.now() < end; i++) {
+        const started = performance.now();
+        try {
+          const res = await fetch(urls[i % urls.length]);
+          await res.arrayBuffer();
+          if (res.status !== 200) errors++;
+        } catch {
+          errors++;
+        }
+        latencies.push(performance.now() - started);
+      }
+    }),
+  );
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: latencies.length,
+    errors,
+    rps: latencies.length / LOAD_SECONDS,
+    p50: sorted[Math.floor(sorted.length * 0.5)] ?? NaN,
+    p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN,
+  };
+}
+
+const importStarted = performance.now();
+const db = await importToTemp(FILE);
+const importSeconds = (performance.now() - importStarted) / 1000;
+const app = await createServer(db.store, { timeoutSeconds: 600 });
+const base = `${await app.listen({ port: 0, host: '127.0.0.1' })}`;
+const rows: string[] = [];
+try {
+  console.log(`imported in ${importSeconds.toFixed(1)} s; extent ${JSON.stringify(db.store.metadata.spatialExtent.coordinates[0])}`);
+  for (const c of CASES) {
+    const url = urlOf(base, c);
+    const first = await fetch(url);
+    const text = await first.text();
+    if (first.status !== 200) throw new Error(`${c.id}: ${first.status} ${text.slice(0, 300)}`);
+    const httpMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) httpMs.push(await time(async () => (await fetch(url)).text()));
+    await db.query(c.sql); // warm-up
+    const sqlMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) sqlMs.push(await time(() => db.query(c.sql)));
+    const h = median(httpMs);
+    const s = median(sqlMs);
+    console.log(`(${c.id}) ${c.what}: HTTP ${h.toFixed(1)} ms, raw DuckDB ${s.toFixed(1)} ms, ratio ${(h / s).toFixed(2)}×`);
+    rows.push(`| (${c.id}) | ${c.what} | ${h.toFixed(1)} | ${s.toFixed(1)} | ${(h / s).toFixed(2)}× |`);
+  }
+  // The osmium route for (a): a sample of the 109 monthly timestamps, scaled to all of them.
+  const sample = MONTHLY.filter((_, i) => i % 12 === 0);
+  const osm = osmiumRoute(sample);
+  const osmTotal = osm.perTimestampMs * MONTHLY.length;
+  const aHttp = Number(rows[0].split('|')[3]);
+  console.log(`osmium: ${osm.perTimestampMs.toFixed(0)} ms per timestamp (${osm.sampled} sampled) → ${(osmTotal / 1000).toFixed(1)} s for ${MONTHLY.length}; ratio ${(osmTotal / aHttp).toFixed(1)}× (a)`);
+  const load = await loadTest(base);
+  console.log(`load: ${load.requests} requests in ${LOAD_SECONDS} s (${load.rps.toFixed(1)}/s), p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms, errors ${load.errors}`);
+  const la = loadavg().map((x) => x.toFixed(1)).join(' / ');
+  replaceResultsSection(
+    'v1',
+    `## v1 aggregation API (\`npm run bench:v1\`)
+
+Machine: ${machineDescription()}; load average ${la} at the end (other work on the machine skews the figures).
+
+Store: \`oshdb-4countries-merged.osh.pbf\` imported in ${importSeconds.toFixed(1)} s. Requests through HTTP (fetch against
+127.0.0.1), median of ${RUNS} runs after one warm-up; the raw DuckDB query computes the same numbers unclipped
+(bbox test only, no geometry clipping) on the same \`states\` table, median of ${RUNS} runs.
+
+| case | request | HTTP ms | raw DuckDB ms | ratio |
+| --- | --- | ---: | ---: | ---: |
+${rows.join('\n')}
+
+osmium route for (a): \`osmium time-filter\` + \`osmium tags-filter nwr/building\` + count, per timestamp on the whole file
+(no bbox): ${osm.perTimestampMs.toFixed(0)} ms per timestamp (median of ${osm.sampled} sampled timestamps), i.e. about
+${(osmTotal / 1000).toFixed(1)} s for the ${MONTHLY.length} monthly timestamps: ${(osmTotal / aHttp).toFixed(1)}× the HTTP time of (a).
+
+Load: ${CLIENTS} concurrent clients for ${LOAD_SECONDS} s cycling through (a)–(e): ${load.requests} requests,
+${load.rps.toFixed(1)} requests/s, p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms, ${load.errors} errors.
+
+`,
+  );
+} finally {
+  await app.close();
+  db.dispose();
+}

@@ -1,0 +1,156 @@
+/**
+ * The one mapping from the error catalog to version 1 HTTP statuses, and the error bodies of the
+ * reference (v1-reference-behaviour §2): the custom body `{timestamp, status, message, requestUrl}`
+ * for every coded error, Spring's default body `{timestamp, status, error, path}` for unknown paths
+ * and unexpected failures (500, logged), an empty body with `Allow` for a wrong method.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isMaphistError, MaphistError, type ErrorCode } from '../../core/errors.js';
+import { prettyJson } from '../format/pretty-json.js';
+
+export const V1_ERROR_STATUS = {
+  INPUT_NOT_FOUND: 500,
+  INPUT_NOT_OSM: 500,
+  INPUT_TRUNCATED: 500,
+  INPUT_CORRUPT: 500,
+  INPUT_UNSORTED: 500,
+  INPUT_UNSUPPORTED: 500,
+  DB_NOT_FOUND: 500,
+  DB_INVALID: 500,
+  FILTER_SYNTAX: 400,
+  FILTER_TOO_LONG: 400,
+  FILTER_TOO_DEEP: 400,
+  FILTER_TOO_COMPLEX: 400,
+  FILTER_NOT_ALLOWED: 400,
+  PARAM_NONE: 400,
+  PARAM_UNKNOWN: 400,
+  PARAM_DUPLICATE: 400,
+  PARAM_INVALID: 400,
+  CONTENT_TYPE_UNSUPPORTED: 400,
+  BOUNDARY_INVALID: 400,
+  BOUNDARY_OUTSIDE_DATA: 404,
+  TIME_INVALID: 400,
+  TIME_OUTSIDE_DATA: 404,
+  QUERY_TIMEOUT: 413,
+  PAYLOAD_TOO_LARGE: 413,
+  METHOD_NOT_ALLOWED: 405,
+  RESOURCE_NOT_FOUND: 404,
+  CLI_USAGE: 500,
+} as const satisfies Record<ErrorCode, number>;
+
+export function v1Status(code: ErrorCode): number {
+  return V1_ERROR_STATUS[code];
+}
+
+/** The reference's fixed message for a query that ran out of time (§2.4). */
+export const QUERY_TIMEOUT_MESSAGE =
+  'The given query is too large in respect to the given timeout. Please use a smaller region and/or coarser time period.';
+export const CONTENT_TYPE_MESSAGE =
+  "Unsupported content-type header found. Please make sure to use either 'multipart/form-data' or 'application/x-www-form-urlencoded'.";
+export const PAYLOAD_TOO_LARGE_MESSAGE = 'The request body is larger than the server accepts (100 MB).';
+
+export function queryTimeoutError(): MaphistError {
+  return new MaphistError('QUERY_TIMEOUT', QUERY_TIMEOUT_MESSAGE);
+}
+
+/** The request's URL as the reference echoes it: full URL plus the raw query string (none: just the URL). */
+export function requestUrlOf(request: FastifyRequest): string {
+  const forwarded = request.headers['x-request-uri'];
+  if (typeof forwarded === 'string' && forwarded !== '') return forwarded;
+  const host = request.headers.host ?? request.hostname;
+  const url = request.raw.url ?? request.url;
+  return `${request.protocol}://${host}${url.endsWith('?') ? url.slice(0, -1) : url}`;
+}
+
+/** Java `LocalDateTime.now().toString()` (server local time, no zone). */
+export function localDateTimeNow(now = new Date()): string {
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${p(now.getFullYear(), 4)}-${p(now.getMonth() + 1)}-${p(now.getDate())}T${p(now.getHours())}:${p(now.getMinutes())}:${p(now.getSeconds())}.${p(now.getMilliseconds(), 3)}`;
+}
+
+/** Spring Boot's default error timestamp: `2023-01-04T12:55:58.576+00:00`. */
+function springTimestamp(now = new Date()): string {
+  return now.toISOString().replace('Z', '+00:00');
+}
+
+export function customErrorBody(status: number, message: string, requestUrl: string | undefined): string {
+  return prettyJson({ timestamp: localDateTimeNow(), status: BigInt(status), message, requestUrl });
+}
+
+export function defaultErrorBody(status: number, error: string, path: string): string {
+  return prettyJson({ timestamp: springTimestamp(), status: BigInt(status), error, path });
+}
+
+export function sendCustomError(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply {
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-cache, no-store, must-revalidate')
+    .send(customErrorBody(status, message, requestUrlOf(request)));
+}
+
+export function sendMaphistError(request: FastifyRequest, reply: FastifyReply, e: MaphistError): FastifyReply {
+  const status = v1Status(e.code);
+  if (status >= 500) return sendInternalError(request, reply, e);
+  if (status === 405) return reply.code(405).header('allow', 'GET,POST').send('');
+  const message = e.code === 'QUERY_TIMEOUT' ? QUERY_TIMEOUT_MESSAGE : e.message;
+  return sendCustomError(request, reply, status, message);
+}
+
+export function sendInternalError(request: FastifyRequest, reply: FastifyReply, e: unknown): FastifyReply {
+  request.log.error({ err: e }, 'unexpected failure in a v1 request');
+  return reply
+    .code(500)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-cache, no-store, must-revalidate')
+    .send(defaultErrorBody(500, 'Internal Server Error', pathOf(request)));
+}
+
+function pathOf(request: FastifyRequest): string {
+  const url = request.raw.url ?? request.url;
+  const q = url.indexOf('?');
+  return q >= 0 ? url.slice(0, q) : url;
+}
+
+/** Maps Fastify's own errors (body parsing, limits) onto the reference's answers. */
+function fromFastifyError(e: FastifyError): MaphistError | undefined {
+  switch (e.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new MaphistError('CONTENT_TYPE_UNSUPPORTED', CONTENT_TYPE_MESSAGE);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_PARTS_LIMIT':
+    case 'FST_FILES_LIMIT':
+    case 'FST_FIELDS_LIMIT':
+      return new MaphistError('PAYLOAD_TOO_LARGE', PAYLOAD_TOO_LARGE_MESSAGE);
+    default:
+      break;
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    // Malformed bodies and the like: the client's fault, never a 500.
+    return new MaphistError('PARAM_INVALID', e.message);
+  }
+  return undefined;
+}
+
+/** Installs the error and not-found handlers on the v1 scope. */
+export function installV1ErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (isMaphistError(error)) return sendMaphistError(request, reply, error);
+    const mapped = fromFastifyError(error as FastifyError);
+    if (mapped) {
+      const status = (error as FastifyError).statusCode;
+      if (mapped.code === 'PARAM_INVALID' && status !== undefined) return sendCustomError(request, reply, status, mapped.message);
+      return sendMaphistError(request, reply, mapped);
+    }
+    return sendInternalError(request, reply, error);
+  });
+  app.setNotFoundHandler((request, reply) => {
+    return reply
+      .code(404)
+      .header('content-type', 'application/json')
+      .header('cache-control', 'no-cache, no-store, must-revalidate')
+      .send(defaultErrorBody(404, 'Not Found', pathOf(request)));
+  });
+}

@@ -1,0 +1,174 @@
+/**
+ * Golden answers on the bundled sample: every case of cases.ts as GET must give the stored answer,
+ * and as POST form and POST multipart the same answer (less the request URL echo, which POSTs do
+ * not carry). Then the HTTP behaviour of §2 and §7: 405 with Allow, trailing slash, content types,
+ * CORS, gzip, cache headers, the POST request URL in error bodies.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { importToTemp, type ImportedDb } from '../../../store/test-support.js';
+import { createServer } from '../../server.js';
+import { GOLDEN_CASES, WHOLE } from './cases.js';
+import { normalize, readGolden, sendForm, sendGet, sendMultipart, withoutRequestUrl } from './support.js';
+
+describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
+  let db: ImportedDb;
+  let app: FastifyInstance;
+  let base: string;
+  before(async () => {
+    db = await importToTemp(join(process.cwd(), 'sample', 'andorra.osh.pbf'));
+    app = await createServer(db.store, { timeoutSeconds: 100 });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await app.close();
+    db.dispose();
+  });
+
+  it('has at least 60 cases with distinct names', () => {
+    assert.ok(GOLDEN_CASES.length >= 60);
+    assert.equal(new Set(GOLDEN_CASES.map((c) => c.name)).size, GOLDEN_CASES.length);
+  });
+
+  for (const c of GOLDEN_CASES) {
+    it(c.name, async () => {
+      const golden = readGolden(c);
+      const get = await sendGet(base, c);
+      assert.equal(get.status, golden.status);
+      assert.equal(get.contentType, golden.contentType);
+      assert.equal(normalize(get.body, base), golden.body);
+      if (c.path === '/metadata') return; // GET only
+      const expected = withoutRequestUrl(golden.body);
+      for (const [how, send] of [['form', sendForm], ['multipart', sendMultipart]] as const) {
+        const posted = await send(base, c);
+        assert.equal(posted.status, golden.status, how);
+        assert.equal(posted.contentType, golden.contentType, how);
+        assert.equal(withoutRequestUrl(normalize(posted.body, base)), expected, how);
+      }
+    });
+  }
+
+  const TOWN = '1.515,42.500,1.540,42.515';
+
+  it('answers other methods with 405, an empty body and Allow', async () => {
+    for (const [path, allow] of [['/v1/elements/count', 'GET,POST'], ['/v1/users/count/groupBy/type/', 'GET,POST'], ['/v1/metadata', 'GET']] as const) {
+      for (const method of ['PUT', 'DELETE', 'PATCH', ...(allow === 'GET' ? ['POST'] : [])]) {
+        const res = await fetch(`${base}${path}`, { method });
+        assert.equal(res.status, 405, `${method} ${path}`);
+        assert.equal(res.headers.get('allow'), allow);
+        assert.equal(await res.text(), '');
+      }
+    }
+  });
+
+  it('accepts a trailing slash', async () => {
+    const a = await fetch(`${base}/v1/elements/count/?bboxes=${TOWN}&time=2016-01-01`);
+    const b = await fetch(`${base}/v1/elements/count?bboxes=${TOWN}&time=2016-01-01`);
+    assert.equal(a.status, 200);
+    assert.equal(await a.text(), await b.text());
+  });
+
+  it('rejects other content types with the reference message, GET included', async () => {
+    const msg = "Unsupported content-type header found. Please make sure to use either 'multipart/form-data' or 'application/x-www-form-urlencoded'.";
+    const post = await fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bboxes: TOWN }) });
+    assert.equal(post.status, 400);
+    const body = await post.json();
+    assert.equal(body.message, msg);
+    assert.equal(body.requestUrl, `${base}/v1/elements/count`); // POST without query: just the URL
+    const get = await fetch(`${base}/v1/elements/count?bboxes=${TOWN}`, { headers: { 'content-type': 'text/plain' } });
+    assert.equal(get.status, 400);
+    assert.equal((await get.json()).message, msg);
+  });
+
+  it('takes query parameters before body parameters and rejects a parameter in both', async () => {
+    const res = await fetch(`${base}/v1/elements/count?bboxes=${TOWN}&filter=building=*`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'filter=highway%3D*',
+    });
+    assert.equal(res.status, 400);
+    const body = await res.json();
+    assert.equal(body.message, "Every parameter has to be unique. You can't give more than one 'filter' parameter.");
+    assert.equal(body.requestUrl, `${base}/v1/elements/count?bboxes=${TOWN}&filter=building=*`);
+  });
+
+  it('omits the request URL from metadata of POST answers', async () => {
+    const res = await fetch(`${base}/v1/elements/count`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `bboxes=${TOWN}&time=2016-01-01&showMetadata=true`,
+    });
+    const body = await res.json();
+    assert.equal(body.metadata.description, 'Total count of items in absolute values.');
+    assert.equal(typeof body.metadata.executionTime, 'number');
+    assert.equal(body.metadata.requestUrl, undefined);
+  });
+
+  it('sends the reference CORS headers and answers preflights', async () => {
+    const res = await fetch(`${base}/v1/elements/count?bboxes=${TOWN}`, { headers: { origin: 'https://example.org' } });
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+    assert.equal(res.headers.get('access-control-allow-credentials'), 'true');
+    const pre = await fetch(`${base}/v1/elements/count`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'POST' },
+    });
+    assert.ok(pre.status === 204 || pre.status === 200);
+    assert.equal(pre.headers.get('access-control-allow-methods'), 'POST, GET');
+    assert.equal(pre.headers.get('access-control-max-age'), '3600');
+  });
+
+  it('gzips answers of 1400 bytes and more when asked', async () => {
+    const raw = await new Promise<{ encoding: string | undefined; body: Buffer }>((resolve, reject) => {
+      const req = httpRequest(`${base}/v1/elements/count?bboxes=${WHOLE}&time=2008-01-01/2016-01-01/P1M`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(raw.encoding, 'gzip');
+    assert.ok(JSON.parse(gunzipSync(raw.body).toString('utf8')).result.length > 90);
+    const small = await new Promise<string | undefined>((resolve, reject) => {
+      const req = httpRequest(`${base}/v1/elements/count?bboxes=${TOWN}&time=2016-01-01`, { headers: { 'accept-encoding': 'gzip' } }, (res) => {
+        res.resume();
+        resolve(res.headers['content-encoding']);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    assert.equal(small, undefined);
+  });
+
+  it('sets Cache-Control by the time parameter', async () => {
+    const cases: [string, string][] = [
+      ['&time=2016-01-01', 'no-transform, public, max-age=31556926'],
+      ['', 'no-cache, no-store, must-revalidate'],
+      ['&time=2015-01-01/', 'no-cache, no-store, must-revalidate'],
+      ['&time=2015-01-01//P1Y', 'no-cache, no-store, must-revalidate'],
+    ];
+    for (const [t, expected] of cases) {
+      const res = await fetch(`${base}/v1/elements/count?bboxes=${TOWN}${t}`);
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('cache-control'), expected, t);
+    }
+    const error = await fetch(`${base}/v1/elements/count?bboxes=${TOWN}&time=x`);
+    assert.equal(error.headers.get('cache-control'), 'no-cache, no-store, must-revalidate');
+  });
+
+  it('serves CSV as an attachment', async () => {
+    const res = await fetch(`${base}/v1/elements/count?bboxes=${TOWN}&format=csv`);
+    assert.equal(res.headers.get('content-disposition'), 'attachment;filename=ohsome.csv');
+  });
+
+  it('serves /v1/metadata as the reference prints it', async () => {
+    const res = await fetch(`${base}/v1/metadata`);
+    const text = await res.text();
+    assert.match(text, /\n  "timeout" : 100\.0,\n/);
+    assert.match(text, /"replicationSequenceNumber" : 0\n/);
+  });
+});

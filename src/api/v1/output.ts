@@ -1,0 +1,250 @@
+/**
+ * Turns the engine's unrounded series into the v1 answers (§3.2, §3.3, §3.6, §4.1–§4.3): density
+ * per km², ratios, rounding, then JSON, CSV or GeoJSON text.
+ */
+import type { GroupKey, GroupedSeries, RatioSeries } from '../../query/model.js';
+import { API_VERSION, ATTRIBUTION } from '../attribution.js';
+import { csvNumber, writeCsv } from '../format/csv.js';
+import { round2, round6 } from '../format/decimal-format.js';
+import { prettyJson, type JsonValue } from '../format/pretty-json.js';
+import { hasGeoJsonOutput, isIntervalRoute, type AggregationRoute } from './route-table.js';
+
+export type OutputFormat = 'json' | 'csv' | 'geojson';
+
+/** A boundary object as the output needs it. */
+export interface OutputBoundary {
+  id: string;
+  /** How the id prints in `groupByObject` (numeric GeoJSON ids are numbers). */
+  idValue?: string | number;
+  /** GeoJSON geometry echoed in `format=geojson` output. */
+  geometry: JsonValue;
+}
+
+export interface OutputMetadata {
+  executionTime: number;
+  description: string;
+  /** Present for GET requests only. */
+  requestUrl?: string;
+}
+
+export interface OutputRequest {
+  route: AggregationRoute;
+  format: OutputFormat;
+  /** Epoch seconds of the request's timestamps. */
+  timestamps: number[];
+  boundaries: OutputBoundary[];
+  metadata?: OutputMetadata;
+}
+
+/** One output group after density, ratio and rounding. */
+export interface OutputGroup {
+  key: GroupKey;
+  values: number[];
+  values2?: number[];
+  ratios?: number[];
+}
+
+export interface RenderedBody {
+  contentType: string;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/** Area divisor per group for density (km²): the union for ungrouped outputs, each boundary otherwise. */
+export interface DensityAreas {
+  unionKm2: number;
+  byBoundaryKm2: Map<string, number>;
+}
+
+function boundaryIdOf(key: GroupKey): string | undefined {
+  if (key.kind === 'boundary' || key.kind === 'boundaryAndTag') return key.id;
+  return undefined;
+}
+
+/** Applies density (value / km², §3.2) and rounding (§3.6) to a grouped series. */
+export function finishSeries(series: GroupedSeries, density: DensityAreas | undefined): OutputGroup[] {
+  return series.groups.map(({ key, values }) => {
+    let divisor = 1;
+    if (density) {
+      const id = boundaryIdOf(key);
+      divisor = id !== undefined ? (density.byBoundaryKm2.get(id) ?? density.unionKm2) : density.unionKm2;
+    }
+    return { key, values: values.map((v) => round2(density ? v / divisor : v)) };
+  });
+}
+
+/** Ratio (§3.3): value and value2 rounded to 2 decimals, ratio = value2 / value rounded to 6. */
+export function finishRatio(series: RatioSeries): OutputGroup[] {
+  return series.groups.map(({ key, values, values2 }) => {
+    const v = values.map(round2);
+    const v2 = values2.map(round2);
+    return { key, values: v, values2: v2, ratios: v.map((x, i) => round6(v2[i] / x)) };
+  });
+}
+
+/** Users and contributions groupBy/boundary answer in the order of the ids (Java string order), §3.4. */
+export function sortBoundaryGroupsById(groups: OutputGroup[]): OutputGroup[] {
+  return [...groups].sort((a, b) => {
+    const x = boundaryIdOf(a.key) ?? '';
+    const y = boundaryIdOf(b.key) ?? '';
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+}
+
+export function isoSeconds(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function tagLabel(tag: { key: string; value: string } | 'remainder'): string {
+  return tag === 'remainder' ? 'remainder' : `${tag.key}=${tag.value}`;
+}
+
+/** A boundary id as `groupByObject` prints it: numeric GeoJSON ids as integers. */
+function idObject(key: { id: string }, boundaries: OutputBoundary[]): JsonValue {
+  const v = boundaries.find((b) => b.id === key.id)?.idValue ?? key.id;
+  return typeof v === 'number' && Number.isSafeInteger(v) ? BigInt(v) : v;
+}
+
+function groupObject(key: GroupKey, boundaries: OutputBoundary[]): JsonValue {
+  switch (key.kind) {
+    case 'total':
+      return 'total';
+    case 'boundary':
+      return idObject(key, boundaries);
+    case 'type':
+      return key.type;
+    case 'tag':
+      return `${key.key}=${key.value}`;
+    case 'key':
+      return key.key;
+    case 'remainder':
+      return 'remainder';
+    case 'boundaryAndTag':
+      return [idObject(key, boundaries), tagLabel(key.tag)];
+  }
+}
+
+/** Name of a group in CSV headers and GeoJSON ids (`<boundaryId>_<tag>` for boundary+tag). */
+function groupLabel(key: GroupKey): string {
+  switch (key.kind) {
+    case 'boundaryAndTag':
+      return `${key.id}_${tagLabel(key.tag)}`;
+    case 'boundary':
+      return key.id;
+    default: {
+      const o = groupObject(key, []);
+      return typeof o === 'string' ? o : String(o);
+    }
+  }
+}
+
+interface TimeColumn {
+  json: Record<string, string>;
+  csv: string[];
+  geojson: Record<string, string>;
+  featureSuffix: string;
+}
+
+function timeColumns(req: OutputRequest): { header: string[]; cols: TimeColumn[] } {
+  const ts = req.timestamps.map(isoSeconds);
+  if (isIntervalRoute(req.route)) {
+    const cols: TimeColumn[] = [];
+    for (let i = 0; i + 1 < ts.length; i++) {
+      cols.push({
+        json: { fromTimestamp: ts[i], toTimestamp: ts[i + 1] },
+        csv: [ts[i], ts[i + 1]],
+        geojson: { timestampFrom: ts[i], timestampTo: ts[i + 1] },
+        featureSuffix: `${ts[i]}-${ts[i + 1]}`,
+      });
+    }
+    return { header: ['fromTimestamp', 'toTimestamp'], cols };
+  }
+  return {
+    header: ['timestamp'],
+    cols: ts.map((t) => ({ json: { timestamp: t }, csv: [t], geojson: { timestamp: t }, featureSuffix: t })),
+  };
+}
+
+function envelope(req: OutputRequest): Record<string, JsonValue> {
+  return {
+    attribution: { url: ATTRIBUTION.url, text: ATTRIBUTION.text },
+    apiVersion: API_VERSION,
+    metadata: req.metadata
+      ? { executionTime: BigInt(Math.round(req.metadata.executionTime)), description: req.metadata.description, requestUrl: req.metadata.requestUrl }
+      : undefined,
+  };
+}
+
+function resultItems(group: OutputGroup, cols: TimeColumn[]): JsonValue[] {
+  return cols.map((c, i) => {
+    if (group.ratios) return { ...c.json, value: group.values[i], value2: group.values2![i], ratio: group.ratios[i] };
+    return { ...c.json, value: group.values[i] };
+  });
+}
+
+/** Renders the finished groups in the requested format. */
+export function render(req: OutputRequest, groups: OutputGroup[]): RenderedBody {
+  const { route } = req;
+  const { header, cols } = timeColumns(req);
+  const grouped = route.grouping !== 'none';
+  if (req.format === 'geojson' && hasGeoJsonOutput(route)) return renderGeoJson(req, groups, cols);
+  if (req.format === 'csv') {
+    const comments = [`Copyright URL: ${ATTRIBUTION.url}`, `Copyright Text: ${ATTRIBUTION.text}`, `API Version: ${API_VERSION}`];
+    if (req.metadata) {
+      comments.push(`Execution Time: ${Math.round(req.metadata.executionTime)}`, `Description: ${req.metadata.description}`);
+      if (req.metadata.requestUrl !== undefined) comments.push(`Request URL: ${req.metadata.requestUrl}`);
+    }
+    let csvHeader: string[];
+    let rows: string[][];
+    if (!grouped) {
+      const g = groups[0] ?? { key: { kind: 'total' }, values: cols.map(() => 0) };
+      csvHeader = g.ratios ? [...header, 'value', 'value2', 'ratio'] : [...header, 'value'];
+      rows = cols.map((c, i) =>
+        g.ratios ? [...c.csv, csvNumber(g.values[i]), csvNumber(g.values2![i]), csvNumber(g.ratios[i])] : [...c.csv, csvNumber(g.values[i])],
+      );
+    } else if (route.ratio) {
+      csvHeader = [...header, ...groups.flatMap((g) => [`${groupLabel(g.key)}_value`, `${groupLabel(g.key)}_value2`, `${groupLabel(g.key)}_ratio`])];
+      rows = cols.map((c, i) => [...c.csv, ...groups.flatMap((g) => [csvNumber(g.values[i]), csvNumber(g.values2![i]), csvNumber(g.ratios![i])])]);
+    } else {
+      csvHeader = [...header, ...groups.map((g) => groupLabel(g.key))];
+      rows = cols.map((c, i) => [...c.csv, ...groups.map((g) => csvNumber(g.values[i]))]);
+    }
+    return {
+      contentType: 'text/csv;charset=UTF-8',
+      headers: { 'content-disposition': 'attachment;filename=ohsome.csv' },
+      body: writeCsv({ comments, header: csvHeader, rows, quoteRows: !grouped }),
+    };
+  }
+  const doc = envelope(req);
+  if (!grouped) {
+    const g = groups[0] ?? { key: { kind: 'total' }, values: cols.map(() => 0) };
+    if (g.ratios) doc.ratioResult = resultItems(g, cols);
+    else doc.result = resultItems(g, cols);
+  } else if (route.ratio) {
+    doc.groupByBoundaryResult = groups.map((g) => ({ groupByObject: groupObject(g.key, req.boundaries), ratioResult: resultItems(g, cols) }));
+  } else {
+    doc.groupByResult = groups.map((g) => ({ result: resultItems(g, cols), groupByObject: groupObject(g.key, req.boundaries) }));
+  }
+  return { contentType: 'application/json', body: prettyJson(doc) };
+}
+
+function renderGeoJson(req: OutputRequest, groups: OutputGroup[], cols: TimeColumn[]): RenderedBody {
+  const doc = envelope(req);
+  doc.type = 'FeatureCollection';
+  const features: JsonValue[] = [];
+  for (const g of groups) {
+    const id = boundaryIdOf(g.key);
+    const boundary = req.boundaries.find((b) => b.id === id);
+    const label = groupLabel(g.key);
+    cols.forEach((c, i) => {
+      const properties: Record<string, JsonValue> = { groupByBoundaryId: label, ...c.geojson, value: g.values[i] };
+      if (g.ratios) {
+        properties.value2 = g.values2![i];
+        properties.ratio = g.ratios[i];
+      }
+      features.push({ type: 'Feature', id: `${label}@${c.featureSuffix}`, geometry: boundary?.geometry ?? null, properties });
+    });
+  }
+  doc.features = features;
+  return { contentType: 'application/geo+json;charset=utf-8', body: prettyJson(doc) };
+}

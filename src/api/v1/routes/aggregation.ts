@@ -1,0 +1,97 @@
+/**
+ * The v1 aggregation routes (§1.1): elements count/length/area/perimeter with density, ratio and
+ * the groupings, users/count and contributions count, each by GET (query string) and POST
+ * (form-urlencoded or multipart body), with or without a trailing slash; other methods → 405.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { QueryEngine } from '../../../query/model.js';
+import type { Store } from '../../../store/open-store.js';
+import { requestUrlOf } from '../error-status.js';
+import { executeAggregation } from '../execute.js';
+import { render, type OutputBoundary } from '../output.js';
+import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
+import { BODY_LIMIT, collectPairs } from '../request-pairs.js';
+import { AGGREGATION_ROUTES, routeDescription, type AggregationRoute } from '../route-table.js';
+import { withTimeLimit } from '../time-limit.js';
+import type { JsonValue } from '../../format/pretty-json.js';
+
+export interface AggregationRouteOptions {
+  store: Store;
+  engine: QueryEngine;
+  /** The server's default (and largest) time limit in seconds. */
+  timeoutSeconds: number;
+}
+
+export const CACHE_FOREVER = 'no-transform, public, max-age=31556926';
+export const NO_CACHE = 'no-cache, no-store, must-revalidate';
+
+/** Successful answers for an explicit, non-"latest" time may be cached (§7). */
+export function cacheControlFor(timeParameter: string | undefined): string {
+  const t = timeParameter?.trim() ?? '';
+  return t !== '' && !t.endsWith('/') && !t.includes('//') ? CACHE_FOREVER : NO_CACHE;
+}
+
+/** Registers a path with and without a trailing slash; other methods than `methods` answer 405 with Allow. */
+export function registerPath(
+  app: FastifyInstance,
+  path: string,
+  methods: ('GET' | 'POST')[],
+  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+): void {
+  const allow = methods.join(',');
+  const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !(methods as string[]).includes(m));
+  for (const url of [path, `${path}/`]) {
+    app.route({ method: methods, url, bodyLimit: BODY_LIMIT, handler });
+    app.route({
+      method: others,
+      url,
+      bodyLimit: BODY_LIMIT,
+      handler: async (_request, reply) => reply.code(405).header('allow', allow).header('cache-control', NO_CACHE).send(''),
+    });
+  }
+}
+
+function outputBoundaries(req: V1Request): OutputBoundary[] {
+  return req.areas.map((a, i) => ({ id: a.id, idValue: req.boundaryOutputIds[i] ?? a.id, geometry: a.geometry as unknown as JsonValue }));
+}
+
+export async function answerAggregation(
+  route: AggregationRoute,
+  options: AggregationRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const started = performance.now();
+  const pairs = await collectPairs(request);
+  const parsed = parseV1Request(route.path, pairs, {
+    metadata: options.store.metadata,
+    contentType: request.headers['content-type'],
+    defaultTimeoutSeconds: options.timeoutSeconds,
+  });
+  const groups = await withTimeLimit(parsed.timeoutSeconds, (signal) => executeAggregation(options.engine, route, parsed, signal));
+  const rendered = render(
+    {
+      route,
+      format: parsed.format,
+      timestamps: parsed.timestamps,
+      boundaries: outputBoundaries(parsed),
+      metadata: parsed.showMetadata
+        ? {
+            executionTime: performance.now() - started,
+            description: routeDescription(route),
+            requestUrl: request.method === 'GET' ? requestUrlOf(request) : undefined,
+          }
+        : undefined,
+    },
+    groups,
+  );
+  reply.code(200).header('content-type', rendered.contentType).header('cache-control', cacheControlFor(parsed.timeParameter));
+  for (const [k, v] of Object.entries(rendered.headers ?? {})) reply.header(k, v);
+  return reply.send(rendered.body);
+}
+
+export function registerAggregationRoutes(app: FastifyInstance, options: AggregationRouteOptions): void {
+  for (const route of AGGREGATION_ROUTES) {
+    registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerAggregation(route, options, request, reply));
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * Test oracle: the v1 semantics (snapshots §3.1, contributions/users/latest §3.5) evaluated
+ * naively in TypeScript over every row of a store: decode every geometry, filter with the
+ * JavaScript predicate (not the SQL), clip with the kernel, measure. No interior/boundary split,
+ * no SQL window, no one-pass time series: what the engine's fast paths must agree with.
+ */
+import { compilePredicate, type Filter, type FilterableState, type FilterGeometryType } from '../../filter/index.js';
+import { bboxOf, clipToBBox, clipToPolygon } from '../../geometry/clip.js';
+import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
+import { decodeWkb } from '../../geometry/wkb.js';
+import type { BBox, Geometry, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
+import type { AreaOfInterest, ContributionType } from '../../query/model.js';
+import { sameGeometry } from '../../query/contributions.js';
+import type { ImportedDb } from '../../store/test-support.js';
+
+const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [null, 'Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'];
+const TYPES = ['node', 'way', 'relation'] as const;
+
+export interface BruteRow {
+  state: FilterableState;
+  typeCode: number;
+  version: number;
+  minor: number;
+  validFrom: number;
+  validTo: number;
+  deleted: boolean;
+  collapsed: boolean;
+  userId: number;
+  geometry: Geometry | null;
+  box: BBox | null;
+}
+
+export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
+  const rows = await db.query<Record<string, unknown>>(`SELECT type, id::DOUBLE AS id, version, minor_version, valid_from::DOUBLE AS valid_from, valid_to::DOUBLE AS valid_to,
+      deleted, collapsed, changeset::DOUBLE AS changeset, user_id, map_keys(tags) AS k, map_values(tags) AS v, map_keys(tags_before) AS kb, map_values(tags_before) AS vb,
+      geometry_type, geometry, area, length, perimeter, vertices, outers, inners, roundness, squareness FROM states`);
+  return rows.map((r) => {
+    const flat = (k: string[], v: string[]) => k.flatMap((key, i) => [key, v[i]]);
+    const geometry = r.geometry ? decodeWkb(r.geometry as Uint8Array) : null;
+    return {
+      state: {
+        type: TYPES[r.type as number],
+        id: r.id as number,
+        changeset: r.changeset as number,
+        tags: flat(r.k as string[], r.v as string[]),
+        tagsBefore: flat(r.kb as string[], r.vb as string[]),
+        geometryType: GEOMETRY_NAMES[r.geometry_type as number],
+        area: r.area as number,
+        length: r.length as number,
+        perimeter: r.perimeter as number,
+        vertices: r.vertices as number,
+        outers: r.outers as number,
+        inners: r.inners as number,
+        roundness: r.roundness as number,
+        squareness: r.squareness as number | null,
+      },
+      typeCode: r.type as number,
+      version: r.version as number,
+      minor: r.minor_version as number,
+      validFrom: r.valid_from as number,
+      validTo: r.valid_to as number,
+      deleted: r.deleted as boolean,
+      collapsed: r.collapsed as boolean,
+      userId: r.user_id as number,
+      geometry: geometry && (r.geometry_type as number) !== 0 ? geometry : null,
+      box: geometry && (r.geometry_type as number) !== 0 ? bboxOf(geometry) : null,
+    };
+  });
+}
+
+export type BruteArea = { bbox: BBox } | { polygon: Polygon | MultiPolygon };
+
+function clipper(area: BruteArea): { box: BBox; clip: (g: Geometry) => Geometry | null } {
+  if ('bbox' in area) return { box: area.bbox, clip: (g) => clipToBBox(g, area.bbox) };
+  const box = bboxOf(area.polygon)!;
+  return { box, clip: (g) => clipToPolygon(g, area.polygon) };
+}
+
+const meets = (a: BBox, b: BBox) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
+
+export interface BruteSnapshot {
+  count: number[];
+  length: number[];
+  area: number[];
+  perimeter: number[];
+}
+
+export function bruteSnapshots(rows: readonly BruteRow[], area: BruteArea, filter: Filter, timestamps: readonly number[]): BruteSnapshot {
+  const pred = compilePredicate(filter);
+  const { box, clip } = clipper(area);
+  const out: BruteSnapshot = { count: [], length: [], area: [], perimeter: [] };
+  const cache = new Map<BruteRow, Geometry | null>();
+  const near = rows.filter((r) => r.box !== null && meets(r.box, box));
+  for (const t of timestamps) {
+    let count = 0, length = 0, areaSum = 0, perimeter = 0;
+    for (const r of near) {
+      if (r.deleted || r.validFrom > t || r.validTo <= t || !pred(r.state)) continue;
+      let c = cache.get(r);
+      if (c === undefined) cache.set(r, (c = clip(r.geometry!)));
+      if (c === null) continue;
+      count += 1;
+      length += lengthOf(c);
+      areaSum += areaOf(c);
+      perimeter += perimeterOf(c);
+    }
+    out.count.push(count);
+    out.length.push(length);
+    out.area.push(areaSum);
+    out.perimeter.push(perimeter);
+  }
+  return out;
+}
+
+export interface BruteContribution {
+  typeCode: number;
+  id: number;
+  time: number;
+  userId: number;
+  types: Set<ContributionType>;
+}
+
+/** Every contribution in [t_0, t_last), per element in time order (§3.5). */
+export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, filter: Filter, timestamps: readonly number[]): BruteContribution[] {
+  const pred = compilePredicate(filter);
+  const { box, clip } = clipper(area);
+  const t0 = timestamps[0];
+  const t1 = timestamps[timestamps.length - 1];
+  const byElement = new Map<string, BruteRow[]>();
+  for (const r of rows) {
+    const key = `${r.typeCode}/${r.state.id}`;
+    let list = byElement.get(key);
+    if (!list) byElement.set(key, (list = []));
+    list.push(r);
+  }
+  const out: BruteContribution[] = [];
+  const keys = [...byElement.keys()].sort((a, b) => {
+    const [ta, ia] = a.split('/').map(Number);
+    const [tb, ib] = b.split('/').map(Number);
+    return ta - tb || ia - ib;
+  });
+  for (const key of keys) {
+    const kept = byElement.get(key)!.filter((r) => !r.collapsed).sort((a, b) => a.validFrom - b.validFrom || a.version - b.version || a.minor - b.minor);
+    const clipped = (r: BruteRow): Geometry | null => (r.deleted || r.box === null || !meets(r.box, box) || !pred(r.state) ? null : clip(r.geometry!));
+    let prev: Geometry | null = null;
+    let prevRow: BruteRow | null = null;
+    for (const r of kept) {
+      if (r.validFrom >= t1) break;
+      const cur = clipped(r);
+      if (r.validFrom >= t0 && (cur !== null || prev !== null)) {
+        const types = new Set<ContributionType>();
+        if (cur !== null && prev === null) types.add('creation');
+        else if (cur === null) types.add('deletion');
+        else {
+          if (!sameTags(r.state.tags, prevRow!.state.tags)) types.add('tagChange');
+          if (!sameGeometry(cur, prev)) types.add('geometryChange');
+        }
+        out.push({ typeCode: r.typeCode, id: r.state.id, time: r.validFrom, userId: r.userId, types });
+      }
+      prev = cur;
+      prevRow = r;
+    }
+  }
+  return out;
+}
+
+function sameTags(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  const m = new Map<string, string>();
+  for (let i = 0; i < a.length; i += 2) m.set(a[i], a[i + 1]);
+  for (let i = 0; i < b.length; i += 2) if (m.get(b[i]) !== b[i + 1]) return false;
+  return true;
+}
+
+function intervalOf(ts: readonly number[], x: number): number {
+  for (let k = ts.length - 2; k >= 0; k--) if (ts[k] <= x) return x < ts[ts.length - 1] ? k : -1;
+  return -1;
+}
+
+/** contributions/count, latest/count and users/count from the brute-force contribution list. */
+export function bruteCounts(list: readonly BruteContribution[], timestamps: readonly number[], types?: ContributionType[]) {
+  const n = timestamps.length - 1;
+  const pass = (c: BruteContribution) => types === undefined || types.some((t) => c.types.has(t));
+  const count = new Array(n).fill(0);
+  const users: Set<number>[] = Array.from({ length: n }, () => new Set());
+  const lastOf = new Map<string, BruteContribution>();
+  for (const c of list) {
+    lastOf.set(`${c.typeCode}/${c.id}`, c);
+    if (!pass(c)) continue;
+    const k = intervalOf(timestamps, c.time);
+    count[k] += 1;
+    users[k].add(c.userId);
+  }
+  const latest = new Array(n).fill(0);
+  for (const c of lastOf.values()) if (pass(c)) latest[intervalOf(timestamps, c.time)] += 1;
+  return { count, latest, users: users.map((s) => s.size) };
+}
+
+/** Deterministic PRNG (mulberry32). */
+export function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const ANDORRA: BBox = [1.4, 42.42, 1.8, 42.66];
+
+export function rectArea(b: BBox, id: string): AreaOfInterest {
+  return { id, bbox: b, geometry: { type: 'Polygon', coordinates: [[[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]]] } };
+}
+export function polyArea(g: Polygon | MultiPolygon, id: string): AreaOfInterest {
+  const pts = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates).flatMap((p) => p[0]);
+  const bbox: BBox = [Math.min(...pts.map((p) => p[0])), Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[1]))];
+  return { id, bbox, geometry: g };
+}
+function randomBBox(r: () => number): BBox {
+  const w = 0.01 + r() * 0.15;
+  const h = 0.01 + r() * 0.12;
+  const x = ANDORRA[0] + r() * (ANDORRA[2] - ANDORRA[0] - w);
+  const y = ANDORRA[1] + r() * (ANDORRA[3] - ANDORRA[1] - h);
+  return [x, y, x + w, y + h];
+}
+function randomStar(r: () => number, cx: number, cy: number, radius: number, n: number): Position[] {
+  const ring: Position[] = [];
+  for (let i = 0; i < n; i++) {
+    const a = (2 * Math.PI * i) / n + r() * 0.3;
+    const rad = radius * (0.4 + 0.6 * r());
+    ring.push([cx + rad * Math.cos(a), cy + rad * Math.sin(a) * 0.75]);
+  }
+  ring.push(ring[0]);
+  return ring;
+}
+
+
+
+/** The random areas of the consistency test (5 bboxes, 4 star polygons, one with a hole, one multipolygon). */
+export function randomAreas(r: () => number): { area: AreaOfInterest; brute: BruteArea }[] {
+  const areas: { area: AreaOfInterest; brute: BruteArea }[] = [];
+  for (let i = 0; i < 5; i++) {
+    const b = randomBBox(r);
+    areas.push({ area: rectArea(b, `bbox${i}`), brute: { bbox: b } });
+  }
+  for (let i = 0; i < 4; i++) {
+    const b = randomBBox(r);
+    const ring = randomStar(r, (b[0] + b[2]) / 2, (b[1] + b[3]) / 2, 0.02 + r() * 0.06, 5 + Math.floor(r() * 10));
+    const g: Polygon = { type: 'Polygon', coordinates: [ring] };
+    areas.push({ area: polyArea(g, `poly${i}`), brute: { polygon: g } });
+  }
+  {
+    // a polygon with a hole, and a multipolygon of two parts
+    const outer = randomStar(r, 1.53, 42.53, 0.08, 12);
+    const hole = randomStar(r, 1.53, 42.53, 0.02, 6).reverse();
+    const g: Polygon = { type: 'Polygon', coordinates: [outer, hole] };
+    areas.push({ area: polyArea(g, 'holed'), brute: { polygon: g } });
+    const m: MultiPolygon = { type: 'MultiPolygon', coordinates: [[randomStar(r, 1.47, 42.47, 0.03, 7)], [randomStar(r, 1.65, 42.58, 0.04, 9)]] };
+    areas.push({ area: polyArea(m, 'multi'), brute: { polygon: m } });
+  }
+
+  return areas;
+}

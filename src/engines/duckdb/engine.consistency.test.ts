@@ -1,0 +1,131 @@
+/**
+ * Interior/boundary consistency on the Andorra store: for random bboxes and polygons, the
+ * engine's count/length/area/perimeter (SQL for interior rows, exact clipping for boundary rows,
+ * one pass over the timestamps) equal a brute-force TypeScript evaluation over every row; and
+ * contributions/latest/users equal the brute-force §3.5 evaluation on small areas.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import polygonClipping from 'polygon-clipping';
+import { parseFilter } from '../../filter/index.js';
+import type { BBox, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
+import type { AreaOfInterest, ContributionType, Measure } from '../../query/model.js';
+import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { bruteContributions, bruteCounts, bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
+import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
+
+const TIMESTAMPS = ['2010-01-01', '2013-06-01', '2016-01-01', '2019-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
+const FILTERS = ['building=*', 'highway=* or waterway=*', 'type:relation', 'natural=* or landuse=*', 'amenity=*'];
+
+function close(got: number[], want: number[], what: string): void {
+  assert.equal(got.length, want.length, what);
+  got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= 1e-6 + 1e-9 * Math.abs(want[i]), `${what}[${i}]: ${g} vs ${want[i]}`));
+}
+
+describe('engine vs brute force on the Andorra store', () => {
+  let db: ImportedDb;
+  let engine: DuckDbQueryEngine;
+  let rows: BruteRow[];
+  before(async () => {
+    db = await importToTemp(join(SHARED_DATA, 'history', 'andorra.osh.pbf'));
+    engine = await createDuckDbQueryEngine(db.store);
+    rows = await loadAllRows(db);
+  });
+  after(() => db.dispose());
+
+  const r = rng(42);
+  const areas = randomAreas(r);
+
+  for (const { area, brute } of areas) {
+    it(`snapshots in ${area.id}: count, length, area, perimeter equal brute force for ${FILTERS.length} filters`, async () => {
+      for (const text of FILTERS) {
+        const filter = parseFilter(text, { version: 1 });
+        const want = bruteSnapshots(rows, brute, filter, TIMESTAMPS);
+        for (const measure of ['count', 'length', 'area', 'perimeter'] as Measure[]) {
+          const got = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure, grouping: { by: 'none' } });
+          if (measure === 'count') assert.deepEqual(got.groups[0].values, want.count, `${area.id} ${text} count`);
+          else close(got.groups[0].values, want[measure], `${area.id} ${text} ${measure}`);
+        }
+      }
+    });
+  }
+
+  it('the polygon areas do use the interior fast path (some full grid cells)', async () => {
+    const { planArea } = await import('../../query/area-plan.js');
+    for (const { area } of areas.filter((a) => !a.area.id.startsWith('bbox'))) {
+      const plan = planArea(area);
+      assert.ok(plan.grid && plan.grid.full.some((x) => x === 1), area.id);
+    }
+  });
+
+  it('union of two overlapping areas and groupBy boundary equal brute force', async () => {
+    const [a, b] = [areas[5], areas[0]];
+    const toMulti = (g: Polygon | MultiPolygon) => (g.type === 'Polygon' ? [g.coordinates] : g.coordinates) as polygonClipping.MultiPolygon;
+    const u = polygonClipping.union(toMulti(a.area.geometry), toMulti(b.area.geometry)) as Position[][][];
+    const union: MultiPolygon = { type: 'MultiPolygon', coordinates: u };
+    const filter = parseFilter('building=* or highway=*', { version: 1 });
+    for (const measure of ['count', 'area', 'length'] as Measure[]) {
+      const got = await engine.aggregateSnapshots({ areas: [a.area, b.area], timestamps: TIMESTAMPS, filter, measure, grouping: { by: 'none' } });
+      const want = bruteSnapshots(rows, { polygon: union }, filter, TIMESTAMPS);
+      close(got.groups[0].values, want[measure], `union ${measure}`);
+      const per = await engine.aggregateSnapshots({ areas: [a.area, b.area], timestamps: TIMESTAMPS, filter, measure, grouping: { by: 'boundary' } });
+      close(per.groups[0].values, bruteSnapshots(rows, a.brute, filter, TIMESTAMPS)[measure], `boundary a ${measure}`);
+      close(per.groups[1].values, bruteSnapshots(rows, b.brute, filter, TIMESTAMPS)[measure], `boundary b ${measure}`);
+    }
+  });
+
+  it('groupBy tag and key sum up as documented', async () => {
+    const filter = parseFilter('type:way', { version: 1 });
+    const { area } = areas[1];
+    const total = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure: 'length', grouping: { by: 'none' } });
+    const byTag = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure: 'length', grouping: { by: 'tag', key: 'highway' } });
+    assert.equal(byTag.groups[0].key.kind, 'remainder');
+    const names = byTag.groups.slice(1).map((g) => (g.key.kind === 'tag' ? g.key.value : ''));
+    assert.deepEqual(names, [...names].sort());
+    const sum = TIMESTAMPS.map((_, k) => byTag.groups.reduce((s, g) => s + g.values[k], 0));
+    close(sum, total.groups[0].values, 'sum over tag groups');
+    const hw = bruteSnapshots(rows, areas[1].brute, parseFilter('type:way and highway=residential', { version: 1 }), TIMESTAMPS);
+    close(byTag.groups.find((g) => g.key.kind === 'tag' && g.key.value === 'residential')!.values, hw.length, 'highway=residential');
+    const byKey = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure: 'count', grouping: { by: 'key', keys: ['building', 'highway', 'name'] } });
+    for (const [i, key] of ['building', 'highway', 'name'].entries()) {
+      assert.deepEqual(byKey.groups[i + 1].values, bruteSnapshots(rows, areas[1].brute, parseFilter(`type:way and ${key}=*`, { version: 1 }), TIMESTAMPS).count, key);
+    }
+    assert.deepEqual(byKey.groups[0].values, bruteSnapshots(rows, areas[1].brute, parseFilter('type:way and building!=* and highway!=* and name!=*', { version: 1 }), TIMESTAMPS).count, 'remainder');
+  });
+
+  it('ratio equals two brute-force evaluations', async () => {
+    const { area, brute } = areas[6];
+    const got = await engine.ratio({ areas: [area], timestamps: TIMESTAMPS, filter: parseFilter('highway=*', { version: 1 }), filter2: parseFilter('highway=residential or building=*', { version: 1 }), measure: 'length', perBoundary: false });
+    close(got.groups[0].values, bruteSnapshots(rows, brute, parseFilter('highway=*', { version: 1 }), TIMESTAMPS).length, 'value');
+    close(got.groups[0].values2, bruteSnapshots(rows, brute, parseFilter('highway=residential or building=*', { version: 1 }), TIMESTAMPS).length, 'value2');
+  });
+
+  const YEARLY = Array.from({ length: 13 }, (_, i) => epoch(`${2009 + i}-01-01T00:00:00Z`));
+  const TYPES: (ContributionType[] | undefined)[] = [undefined, ['creation'], ['deletion'], ['tagChange'], ['geometryChange']];
+  for (const k of [0, 5, 7, 9]) {
+    it(`contributions, latest and users in ${areas[k].area.id} equal brute force`, async () => {
+      const { area, brute } = areas[k];
+      for (const text of ['building=*', 'highway=*', 'amenity=* or shop=*']) {
+        const filter = parseFilter(text, { version: 1 });
+        const list = bruteContributions(rows, brute, filter, YEARLY);
+        for (const types of TYPES) {
+          const want = bruteCounts(list, YEARLY, types);
+          const q = { areas: [area], timestamps: YEARLY, filter, contributionTypes: types, grouping: { by: 'none' as const } };
+          const what = `${area.id} ${text} ${types?.join('+') ?? 'all'}`;
+          assert.deepEqual((await engine.countContributions(q)).groups[0].values, want.count, `${what} count`);
+          assert.deepEqual((await engine.countLatestContributions(q)).groups[0].values, want.latest, `${what} latest`);
+          assert.deepEqual((await engine.countUsers(q)).groups[0].values, want.users, `${what} users`);
+        }
+      }
+    });
+  }
+
+  it('an abort during a running query interrupts it and rejects with the reason', async () => {
+    const ac = new AbortController();
+    const monthly = Array.from({ length: 400 }, (_, i) => Date.UTC(2000 + Math.floor(i / 12), i % 12, 1) / 1000);
+    const p = engine.countContributions({ areas: [areas[9].area], timestamps: monthly, filter: parseFilter('', { version: 1 }), grouping: { by: 'tag', key: 'highway' }, signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('request timed out')), 5);
+    await assert.rejects(p, /request timed out/);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * Snapshot counts of the real extracts (whole-world bbox, yearly 2008–2017) against the expected
+ * counts in ../shared/data/history/expected/<region>.snapshot-counts.jsonl (osmium time-filter).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseFilter } from '../../filter/index.js';
+import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
+
+const FILTERS: Record<string, string> = {
+  nodes: 'type:node',
+  ways: 'type:way',
+  relations: 'type:relation',
+  ways_building: 'type:way and building=*',
+  nwr_building: 'building=*',
+  ways_highway: 'type:way and highway=*',
+  nodes_amenity: 'type:node and amenity=*',
+  relations_type_multipolygon: 'type:relation and type=multipolygon',
+};
+
+for (const region of ['andorra', 'maldives']) {
+  describe(`snapshot counts of ${region} (whole-world bbox) equal osmium's`, () => {
+    let db: ImportedDb;
+    let engine: DuckDbQueryEngine;
+    const expected = readFileSync(join(SHARED_DATA, 'history', 'expected', `${region}.snapshot-counts.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, number | string>);
+    const timestamps = expected.map((e) => epoch(e.timestamp as string));
+    before(async () => {
+      db = await importToTemp(join(SHARED_DATA, 'history', `${region}.osh.pbf`));
+      engine = await createDuckDbQueryEngine(db.store);
+    });
+    after(() => db.dispose());
+
+    for (const [name, filter] of Object.entries(FILTERS)) {
+      it(`${name} (${filter})`, async () => {
+        const r = await engine.aggregateSnapshots({
+          areas: [{ id: 'world', bbox: [-180, -90, 180, 90], geometry: { type: 'Polygon', coordinates: [[[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]]] } }],
+          timestamps,
+          filter: parseFilter(filter, { version: 1 }),
+          measure: 'count',
+          grouping: { by: 'none' },
+        });
+        assert.deepEqual(r.groups[0].values, expected.map((e) => e[name]));
+      });
+    }
+
+    it('groupBy type sums to the per-type counts', async () => {
+      const r = await engine.aggregateSnapshots({
+        areas: [{ id: 'world', bbox: [-180, -90, 180, 90], geometry: { type: 'Polygon', coordinates: [[[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]]] } }],
+        timestamps,
+        filter: parseFilter('', { version: 1 }),
+        measure: 'count',
+        grouping: { by: 'type' },
+      });
+      assert.deepEqual(r.groups.map((g) => g.values), [expected.map((e) => e.nodes), expected.map((e) => e.ways), expected.map((e) => e.relations)]);
+    });
+  });
+}

@@ -1,0 +1,269 @@
+/**
+ * The DuckDB query engine: runs the planner's SQL (src/query/plan.ts) over a store and finishes
+ * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
+import { decodeWkb } from '../../geometry/wkb.js';
+import type { Geometry } from '../../geometry/types.js';
+import type { Store } from '../../store/open-store.js';
+import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
+import { classifyContribution, passesTypes, type Contribution, type ContributionRow } from '../../query/contributions.js';
+import { finishGroups, groupCoder, labelsOfTags, type Grouping } from '../../query/groups.js';
+import type {
+  AreaOfInterest,
+  ContributionQuery,
+  GroupedSeries,
+  GroupKey,
+  Measure,
+  QueryEngine,
+  RatioQuery,
+  RatioSeries,
+  SnapshotQuery,
+} from '../../query/model.js';
+import { contributionSql, snapshotSql } from '../../query/plan.js';
+import { DiffSeries, intervalOf } from '../../query/time-plan.js';
+
+const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };
+
+/** Rejects with the signal's reason when it is aborted. */
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+export interface DuckDbQueryEngine extends QueryEngine {
+  readonly dictionary: StoreTagDictionary;
+  /** The SQL the last snapshot/contribution query ran (for debugging and the README's examples). */
+  lastSql?: string;
+  /** Every contribution (before contributionTypes) in [t_0, t_last) in the union of the areas, by element then time. */
+  listContributions(q: ContributionQuery): Promise<Contribution[]>;
+}
+
+export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQueryEngine> {
+  const setup = await store.connect();
+  let dictionary: StoreTagDictionary;
+  try {
+    dictionary = await loadStoreTagDictionary(setup);
+  } finally {
+    setup.closeSync();
+  }
+  const dict = dictionary;
+  const filterSql = (filter: Filter, alias?: string) => compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql;
+
+  /** Runs one query on its own connection; an abort interrupts it. */
+  async function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
+    checkAborted(signal);
+    engine.lastSql = sql;
+    const con: DuckDBConnection = await store.connect();
+    const onAbort = () => con.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const reader = await con.runAndReadAll(sql);
+      checkAborted(signal);
+      return reader.getRowsJS() as unknown[][];
+    } catch (e) {
+      checkAborted(signal);
+      throw e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      con.closeSync();
+    }
+  }
+
+  /**
+   * One snapshot scan over one area: per label (from the group code), the series over the timestamps.
+   */
+  async function snapshotScan(
+    plan: AreaPlan,
+    timestamps: number[],
+    whereSql: string,
+    codeSql: string,
+    labelsOf: (code: number) => string[],
+    measure: Measure,
+    signal: AbortSignal | undefined,
+  ): Promise<Map<string, DiffSeries>> {
+    const rows = await query(snapshotSql({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
+    const series = new Map<string, DiffSeries>();
+    const labelCache = new Map<number, DiffSeries[]>();
+    const seriesOf = (code: number): DiffSeries[] => {
+      let list = labelCache.get(code);
+      if (!list) {
+        list = labelsOf(code).map((label) => {
+          let s = series.get(label);
+          if (!s) series.set(label, (s = new DiffSeries(timestamps.length)));
+          return s;
+        });
+        labelCache.set(code, list);
+      }
+      return list;
+    };
+    const measureOf = MEASURE_OF[measure];
+    let i = 0;
+    for (const [f, e, g, v, n, geom] of rows as [number, number, number, number, number, Uint8Array | null][]) {
+      if ((++i & 1023) === 0) checkAborted(signal);
+      if (geom === null) {
+        for (const s of seriesOf(g)) s.add(v, n, f, e);
+        continue;
+      }
+      const clipped = plan.clip(decodeWkb(geom));
+      if (clipped === null) continue;
+      const value = measureOf(clipped);
+      for (const s of seriesOf(g)) s.add(value, 1, f, e);
+    }
+    return series;
+  }
+
+  function finish(grouping: Grouping, series: Map<string, DiffSeries>, n: number): { key: GroupKey; values: number[] }[] {
+    const found = new Map<string, { value: number[]; present: boolean }>();
+    for (const [label, s] of series) {
+      const { values, present } = s.values();
+      found.set(label, { value: values, present });
+    }
+    return finishGroups(grouping, found, () => new Array(n).fill(0)).map(({ key, value }) => ({ key, values: value }));
+  }
+
+  async function aggregateSnapshots(q: SnapshotQuery): Promise<GroupedSeries> {
+    checkAborted(q.signal);
+    const where = filterSql(q.filter);
+    const n = q.timestamps.length;
+    const g = q.grouping;
+    if (g.by === 'boundary' || g.by === 'boundaryAndTag') {
+      const inner: Grouping = g.by === 'boundary' ? { by: 'none' } : { by: 'tag', key: g.key, values: g.values };
+      const coder = groupCoder(inner, dict);
+      const perArea: { area: AreaOfInterest; series: Map<string, DiffSeries> }[] = [];
+      for (const area of q.areas) {
+        perArea.push({ area, series: await snapshotScan(planArea(area), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal) });
+      }
+      if (g.by === 'boundary') {
+        return { groups: perArea.map(({ area, series }) => ({ key: { kind: 'boundary', id: area.id }, values: finish(inner, series, n)[0].values })) };
+      }
+      // boundaryAndTag: every boundary gets the same tag groups (those present anywhere + requested).
+      const all = new Map<string, DiffSeries>();
+      const finished = perArea.map(({ series }) => {
+        for (const [label, s] of series) if (s.values().present) all.set(label, s);
+        return series;
+      });
+      const labels = finish(inner, all, n).map((r) => r.key);
+      const groups: GroupedSeries['groups'] = [];
+      perArea.forEach(({ area }, i) => {
+        const rows = finish(inner, finished[i], n);
+        for (const key of labels) {
+          const match = rows.find((r) => sameKey(r.key, key));
+          const tag = key.kind === 'tag' ? { key: key.key, value: key.value } : 'remainder';
+          groups.push({ key: { kind: 'boundaryAndTag', id: area.id, tag }, values: match ? match.values : new Array(n).fill(0) });
+        }
+      });
+      return { groups };
+    }
+    const coder = groupCoder(g, dict);
+    const series = await snapshotScan(planArea(unionOfAreas(q.areas)), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
+    return { groups: finish(g, series, n) };
+  }
+
+  async function ratio(q: RatioQuery): Promise<RatioSeries> {
+    checkAborted(q.signal);
+    const f1 = filterSql(q.filter);
+    const f2 = filterSql(q.filter2);
+    const where = `(${f1} OR ${f2})`;
+    const codeSql = `(CASE WHEN coalesce(${f1}, FALSE) THEN 1 ELSE 0 END + CASE WHEN coalesce(${f2}, FALSE) THEN 2 ELSE 0 END)`;
+    const labelsOf = (code: number) => [...(code & 1 ? ['a'] : []), ...(code & 2 ? ['b'] : [])];
+    const n = q.timestamps.length;
+    const run = async (area: AreaOfInterest, key: GroupKey) => {
+      const series = await snapshotScan(planArea(area), q.timestamps, where, codeSql, labelsOf, q.measure, q.signal);
+      const zero = new Array(n).fill(0);
+      return { key, values: series.get('a')?.values().values ?? zero, values2: series.get('b')?.values().values ?? zero };
+    };
+    if (!q.perBoundary) return { groups: [await run(unionOfAreas(q.areas), { kind: 'total' })] };
+    const groups: RatioSeries['groups'] = [];
+    for (const area of q.areas) groups.push(await run(area, { kind: 'boundary', id: area.id }));
+    return { groups };
+  }
+
+  /** All contributions (unfiltered by type) in [t_0, t_last) for one area, ordered by element then time. */
+  async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
+    const plan = planArea(area, 'st');
+    const rows = await query(contributionSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'st') }), q.signal);
+    const out: Contribution[] = [];
+    let i = 0;
+    for (const r of rows) {
+      if ((++i & 255) === 0) checkAborted(q.signal);
+      const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, tags, tagsBefore, geom, pGeom] = r as [
+        number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[], Uint8Array | null, Uint8Array | null,
+      ];
+      const row: ContributionRow = {
+        type, id, validFrom, userId, deleted, matches: m, hit, interior,
+        prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
+        tagChange, geometryChange, tags, tagsBefore, geometry: geom, prevGeometry: pGeom,
+      };
+      const c = classifyContribution(row, plan.clip);
+      if (c) out.push(c);
+    }
+    return out;
+  }
+
+  type Mode = 'count' | 'users' | 'latest';
+
+  async function contributionSeries(q: ContributionQuery, mode: Mode): Promise<GroupedSeries> {
+    checkAborted(q.signal);
+    const intervals = q.timestamps.length - 1;
+    const g = q.grouping;
+    const perArea = g.by === 'boundary';
+    const inner: Grouping = g.by === 'boundary' ? { by: 'none' } : g;
+    const areas = perArea ? q.areas : [unionOfAreas(q.areas)];
+    const results: { area: AreaOfInterest; groups: { key: GroupKey; values: number[] }[] }[] = [];
+    for (const area of areas) {
+      let list = await contributionsIn(area, q);
+      if (mode === 'latest') {
+        const last: Contribution[] = [];
+        for (let k = 0; k < list.length; k++) {
+          const next = list[k + 1];
+          if (!next || next.type !== list[k].type || next.id !== list[k].id) last.push(list[k]);
+        }
+        list = last;
+      }
+      const counts = new Map<string, { value: number[]; present: boolean }>();
+      const users = new Map<string, Set<number>[]>();
+      const totalUsers: Set<number>[] = Array.from({ length: intervals }, () => new Set());
+      for (const c of list) {
+        if (!passesTypes(c, q.contributionTypes)) continue;
+        const k = intervalOf(q.timestamps, c.time);
+        if (k < 0) continue;
+        for (const label of labelsOfTags(inner, dict, c.tagSets, c.type)) {
+          if (mode === 'users') {
+            let sets = users.get(label);
+            if (!sets) users.set(label, (sets = Array.from({ length: intervals }, () => new Set())));
+            sets[k].add(c.userId);
+          } else {
+            let entry = counts.get(label);
+            if (!entry) counts.set(label, (entry = { value: new Array(intervals).fill(0), present: true }));
+            entry.value[k] += 1;
+          }
+        }
+        totalUsers[k].add(c.userId);
+      }
+      if (mode === 'users') for (const [label, sets] of users) counts.set(label, { value: sets.map((s) => s.size), present: true });
+      const total = mode === 'users' && (inner.by === 'tag' || inner.by === 'key') ? totalUsers.map((s) => s.size) : undefined;
+      const groups = finishGroups(inner, counts, () => new Array(intervals).fill(0), { total }).map(({ key, value }) => ({ key, values: value }));
+      results.push({ area, groups });
+    }
+    if (perArea) return { groups: results.map(({ area, groups }) => ({ key: { kind: 'boundary', id: area.id }, values: groups[0].values })) };
+    return { groups: results[0].groups };
+  }
+
+  const engine: DuckDbQueryEngine = {
+    dictionary: dict,
+    listContributions: (q) => contributionsIn(unionOfAreas(q.areas), q),
+    aggregateSnapshots,
+    ratio,
+    countUsers: (q) => contributionSeries(q, 'users'),
+    countContributions: (q) => contributionSeries(q, 'count'),
+    countLatestContributions: (q) => contributionSeries(q, 'latest'),
+  };
+  return engine;
+}
+
+function sameKey(a: GroupKey, b: GroupKey): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

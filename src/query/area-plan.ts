@@ -1,0 +1,189 @@
+/**
+ * Area planning (pure, no I/O): how one query area splits the rows into **interior** rows (bbox
+ * entirely inside the area: clipping is the identity, so the store's precomputed measures are
+ * exact and the work stays in SQL) and **boundary** rows (bbox meets the area but is not known to
+ * lie inside: they go to TypeScript to be clipped and measured exactly).
+ *
+ * - A rectangle area (a Polygon that is exactly its bbox): interior = bbox within the rectangle.
+ * - Any other (multi)polygon: the area's bbox is cut into a G×G grid; a cell is *full* when no
+ *   edge of the area comes near it (edge bboxes, conservative) and its centre lies inside. A row is
+ *   interior when its bbox lies in a rectangle of full cells, tested in SQL with a summed-area
+ *   table of the non-full cells (4 list lookups per row).
+ */
+import polygonClipping from 'polygon-clipping';
+import { prepareArea } from '../geometry/clip-area.js';
+import { clipToBBox, clipToPolygon } from '../geometry/clip.js';
+import { Location } from '../geometry/ring-index.js';
+import type { BBox, Geometry, MultiPolygon, Polygon, Position } from '../geometry/types.js';
+import type { AreaOfInterest } from './model.js';
+
+export interface AreaPlan {
+  bbox: BBox;
+  /** The area as a rectangle, when it is one (then clipping uses clipToBBox). */
+  rect: boolean;
+  geometry: Polygon | MultiPolygon;
+  /** SQL: the row's bbox meets the area's bbox (and the row has a geometry). */
+  intersectsSql: string;
+  /** SQL: the row's bbox lies inside the area (its geometry is unchanged by clipping). */
+  interiorSql: string;
+  /** Exact intersection of a geometry with the area (null when empty). */
+  clip(g: Geometry): Geometry | null;
+  /** For tests and the README: the grid (undefined for rectangles). */
+  grid?: { nx: number; ny: number; full: Uint8Array };
+}
+
+/** Cells per side of the interior grid of a polygon area. */
+export const GRID_SIZE = 64;
+
+/** Finite-double SQL literal (exponent form, so DuckDB reads a DOUBLE). */
+export function sqlDouble(x: number): string {
+  if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
+  return x.toExponential(17);
+}
+
+function bboxOfCoordinates(polygons: Position[][][]): BBox {
+  const b: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const polygon of polygons) {
+    for (const p of polygon[0] ?? []) {
+      if (p[0] < b[0]) b[0] = p[0];
+      if (p[1] < b[1]) b[1] = p[1];
+      if (p[0] > b[2]) b[2] = p[0];
+      if (p[1] > b[3]) b[3] = p[1];
+    }
+  }
+  return b;
+}
+
+/** Is this (multi)polygon exactly an axis-aligned rectangle (one ring, no holes)? */
+export function rectangleOf(g: Polygon | MultiPolygon): BBox | null {
+  const rings = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+  if (rings.length !== 1 || rings[0].length !== 1) return null;
+  const ring = rings[0][0];
+  const b = bboxOfCoordinates(rings);
+  const distinct = new Set<string>();
+  for (const p of ring) {
+    const onX = p[0] === b[0] || p[0] === b[2];
+    const onY = p[1] === b[1] || p[1] === b[3];
+    if (!onX || !onY) return null;
+    distinct.add(`${p[0]},${p[1]}`);
+  }
+  return distinct.size === 4 && b[0] < b[2] && b[1] < b[3] ? b : null;
+}
+
+/** The union of the areas (one area: itself). */
+export function unionOfAreas(areas: readonly AreaOfInterest[]): AreaOfInterest {
+  if (areas.length === 0) throw new RangeError('no area');
+  if (areas.length === 1) return areas[0];
+  const geoms = areas.map((a) => (a.geometry.type === 'Polygon' ? [a.geometry.coordinates] : a.geometry.coordinates) as polygonClipping.MultiPolygon);
+  const union = polygonClipping.union(geoms[0], ...geoms.slice(1)) as Position[][][];
+  const geometry: Polygon | MultiPolygon = union.length === 1 ? { type: 'Polygon', coordinates: union[0] } : { type: 'MultiPolygon', coordinates: union };
+  return { id: 'union', geometry, bbox: bboxOfCoordinates(union) };
+}
+
+const X = (col: string) => col;
+
+/** Does the rectangle cover [-180, -90, 180, 90]? */
+export function coversWholeWorld(b: BBox): boolean {
+  return b[0] <= -180 && b[1] <= -90 && b[2] >= 180 && b[3] >= 90;
+}
+
+export function planArea(area: AreaOfInterest, alias = ''): AreaPlan {
+  const c = (name: string) => X(alias ? `${alias}.${name}` : name);
+  const rect = rectangleOf(area.geometry);
+  const bbox: BBox = rect ?? bboxOfCoordinates(area.geometry.type === 'Polygon' ? [area.geometry.coordinates] : area.geometry.coordinates);
+  const [x0, y0, x1, y1] = bbox.map(sqlDouble);
+  const intersectsSql = `(${c('geometry_type')} <> 0 AND ${c('xmax')} >= ${x0} AND ${c('xmin')} <= ${x1} AND ${c('ymax')} >= ${y0} AND ${c('ymin')} <= ${y1})`;
+  const within = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
+  if (rect) {
+    if (coversWholeWorld(rect)) {
+      // The reference (OSHDB) keeps an element without any geometry (a relation of relations, a
+      // way or relation whose members are all missing) in the grid's top cell: it is counted,
+      // unclipped, exactly when the query area covers the whole world (semantics §5.3: cells
+      // fully inside are not clipped). Osmium's counts agree.
+      const empty = `${c('xmin')} IS NULL`;
+      return { bbox, rect: true, geometry: area.geometry, intersectsSql: `(${empty} OR ${intersectsSql})`, interiorSql: `(${empty} OR ${within})`, clip: (g) => clipToBBox(g, rect) };
+    }
+    return { bbox, rect: true, geometry: area.geometry, intersectsSql, interiorSql: within, clip: (g) => clipToBBox(g, rect) };
+  }
+  const geometry = area.geometry;
+  const grid = gridCover(geometry, bbox, GRID_SIZE);
+  const interiorSql = grid.anyFull ? `(${within} AND ${gridSql(grid, bbox, c)})` : 'FALSE';
+  return { bbox, rect: false, geometry, intersectsSql, interiorSql, clip: (g) => clipToPolygon(g, geometry), grid };
+}
+
+interface GridCover {
+  nx: number;
+  ny: number;
+  dx: number;
+  dy: number;
+  full: Uint8Array;
+  /** (nx+1)×(ny+1) summed-area table of non-full cells, row-major by y. */
+  sat: Int32Array;
+  anyFull: boolean;
+}
+
+/** Cells are compared after growing them by this fraction of their size (absorbs rounding of the SQL cell index). */
+const CELL_MARGIN = 1e-6;
+
+export function gridCover(area: Polygon | MultiPolygon, bbox: BBox, n: number): GridCover {
+  const [x0, y0, x1, y1] = bbox;
+  const nx = x1 > x0 ? n : 1;
+  const ny = y1 > y0 ? n : 1;
+  const dx = (x1 - x0) / nx || 1;
+  const dy = (y1 - y0) / ny || 1;
+  const touched = new Uint8Array(nx * ny);
+  const mx = dx * CELL_MARGIN;
+  const my = dy * CELL_MARGIN;
+  const polygons = area.type === 'Polygon' ? [area.coordinates] : area.coordinates;
+  const clampX = (v: number) => Math.max(0, Math.min(nx - 1, v));
+  const clampY = (v: number) => Math.max(0, Math.min(ny - 1, v));
+  for (const polygon of polygons) {
+    for (const ring of polygon) {
+      for (let i = 0; i + 1 < ring.length; i++) {
+        const a = ring[i];
+        const b = ring[i + 1];
+        const cx0 = clampX(Math.floor((Math.min(a[0], b[0]) - mx - x0) / dx));
+        const cx1 = clampX(Math.floor((Math.max(a[0], b[0]) + mx - x0) / dx));
+        const cy0 = clampY(Math.floor((Math.min(a[1], b[1]) - my - y0) / dy));
+        const cy1 = clampY(Math.floor((Math.max(a[1], b[1]) + my - y0) / dy));
+        for (let cy = cy0; cy <= cy1; cy++) for (let cx = cx0; cx <= cx1; cx++) touched[cy * nx + cx] = 1;
+      }
+    }
+  }
+  const prepared = prepareArea(area);
+  const full = new Uint8Array(nx * ny);
+  let anyFull = false;
+  for (let cy = 0; cy < ny; cy++) {
+    for (let cx = 0; cx < nx; cx++) {
+      if (touched[cy * nx + cx]) continue;
+      const centre: Position = [x0 + (cx + 0.5) * dx, y0 + (cy + 0.5) * dy];
+      if (prepared.locate(centre) === Location.Inside) {
+        full[cy * nx + cx] = 1;
+        anyFull = true;
+      }
+    }
+  }
+  const sat = new Int32Array((nx + 1) * (ny + 1));
+  for (let cy = 0; cy < ny; cy++) {
+    for (let cx = 0; cx < nx; cx++) {
+      const notFull = full[cy * nx + cx] ? 0 : 1;
+      sat[(cy + 1) * (nx + 1) + cx + 1] = notFull + sat[cy * (nx + 1) + cx + 1] + sat[(cy + 1) * (nx + 1) + cx] - sat[cy * (nx + 1) + cx];
+    }
+  }
+  return { nx, ny, dx, dy, full, sat, anyFull };
+}
+
+/** SQL: the cells the row's bbox spans are all full (the row's bbox is already known to lie in the area's bbox). */
+function gridSql(g: GridCover, bbox: BBox, c: (name: string) => string): string {
+  const list = `[${Array.from(g.sat).join(',')}]`;
+  const ix = (col: string, origin: number, step: number, count: number) =>
+    `least(${count - 1}, greatest(0, floor((${c(col)} - ${sqlDouble(origin)}) / ${sqlDouble(step)})::INTEGER))`;
+  const cx0 = ix('xmin', bbox[0], g.dx, g.nx);
+  const cx1 = ix('xmax', bbox[0], g.dx, g.nx);
+  const cy0 = ix('ymin', bbox[1], g.dy, g.ny);
+  const cy1 = ix('ymax', bbox[1], g.dy, g.ny);
+  const w = g.nx + 1;
+  // sat index (1-based list): row * w + col + 1
+  const at = (row: string, col: string) => `${list}[(${row}) * ${w} + (${col}) + 1]`;
+  return `(${at(`${cy1} + 1`, `${cx1} + 1`)} - ${at(cy0, `${cx1} + 1`)} - ${at(`${cy1} + 1`, cx0)} + ${at(cy0, cx0)} = 0)`;
+}

@@ -1,0 +1,133 @@
+/**
+ * Contributions (v1 §3.5, semantics §4.3), pure: the engine hands over, per kept (not
+ * changeset-collapsed) state in the time range that is "in" or whose previous kept state was
+ * "in", the facts about both; this module classifies it.
+ *
+ * in(state) = not deleted AND matches the filter AND its geometry clipped to the area is not empty.
+ *   creation        in(cur) and not in(prev)           (new, moved in, newly matching, undeleted)
+ *   deletion        in(prev) and not in(cur)           (deleted, moved out, stops matching)
+ *   tagChange       both in, tags differ
+ *   geometryChange  both in, clipped geometries differ exactly (same coordinates, same order)
+ *   (neither)       both in, nothing visible changed: counted unless contributionTypes is given.
+ * prev = the element's previous kept state, also when it lies before the range (so the first
+ * contribution in the range is typed against the state just before it).
+ */
+import { decodeWkb } from '../geometry/wkb.js';
+import type { Geometry, Position } from '../geometry/types.js';
+import type { ContributionType } from './model.js';
+
+export interface ContributionRow {
+  type: number;
+  id: number;
+  validFrom: number;
+  userId: number;
+  deleted: boolean;
+  matches: boolean;
+  hit: boolean;
+  interior: boolean;
+  /** null when there is no previous kept state. */
+  prev: { deleted: boolean; matches: boolean; hit: boolean; interior: boolean } | null;
+  /** The store's flags relative to the previous kept state (unclipped). */
+  tagChange: boolean;
+  geometryChange: boolean;
+  /** packTagNumber(key id, value id) of the state and of the previous kept state. */
+  tags: number[];
+  tagsBefore: number[];
+  /** WKB, present whenever the state or its previous state is a boundary row, or the store flags a geometry change. */
+  geometry: Uint8Array | null;
+  prevGeometry: Uint8Array | null;
+}
+
+export interface Contribution {
+  type: number;
+  id: number;
+  time: number;
+  userId: number;
+  creation: boolean;
+  deletion: boolean;
+  tagChange: boolean;
+  geometryChange: boolean;
+  /** The tags that group it: deletion → before; creation → after; otherwise both. */
+  tagSets: number[][];
+}
+
+/** Clipped geometry of a state that is "hit" (its bbox meets the area); null when the clip is empty. */
+function clippedOf(interior: boolean, wkb: Uint8Array | null, clip: (g: Geometry) => Geometry | null): Geometry | null {
+  if (wkb === null) return null;
+  const g = decodeWkb(wkb);
+  return interior ? g : clip(g);
+}
+
+export function classifyContribution(row: ContributionRow, clip: (g: Geometry) => Geometry | null): Contribution | null {
+  const bothInterior = row.interior && row.prev !== null && row.prev.interior;
+  let cur: Geometry | null | undefined;
+  let prevG: Geometry | null | undefined;
+  let inCur = !row.deleted && row.matches && row.hit;
+  if (inCur && !row.interior) {
+    cur = clippedOf(false, row.geometry, clip);
+    inCur = cur !== null;
+  }
+  const p = row.prev;
+  let inPrev = p !== null && !p.deleted && p.matches && p.hit;
+  if (inPrev && !p!.interior) {
+    prevG = clippedOf(false, row.prevGeometry, clip);
+    inPrev = prevG !== null;
+  }
+  if (!inCur && !inPrev) return null;
+  const base = { type: row.type, id: row.id, time: row.validFrom, userId: row.userId };
+  if (inCur && !inPrev) return { ...base, creation: true, deletion: false, tagChange: false, geometryChange: false, tagSets: [row.tags] };
+  if (!inCur && inPrev) return { ...base, creation: false, deletion: true, tagChange: false, geometryChange: false, tagSets: [row.tagsBefore] };
+  let geometryChange: boolean;
+  if (bothInterior && !row.geometryChange) geometryChange = false;
+  else {
+    cur ??= clippedOf(true, row.geometry, clip);
+    prevG ??= clippedOf(true, row.prevGeometry, clip);
+    geometryChange = !sameGeometry(cur, prevG);
+  }
+  return { ...base, creation: false, deletion: false, tagChange: row.tagChange, geometryChange, tagSets: [row.tagsBefore, row.tags] };
+}
+
+/**
+ * Exact equality (same type, same coordinates in the same order) after dropping repeated
+ * consecutive coordinates: clipping drops them (as JTS's intersection does), so without this a
+ * way that only gained a repeated node would change geometry when fully inside the area and not
+ * when crossing its edge.
+ */
+export function sameGeometry(a: Geometry | null | undefined, b: Geometry | null | undefined): boolean {
+  if (a == null || b == null) return a == b;
+  return JSON.stringify(normalized(a)) === JSON.stringify(normalized(b));
+}
+
+function dedupe(list: Position[]): Position[] {
+  return list.filter((p, i) => i === 0 || p[0] !== list[i - 1][0] || p[1] !== list[i - 1][1]);
+}
+
+function normalized(g: Geometry): Geometry {
+  switch (g.type) {
+    case 'Point':
+    case 'MultiPoint':
+      return g;
+    case 'LineString':
+      return { type: 'LineString', coordinates: dedupe(g.coordinates) };
+    case 'Polygon':
+      return { type: 'Polygon', coordinates: g.coordinates.map(dedupe) };
+    case 'MultiLineString':
+      return { type: 'MultiLineString', coordinates: g.coordinates.map(dedupe) };
+    case 'MultiPolygon':
+      return { type: 'MultiPolygon', coordinates: g.coordinates.map((p) => p.map(dedupe)) };
+    case 'GeometryCollection':
+      return { type: 'GeometryCollection', geometries: g.geometries.map(normalized) };
+  }
+}
+
+/** Does the contribution pass `contributionTypes` (undefined: everything passes)? */
+export function passesTypes(c: Contribution, types: readonly ContributionType[] | undefined): boolean {
+  if (types === undefined) return true;
+  for (const t of types) {
+    if (t === 'creation' && c.creation) return true;
+    if (t === 'deletion' && c.deletion) return true;
+    if (t === 'tagChange' && c.tagChange) return true;
+    if (t === 'geometryChange' && c.geometryChange) return true;
+  }
+  return false;
+}

@@ -1,0 +1,168 @@
+/**
+ * Grouping (pure): group codes computed in SQL, labels, and the documented output order.
+ *
+ * Labels: `total`, `remainder`, `type:<node|way|relation>`, `tag:<value>`, `key:<index>`.
+ * Order of groups in an answer:
+ *   - type: node, way, relation (always all three);
+ *   - tag:  [total (users only)], remainder (if present), the requested values in request order
+ *           (always), then discovered values by name (code-point order);
+ *   - key:  [total (users only)], remainder (if present), the listed keys in request order (always).
+ * "Present" = at least one element counted at some timestamp (snapshots) or one contribution in
+ * some interval (contributions/users).
+ */
+import type { StoreTagDictionary } from '../store/store-tag-dictionary.js';
+import type { GroupKey } from './model.js';
+
+export type Grouping =
+  | { by: 'none' }
+  | { by: 'type' }
+  | { by: 'tag'; key: string; values?: string[] }
+  | { by: 'key'; keys: string[] };
+
+export const TYPE_NAMES = ['node', 'way', 'relation'] as const;
+const KEY_MASK_BITS = 63;
+const TWO32 = 4294967296;
+
+/** SQL: the value id of key `keyId` in the tag list `kv` (with its `mask`), or -1 when absent. */
+export function valueIdSql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask'): string {
+  if (keyId === undefined) return '-1';
+  if (keyId < KEY_MASK_BITS) {
+    const bit = 2 ** keyId;
+    return `CASE WHEN (${mask} & ${bit}) <> 0 THEN (${kv}[bit_count(${mask} & ${bit - 1}) + 1] & 4294967295) ELSE -1 END`;
+  }
+  const lo = keyId * TWO32;
+  return `coalesce(list_filter(${kv}, x -> x >= ${lo} AND x < ${lo + TWO32})[1] - ${lo}, -1)`;
+}
+
+/** SQL: the row has key `keyId`. */
+export function hasKeySql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask'): string {
+  if (keyId === undefined) return 'FALSE';
+  if (keyId < KEY_MASK_BITS) return `((${mask} & ${2 ** keyId}) <> 0)`;
+  const lo = keyId * TWO32;
+  return `len(list_filter(${kv}, x -> x >= ${lo} AND x < ${lo + TWO32})) > 0`;
+}
+
+/** The SQL group code of a snapshot row, and the labels a code stands for. */
+export interface GroupCoder {
+  codeSql: string;
+  labelsOf(code: number): string[];
+}
+
+export function groupCoder(grouping: Grouping, dict: StoreTagDictionary): GroupCoder {
+  switch (grouping.by) {
+    case 'none':
+      return { codeSql: '0', labelsOf: () => ['total'] };
+    case 'type':
+      return { codeSql: 'type', labelsOf: (code) => [`type:${TYPE_NAMES[code]}`] };
+    case 'tag': {
+      const keyId = dict.keyId(grouping.key);
+      const requested = grouping.values ? new Set(grouping.values) : undefined;
+      return {
+        codeSql: valueIdSql(keyId),
+        labelsOf: (code) => {
+          if (code < 0 || keyId === undefined) return ['remainder'];
+          const value = dict.valueName(keyId, code) ?? '';
+          if (requested && !requested.has(value)) return ['remainder'];
+          return [`tag:${value}`];
+        },
+      };
+    }
+    case 'key': {
+      if (grouping.keys.length > 62) throw new RangeError('at most 62 keys can be grouped by');
+      const ids = grouping.keys.map((k) => dict.keyId(k));
+      const parts = ids.map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id)} THEN ${2 ** i} ELSE 0 END`)).filter((p): p is string => p !== null);
+      return {
+        codeSql: parts.length === 0 ? '0' : `(${parts.join(' + ')})`,
+        labelsOf: (code) => {
+          if (code === 0) return ['remainder'];
+          const out: string[] = [];
+          for (let i = 0; i < grouping.keys.length; i++) if (Math.floor(code / 2 ** i) % 2 === 1) out.push(`key:${i}`);
+          return out;
+        },
+      };
+    }
+  }
+}
+
+/** The labels of a contribution with the given tags (packed key/value ids), for contribution/user grouping. */
+export function labelsOfTags(grouping: Grouping, dict: StoreTagDictionary, tagSets: readonly (readonly number[])[], type: number): string[] {
+  switch (grouping.by) {
+    case 'none':
+      return ['total'];
+    case 'type':
+      return [`type:${TYPE_NAMES[type]}`];
+    case 'tag': {
+      const keyId = dict.keyId(grouping.key);
+      const requested = grouping.values ? new Set(grouping.values) : undefined;
+      const out = new Set<string>();
+      if (keyId !== undefined) {
+        for (const tags of tagSets) {
+          for (const packed of tags) {
+            if (Math.floor(packed / TWO32) !== keyId) continue;
+            const value = dict.valueName(keyId, packed % TWO32) ?? '';
+            out.add(requested && !requested.has(value) ? 'remainder' : `tag:${value}`);
+          }
+        }
+      }
+      if (out.size === 0) out.add('remainder');
+      return [...out];
+    }
+    case 'key': {
+      const ids = grouping.keys.map((k) => dict.keyId(k));
+      const out: string[] = [];
+      ids.forEach((id, i) => {
+        if (id !== undefined && tagSets.some((tags) => tags.some((packed) => Math.floor(packed / TWO32) === id))) out.push(`key:${i}`);
+      });
+      return out.length > 0 ? out : ['remainder'];
+    }
+  }
+}
+
+/** Orders and completes the groups (zero-fill) as documented above. */
+export function finishGroups<T>(
+  grouping: Grouping,
+  found: Map<string, { value: T; present: boolean }>,
+  zero: () => T,
+  options: { total?: T } = {},
+): { key: GroupKey; value: T }[] {
+  const out: { key: GroupKey; value: T }[] = [];
+  const get = (label: string) => found.get(label)?.value ?? zero();
+  const ifPresent = (label: string, key: GroupKey) => {
+    if (found.get(label)?.present) out.push({ key, value: found.get(label)!.value });
+  };
+  switch (grouping.by) {
+    case 'none':
+      return [{ key: { kind: 'total' }, value: get('total') }];
+    case 'type':
+      return TYPE_NAMES.map((type) => ({ key: { kind: 'type', type }, value: get(`type:${type}`) }));
+    case 'tag': {
+      if (options.total !== undefined) out.push({ key: { kind: 'total' }, value: options.total });
+      ifPresent('remainder', { kind: 'remainder' });
+      const seen = new Set<string>();
+      for (const v of grouping.values ?? []) {
+        if (seen.has(v)) continue;
+        seen.add(v);
+        out.push({ key: { kind: 'tag', key: grouping.key, value: v }, value: get(`tag:${v}`) });
+      }
+      if (!grouping.values) {
+        const discovered = [...found.entries()]
+          .filter(([label, g]) => label.startsWith('tag:') && g.present)
+          .map(([label]) => label.slice(4))
+          .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        for (const v of discovered) out.push({ key: { kind: 'tag', key: grouping.key, value: v }, value: get(`tag:${v}`) });
+      }
+      return out;
+    }
+    case 'key': {
+      if (options.total !== undefined) out.push({ key: { kind: 'total' }, value: options.total });
+      ifPresent('remainder', { kind: 'remainder' });
+      const seen = new Set<string>();
+      grouping.keys.forEach((k, i) => {
+        if (seen.has(k)) return;
+        seen.add(k);
+        out.push({ key: { kind: 'key', key: k }, value: get(`key:${i}`) });
+      });
+      return out;
+    }
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Time series in one pass (pure). A state [valid_from, valid_to) contributes to the snapshot
+ * timestamps t_k with valid_from <= t_k < valid_to, i.e. to the index range [first, end) with
+ * first = #{k : t_k < valid_from} and end = #{k : t_k < valid_to}. Both are computed per row in
+ * SQL by a balanced CASE tree (log2 N comparisons per row), rows are aggregated by (first, end),
+ * and `DiffSeries` turns "+v at first, −v at end" into the N values by a prefix sum.
+ */
+
+/** Most cells of the lookup table before falling back to the CASE tree. */
+const MAX_LOOKUP_CELLS = 20000;
+
+/**
+ * SQL for #{k : ts[k] < col} (ts ascending integers). Usually a lookup: the span [t_0, t_last]
+ * is cut into M cells of w seconds, w = the smallest gap between timestamps, so a cell holds at
+ * most one timestamp; per cell j the list B holds #{t < cell start} and T the timestamp inside
+ * the cell (or a sentinel), and the answer is B[j] + (T[j] < col). Two list lookups per row.
+ * Timestamps too close for a small table use a balanced CASE tree (log2 N comparisons).
+ */
+export function countBelowSql(col: string, ts: readonly number[]): string {
+  const n = ts.length;
+  if (n === 1) return `(${col} > ${integer(ts[0])})::INTEGER`;
+  let minGap = Infinity;
+  for (let k = 1; k < n; k++) minGap = Math.min(minGap, ts[k] - ts[k - 1]);
+  const t0 = ts[0];
+  const span = ts[n - 1] - t0;
+  const w = Math.floor(minGap);
+  if (w >= 1 && Number.isSafeInteger(t0) && Number.isSafeInteger(span) && Math.floor(span / w) + 1 <= MAX_LOOKUP_CELLS) {
+    const m = Math.floor(span / w) + 1;
+    const below: number[] = new Array(m);
+    const inside: number[] = new Array(m).fill(SENTINEL);
+    let k = 0;
+    for (let j = 0; j < m; j++) {
+      const start = t0 + j * w;
+      while (k < n && ts[k] < start) k++;
+      below[j] = k;
+      if (k < n && ts[k] < start + w) inside[j] = ts[k];
+    }
+    const j = `((${col} - ${integer(t0)}) // ${w} + 1)`;
+    return `(CASE WHEN ${col} <= ${integer(t0)} THEN 0 WHEN ${col} > ${integer(ts[n - 1])} THEN ${n} ELSE [${below.join(',')}][${j}] + (([${inside.join(',')}]::BIGINT[])[${j}] < ${col})::INTEGER END)`;
+  }
+  return countBelowTreeSql(col, ts);
+}
+
+const SENTINEL = 9007199254740991;
+
+/** SQL for #{k : ts[k] < col} (ts ascending): a balanced binary CASE tree. */
+export function countBelowTreeSql(col: string, ts: readonly number[]): string {
+  const rec = (lo: number, hi: number): string => {
+    if (lo >= hi) return String(lo);
+    const mid = (lo + hi) >> 1;
+    return `CASE WHEN ${col} > ${integer(ts[mid])} THEN ${rec(mid + 1, hi)} ELSE ${rec(lo, mid)} END`;
+  };
+  return rec(0, ts.length);
+}
+
+function integer(x: number): string {
+  if (!Number.isSafeInteger(x)) throw new RangeError(`timestamp is not an integer: ${x}`);
+  return String(x);
+}
+
+/** #{k : ts[k] < x} by binary search. */
+export function countBelow(ts: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of the interval [t_i, t_{i+1}) holding x, or -1 when x is outside [t_0, t_last). */
+export function intervalOf(ts: readonly number[], x: number): number {
+  if (x < ts[0] || x >= ts[ts.length - 1]) return -1;
+  // #{k : t_k <= x} - 1
+  let lo = 0;
+  let hi = ts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ts[mid] <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+/** A value series built from range additions: add(v, first, end) adds v to every k in [first, end). */
+export class DiffSeries {
+  private readonly diff: Float64Array;
+  private readonly countDiff: Float64Array;
+  constructor(readonly n: number) {
+    this.diff = new Float64Array(n + 1);
+    this.countDiff = new Float64Array(n + 1);
+  }
+  add(value: number, count: number, first: number, end: number): void {
+    if (first >= end) return;
+    this.diff[first] += value;
+    this.diff[end] -= value;
+    this.countDiff[first] += count;
+    this.countDiff[end] -= count;
+  }
+  /** The values per timestamp, and whether anything was counted at any timestamp. */
+  values(): { values: number[]; present: boolean } {
+    const out: number[] = new Array(this.n);
+    let v = 0;
+    let c = 0;
+    let present = false;
+    for (let k = 0; k < this.n; k++) {
+      v += this.diff[k];
+      c += this.countDiff[k];
+      // Nothing counted here: the exact value is 0 (drop the rounding residue of +v … −v).
+      if (c === 0) v = 0;
+      out[k] = v;
+      if (c > 0) present = true;
+    }
+    return { values: out, present };
+  }
+}
