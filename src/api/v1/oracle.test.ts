@@ -1,0 +1,54 @@
+/**
+ * Oracle through HTTP: /v1/elements/count with a bbox covering the whole data equals the osmium
+ * snapshot counts (osmium time-filter + tags-filter, ../shared/data/history/expected) of the bundled
+ * sample at every 1 January 2008–2017, for each counted filter.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { createServer } from '../server.js';
+
+const FILTERS: Record<string, string> = {
+  nodes: 'type:node',
+  ways: 'type:way',
+  relations: 'type:relation',
+  ways_building: 'type:way and building=*',
+  nwr_building: 'building=*',
+  ways_highway: 'type:way and highway=*',
+  nodes_amenity: 'type:node and amenity=*',
+  relations_type_multipolygon: 'type:relation and type=multipolygon',
+};
+
+describe('v1 elements/count equals osmium (andorra, the bundled sample)', () => {
+  let db: ImportedDb;
+  let app: FastifyInstance;
+  let base: string;
+  const expected = readFileSync(join(SHARED_DATA, 'history', 'expected', 'andorra.snapshot-counts.jsonl'), 'utf8')
+    .trim().split('\n').map((l) => JSON.parse(l) as Record<string, number | string>);
+  before(async () => {
+    db = await importToTemp(join(process.cwd(), 'sample', 'andorra.osh.pbf'));
+    app = await createServer(db.store);
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await app.close();
+    db.dispose();
+  });
+
+  for (const [name, filter] of Object.entries(FILTERS)) {
+    it(`${name} (${filter})`, async () => {
+      const time = expected.map((e) => e.timestamp).join(',');
+      const url = `${base}/v1/elements/count?bboxes=-180,-90,180,90&time=${encodeURIComponent(time)}&filter=${encodeURIComponent(filter)}`;
+      const res = await fetch(url);
+      assert.equal(res.status, 200, await res.clone().text());
+      const body = (await res.json()) as { result: { timestamp: string; value: number }[] };
+      assert.deepEqual(
+        body.result.map((r) => [r.timestamp, r.value]),
+        expected.map((e) => [e.timestamp, e[name]]),
+      );
+    });
+  }
+});
