@@ -1,10 +1,10 @@
 /**
- * The history builder: consumes a sorted stream of versions (nodes, then ways, then relations)
+ * The history builder: consumes a stream of versions sorted by type, id and version (the readers
+ * check that order) — nodes, then ways, then relations —
  * and hands every state of every element to a sink. Node versions and way states are spilled to
  * disk stores in `workDir` so that memory stays bounded whatever the input size.
  */
 import { join } from 'node:path';
-import { MaphistError } from '../core/errors.js';
 import { OSM_TYPE_CODE, type NodeVersion, type OsmVersion, type RelationVersion, type WayVersion } from '../core/osm.js';
 import type { ElementState } from './element-state.js';
 import { NodeHistoryStore } from './node-history-store.js';
@@ -78,21 +78,15 @@ export async function buildHistory(
     for await (const batch of batches) {
       for (const v of batch) {
         const code = OSM_TYPE_CODE[v.type];
+        // The readers guarantee (type, id, version) order (io/version-order.ts), so a new type or id ends a group.
         if (code !== typeCode) {
           flushGroup();
-          if (code < typeCode) throw unsorted(v, 'a ' + v.type + ' after the ' + ['nodes', 'ways', 'relations'][typeCode]);
           // Leaving the nodes (or ways) means their store is complete and may now be read.
           if (typeCode === 0) nodes.finish();
           if (code === 2) ways.finish();
           typeCode = code;
-        } else if (group.length > 0) {
-          const last = group[group.length - 1];
-          if (v.id !== last.id) {
-            if (v.id < last.id) throw unsorted(v, `id ${v.id} after id ${last.id}`);
-            flushGroup();
-          } else if (v.version <= last.version) {
-            throw unsorted(v, `version ${v.version} after version ${last.version}`);
-          }
+        } else if (group.length > 0 && v.id !== group[group.length - 1].id) {
+          flushGroup();
         }
         group.push(v);
         stats.versions[code]++;
@@ -111,11 +105,4 @@ export async function buildHistory(
     nodes.dispose();
     ways.dispose();
   }
-}
-
-function unsorted(v: OsmVersion, what: string): MaphistError {
-  return new MaphistError(
-    'INPUT_UNSORTED',
-    `The input is not sorted by type, id and version (${v.type} ${v.id}: ${what}). Sort it with \`osmium sort\` and import again.`,
-  );
 }

@@ -44,7 +44,13 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
   const dictionary = new TagDictionaryBuilder();
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
   const writer = new StoreWriter(
-    { dbPath: tmp, stagingPath: join(workDir, 'staging.duckdb'), tempDirectory: join(workDir, 'duckdb-tmp'), memoryLimit: '1GB' },
+    {
+      dbPath: tmp,
+      stagingPath: join(workDir, 'staging.duckdb'),
+      tempDirectory: join(workDir, 'duckdb-tmp'),
+      memoryLimit: '1GB',
+      finishMemoryLimit: '2GB',
+    },
     dictionary,
   );
   let complete = false;

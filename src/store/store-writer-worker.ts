@@ -19,6 +19,8 @@ export interface WriterInit {
   stagingPath: string;
   tempDirectory: string;
   memoryLimit: string;
+  /** The limit while finishing (sorting every row): the history builder's memory is free by then. */
+  finishMemoryLimit: string;
 }
 
 export type WriterRequest =
@@ -62,6 +64,7 @@ async function main(): Promise<void> {
     }
     appender.flushSync();
     appender.closeSync();
+    await con.run(`SET memory_limit = '${init.finishMemoryLimit}'`);
     await writeDictionary(con, message.dictionary);
     // MAPHIST_DEBUG_SQL=1 prints the time of each finalize statement (for diagnosing slow imports).
     for (const sql of FINALIZE_STATEMENTS) {
