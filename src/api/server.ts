@@ -52,6 +52,7 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
       installV1ErrorHandling(v1);
       registerMetadataRoute(v1, store, { timeoutSeconds });
       registerAggregationRoutes(v1, { store, engine, timeoutSeconds });
+      (await import('./v1/routes/extraction.js')).registerExtractionRoutes(v1, { store, timeoutSeconds });
     },
     { prefix: '/v1' },
   );

@@ -58,19 +58,50 @@ function clippedOf(interior: boolean, wkb: Uint8Array | null, clip: (g: Geometry
   return interior ? g : clip(g);
 }
 
+/**
+ * One side's geometry for `classifyWith`, computed on demand. `key` identifies the geometry's
+ * content (equal keys: equal geometries), so equal sides need no comparison.
+ */
+export interface SideGeometry {
+  /** The geometry clipped to the area (null: empty or no geometry). */
+  clipped(): Geometry | null;
+  /** The unclipped geometry (used when the side is interior). */
+  unclipped(): Geometry | null;
+  key?: number;
+}
+
 export function classifyContribution(row: ContributionRow, clip: (g: Geometry) => Geometry | null): Contribution | null {
+  return classifyWith(
+    row,
+    { clipped: () => clippedOf(false, row.geometry, clip), unclipped: () => clippedOf(true, row.geometry, clip) },
+    { clipped: () => clippedOf(false, row.prevGeometry, clip), unclipped: () => clippedOf(true, row.prevGeometry, clip) },
+  );
+}
+
+/**
+ * classifyContribution with the geometries of both sides given as `SideGeometry` (the row's WKB
+ * fields are not read). `geometryChange: false` skips the geometry comparison (the flag is then
+ * false: for counts that do not filter by type only "in" matters); `same` replaces
+ * `sameGeometry` (e.g. memoized).
+ */
+export function classifyWith(
+  row: Omit<ContributionRow, 'geometry' | 'prevGeometry'>,
+  curSide: SideGeometry,
+  prevSide: SideGeometry,
+  options: { geometryChange?: boolean; same?: (a: Geometry | null, b: Geometry | null) => boolean } = {},
+): Contribution | null {
   const bothInterior = row.interior && row.prev !== null && row.prev.interior;
   let cur: Geometry | null | undefined;
   let prevG: Geometry | null | undefined;
   let inCur = !row.deleted && row.matches && row.hit;
   if (inCur && !row.interior) {
-    cur = clippedOf(false, row.geometry, clip);
+    cur = curSide.clipped();
     inCur = cur !== null;
   }
   const p = row.prev;
   let inPrev = p !== null && !p.deleted && p.matches && p.hit;
   if (inPrev && !p!.interior) {
-    prevG = clippedOf(false, row.prevGeometry, clip);
+    prevG = prevSide.clipped();
     inPrev = prevG !== null;
   }
   if (!inCur && !inPrev) return null;
@@ -79,10 +110,12 @@ export function classifyContribution(row: ContributionRow, clip: (g: Geometry) =
   if (!inCur && inPrev) return { ...base, creation: false, deletion: true, tagChange: false, geometryChange: false, tagSets: [row.tagsBefore] };
   let geometryChange: boolean;
   if (bothInterior && !row.geometryChange) geometryChange = false;
+  else if (options.geometryChange === false) geometryChange = false;
+  else if (curSide.key !== undefined && curSide.key === prevSide.key && row.interior === p!.interior) geometryChange = false;
   else {
-    cur ??= clippedOf(true, row.geometry, clip);
-    prevG ??= clippedOf(true, row.prevGeometry, clip);
-    geometryChange = !sameGeometry(cur, prevG);
+    cur ??= row.interior ? curSide.unclipped() : curSide.clipped();
+    prevG ??= p!.interior ? prevSide.unclipped() : prevSide.clipped();
+    geometryChange = !(options.same ?? sameGeometry)(cur, prevG);
   }
   return { ...base, creation: false, deletion: false, tagChange: row.tagChange, geometryChange, tagSets: [row.tagsBefore, row.tags] };
 }
@@ -95,14 +128,15 @@ export function classifyContribution(row: ContributionRow, clip: (g: Geometry) =
  */
 export function sameGeometry(a: Geometry | null | undefined, b: Geometry | null | undefined): boolean {
   if (a == null || b == null) return a == b;
-  return JSON.stringify(normalized(a)) === JSON.stringify(normalized(b));
+  return JSON.stringify(normalizedGeometry(a)) === JSON.stringify(normalizedGeometry(b));
 }
 
 function dedupe(list: Position[]): Position[] {
   return list.filter((p, i) => i === 0 || p[0] !== list[i - 1][0] || p[1] !== list[i - 1][1]);
 }
 
-function normalized(g: Geometry): Geometry {
+/** The geometry without repeated consecutive coordinates (what `sameGeometry` compares). */
+export function normalizedGeometry(g: Geometry): Geometry {
   switch (g.type) {
     case 'Point':
     case 'MultiPoint':
@@ -116,7 +150,7 @@ function normalized(g: Geometry): Geometry {
     case 'MultiPolygon':
       return { type: 'MultiPolygon', coordinates: g.coordinates.map((p) => p.map(dedupe)) };
     case 'GeometryCollection':
-      return { type: 'GeometryCollection', geometries: g.geometries.map(normalized) };
+      return { type: 'GeometryCollection', geometries: g.geometries.map(normalizedGeometry) };
   }
 }
 

@@ -48,7 +48,7 @@ export interface GroupCoder {
   labelsOf(code: number): string[];
 }
 
-export function groupCoder(grouping: Grouping, dict: StoreTagDictionary): GroupCoder {
+export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: { kv: string; mask: string } = { kv: 'tag_kv', mask: 'key_mask' }): GroupCoder {
   switch (grouping.by) {
     case 'none':
       return { codeSql: '0', labelsOf: () => ['total'] };
@@ -58,7 +58,7 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary): GroupC
       const keyId = dict.keyId(grouping.key);
       const requested = grouping.values ? new Set(grouping.values) : undefined;
       return {
-        codeSql: valueIdSql(keyId),
+        codeSql: valueIdSql(keyId, cols.kv, cols.mask),
         labelsOf: (code) => {
           if (code < 0 || keyId === undefined) return ['remainder'];
           const value = dict.valueName(keyId, code) ?? '';
@@ -70,7 +70,7 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary): GroupC
     case 'key': {
       if (grouping.keys.length > 62) throw new RangeError('at most 62 keys can be grouped by');
       const ids = grouping.keys.map((k) => dict.keyId(k));
-      const parts = ids.map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id)} THEN ${2 ** i} ELSE 0 END`)).filter((p): p is string => p !== null);
+      const parts = ids.map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id, cols.kv, cols.mask)} THEN ${2 ** i} ELSE 0 END`)).filter((p): p is string => p !== null);
       return {
         codeSql: parts.length === 0 ? '0' : `(${parts.join(' + ')})`,
         labelsOf: (code) => {
@@ -165,4 +165,33 @@ export function finishGroups<T>(
       return out;
     }
   }
+}
+
+/**
+ * The labels of a contribution from the group codes of its tags after (`after`) and before
+ * (`before`, the previous contribution's tags), the same as `labelsOfTags` over the tag sets of
+ * the contribution: creation → after, deletion → before, otherwise both.
+ */
+export function labelsOfCodes(grouping: Grouping, coder: GroupCoder, kind: 'creation' | 'deletion' | 'change', after: number, before: number): string[] {
+  switch (grouping.by) {
+    case 'none':
+    case 'type':
+      return coder.labelsOf(after);
+    case 'tag': {
+      const codes = kind === 'creation' ? [after] : kind === 'deletion' ? [before] : [after, before];
+      const out = new Set<string>();
+      for (const code of codes) if (code >= 0) for (const l of coder.labelsOf(code)) out.add(l);
+      if (out.size === 0) out.add('remainder');
+      return [...out];
+    }
+    case 'key': {
+      const code = kind === 'creation' ? after : kind === 'deletion' ? before : bitOr(after, before);
+      return coder.labelsOf(code);
+    }
+  }
+}
+
+/** Bitwise or of two non-negative integers below 2^62 (JS `|` is 32-bit). */
+function bitOr(a: number, b: number): number {
+  return Number(BigInt(a) | BigInt(b));
 }

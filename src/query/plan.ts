@@ -11,24 +11,26 @@ export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'le
 /**
  * Snapshots in one scan. Per matching state: first = #{t < valid_from}, end = #{t < valid_to}
  * (it counts at the timestamps [first, end)), its group code, and whether it is interior. Interior
- * rows are summed per (first, end, code) with the precomputed measure; boundary rows keep their
- * own group (b = rowid) and bring their geometry back for exact clipping.
+ * rows are summed per (first, end, code) with the precomputed measure (b = -1); boundary rows keep
+ * their own group (b = rowid), and their geometries are fetched afterwards by rowid
+ * (`geometriesByRowidSql`) for exact clipping: reading the geometry column in the scan itself
+ * costs even when no row needs it.
  *
- *   SELECT first, end, code, sum(value), count(*), any_value(geom)
+ *   SELECT first, end, code, sum(value), count(*), b
  *   FROM (SELECT …, CASE WHEN interior THEN -1 ELSE rowid END AS b FROM states
  *         WHERE NOT deleted AND valid_from <= t_last AND valid_to > t_0 AND <bbox meets area> AND <filter>)
  *   WHERE first < end GROUP BY first, end, code, b
  */
 export function snapshotSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: Measure }): string {
   const ts = p.timestamps;
-  return `SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, any_value(geom) AS geom
+  return `${p.area.withSql ? `WITH ${p.area.withSql}
+` : ''}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
 FROM (
   SELECT ${countBelowSql('valid_from', ts)} AS f, ${countBelowSql('valid_to', ts)} AS e, ${p.codeSql} AS g,
          CASE WHEN interior THEN -1 ELSE rid END AS b,
-         CASE WHEN interior THEN ${MEASURE_COLUMN[p.measure]} ELSE 0 END AS v,
-         CASE WHEN interior THEN NULL ELSE geometry END AS geom
+         CASE WHEN interior THEN ${MEASURE_COLUMN[p.measure]} ELSE 0 END AS v
   FROM (
-    SELECT *, rowid AS rid, coalesce(${p.area.interiorSql}, FALSE) AS interior FROM states
+    SELECT *, rowid AS rid, coalesce(${p.area.interiorWithSql}, FALSE) AS interior FROM states
     WHERE NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]}
       AND ${p.area.intersectsSql} AND ${p.filterSql}
   )
@@ -48,14 +50,14 @@ export function contributionSql(p: { area: AreaPlan; timestamps: readonly number
   const ts = p.timestamps;
   const t0 = ts[0];
   const t1 = ts[ts.length - 1];
-  return `WITH e AS (
+  return `WITH ${p.area.withSql ? `${p.area.withSql},\n` : ''}e AS (
   SELECT DISTINCT type, id FROM states st
   WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}
 ),
 s AS (
   SELECT st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted,
          coalesce(${p.filterSql}, FALSE) AS m, coalesce(${p.area.intersectsSql}, FALSE) AS hit,
-         coalesce(${p.area.interiorSql}, FALSE) AS interior,
+         coalesce(${p.area.interiorWithSql}, FALSE) AS interior,
          st.tag_change, st.geometry_change, st.tag_kv, st.tag_kv_before, st.geometry
   FROM states st SEMI JOIN e ON st.type = e.type AND st.id = e.id
   WHERE NOT st.collapsed AND st.valid_from < ${t1}
@@ -74,4 +76,118 @@ FROM w
 WHERE valid_from >= ${t0}
   AND ((NOT deleted AND m AND hit) OR (p_deleted = FALSE AND p_m AND p_hit))
 ORDER BY type, id, valid_from, version, minor_version`;
+}
+
+/** Contribution types as SQL over the sure rows' flags (`ci`, `pi`: in now / before), or null for "every type". */
+function passesTypesSql(types: readonly string[] | undefined): string | null {
+  if (types === undefined) return null;
+  const parts = types.map((t) =>
+    t === 'creation' ? '(ci AND NOT pi)' : t === 'deletion' ? '(pi AND NOT ci)' : t === 'tagChange' ? '(ci AND pi AND tag_change)' : 'FALSE',
+  );
+  return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
+}
+
+/**
+ * Contributions aggregated in SQL. The same candidate rows as `contributionSql`; a row is *sure*
+ * when no side needs clipping: each side that is "in" by the SQL facts (not deleted, matching,
+ * bbox meeting the area) is interior, so clipping is the identity and in(side) is exact; with
+ * `contributionTypes`, also not a geometry change between two "in" sides (that one needs the
+ * exact comparison). Sure rows passing the types are counted per (interval, code after, code
+ * before, kind[, user]) — kind 0 creation, 1 deletion, 2 change — with b = -1; every other row
+ * stays single (b = its rowid) with the columns `classifyContribution` needs.
+ *
+ * The group codes are computed per state before the window (g over the state's tags, gb over
+ * the previous contribution's, `tag_kv_before`), so the sort carries no tag lists.
+ *
+ * Output columns: k, g, gb, kind, user_id, n, b, then (boundary rows only) type, id,
+ * valid_from, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change,
+ * geometry_change, g_rid, p_rid (rowids of the states whose geometries are
+ * needed: `geometriesByRowidSql` fetches them), run, p_run: the geometry run of the state and of
+ * its predecessor — a run is a maximal sequence of an element's kept states with the same WKB
+ * (a new run starts at a creation, a deletion, or a geometry change), so one state per
+ * (type, id, run) stands for all.
+ */
+export function contributionAggregateSql(p: {
+  area: AreaPlan;
+  timestamps: readonly number[];
+  filterSql: string;
+  codeSql: string;
+  codeBeforeSql: string;
+  users: boolean;
+  contributionTypes: readonly string[] | undefined;
+}): string {
+  const ts = p.timestamps;
+  const t0 = ts[0];
+  const t1 = ts[ts.length - 1];
+  const types = passesTypesSql(p.contributionTypes);
+  const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${types === null ? '' : ' AND NOT (ci AND pi AND geometry_change)'}`;
+  const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
+  const needsGeometry = '(interior AND coalesce(p_interior, TRUE) AND NOT geometry_change)';
+  return `WITH ${p.area.withSql ? `${p.area.withSql},\n` : ''}e AS (
+  SELECT DISTINCT type, id FROM states st
+  WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}
+),
+s AS (
+  SELECT st.rid, st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted,
+         coalesce(${p.filterSql}, FALSE) AS m, coalesce(${p.area.intersectsSql}, FALSE) AS hit,
+         coalesce(${p.area.interiorWithSql}, FALSE) AS interior,
+         st.tag_change, st.geometry_change, st.g, st.gb,
+         (st.deleted OR st.is_creation OR st.geometry_change) AS new_run
+  FROM (SELECT *, rowid AS rid, ${p.codeSql} AS g, ${p.codeBeforeSql} AS gb FROM states) st SEMI JOIN e ON st.type = e.type AND st.id = e.id
+  WHERE NOT st.collapsed AND st.valid_from < ${t1}
+),
+w AS (
+  SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
+         lag(interior) OVER win AS p_interior, lag(rid) OVER win AS p_rid,
+         sum(new_run::INTEGER) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run
+  FROM s WINDOW win AS (PARTITION BY type, id ORDER BY valid_from, version, minor_version)
+),
+c AS (
+  SELECT *, (NOT deleted AND m AND hit) AS ci, coalesce(p_deleted = FALSE AND p_m AND p_hit, FALSE) AS pi
+  FROM w WHERE valid_from >= ${t0}
+),
+d AS (
+  SELECT *, coalesce(${sure}, FALSE) AS sure FROM c WHERE ci OR pi
+)
+SELECT k::INTEGER AS k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS user_id, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+       any_value(type)::INTEGER AS type, any_value(id)::DOUBLE AS id, any_value(valid_from)::DOUBLE AS valid_from, any_value(deleted) AS deleted,
+       any_value(m) AS m, any_value(hit) AS hit, any_value(interior) AS interior,
+       any_value(p_deleted) AS p_deleted, any_value(p_m) AS p_m, any_value(p_hit) AS p_hit, any_value(p_interior) AS p_interior,
+       any_value(tag_change) AS tag_change, any_value(geometry_change) AS geometry_change,
+       any_value(g_rid)::DOUBLE AS g_rid, any_value(p_rid)::DOUBLE AS p_rid, any_value(run)::DOUBLE AS run, any_value(p_run)::DOUBLE AS p_run
+FROM (
+  SELECT ${countBelowSql('(valid_from + 1)', ts)} - 1 AS k, g, gb,
+         CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END AS kind,
+         ${p.users ? 'user_id' : 'NULL'} AS user_id,
+         CASE WHEN sure THEN -1 ELSE rid END AS b,
+         ${single('type')} AS type, ${single('id')} AS id, ${single('valid_from')} AS valid_from, ${single('deleted')} AS deleted,
+         ${single('m')} AS m, ${single('hit')} AS hit, ${single('interior')} AS interior,
+         ${single('p_deleted')} AS p_deleted, ${single('p_m')} AS p_m, ${single('p_hit')} AS p_hit, ${single('p_interior')} AS p_interior,
+         ${single('tag_change')} AS tag_change, ${single('geometry_change')} AS geometry_change,
+         CASE WHEN sure OR NOT ci OR ${needsGeometry} THEN NULL ELSE rid END AS g_rid,
+         CASE WHEN sure OR NOT pi OR ${needsGeometry} THEN NULL ELSE p_rid END AS p_rid,
+         ${single('run')} AS run, ${single('run - new_run::INTEGER')} AS p_run
+  FROM d
+  WHERE NOT sure OR ${types ?? 'TRUE'}
+)
+GROUP BY k, g, gb, kind, user_id, b`;
+}
+
+/**
+ * The geometries of the given states (by rowid), each distinct geometry once: rows (rowid, gid,
+ * NULL) map a state to its geometry id, rows (NULL, gid, wkb) give each geometry. Boundary
+ * states of long-lived elements (country relations) repeat the same large geometry over many
+ * states; this ships and clips it once. `intersectsSql` (every state asked for meets the area)
+ * lets the zone maps skip row groups.
+ */
+export function geometriesByRowidSql(rowids: readonly number[], intersectsSql = 'TRUE'): string {
+  for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
+  return `WITH g AS (
+  SELECT st.rowid AS r, st.geometry FROM states st SEMI JOIN (SELECT unnest([${rowids.join(',')}]::BIGINT[]) AS r) x ON st.rowid = x.r
+  WHERE ${intersectsSql}
+),
+d AS (SELECT geometry, row_number() OVER () AS gid FROM (SELECT DISTINCT geometry FROM g WHERE geometry IS NOT NULL))
+SELECT g.r::DOUBLE AS r, d.gid::DOUBLE AS gid, NULL::BLOB AS geometry FROM g JOIN d ON g.geometry = d.geometry
+UNION ALL
+SELECT NULL::DOUBLE, gid::DOUBLE, geometry FROM d`;
 }

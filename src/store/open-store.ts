@@ -1,5 +1,7 @@
 /** Opens an existing maphist database for queries (read-only: the server never writes the history). */
 import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { MaphistError } from '../core/errors.js';
 import { readMetadata, type StoreMetadata } from './metadata.js';
@@ -12,13 +14,27 @@ export interface Store {
   close(): void;
 }
 
-export async function openStore(path: string, options: { readOnly?: boolean } = {}): Promise<Store> {
+export interface OpenStoreOptions {
+  readOnly?: boolean;
+  /**
+   * DuckDB's memory limit for queries (default 2GB): big sorts and joins (a country-sized
+   * extraction ordered by type and id) spill to a temporary directory instead of growing the
+   * server without bound (DuckDB's own default is 80 % of the machine's memory).
+   */
+  memoryLimit?: string;
+}
+
+export async function openStore(path: string, options: OpenStoreOptions = {}): Promise<Store> {
   if (!existsSync(path)) {
     throw new MaphistError('DB_NOT_FOUND', `There is no maphist database at ${path}. Create one with \`maphist import <history file> --db ${path}\`.`);
   }
   let instance: DuckDBInstance;
   try {
-    instance = await DuckDBInstance.create(path, { access_mode: options.readOnly === false ? 'READ_WRITE' : 'READ_ONLY' });
+    instance = await DuckDBInstance.create(path, {
+      access_mode: options.readOnly === false ? 'READ_WRITE' : 'READ_ONLY',
+      memory_limit: options.memoryLimit ?? '2GB',
+      temp_directory: join(tmpdir(), `maphist-duckdb-${process.pid}`),
+    });
   } catch (e) {
     throw new MaphistError('DB_INVALID', `${path} is not a DuckDB database maphist can open: ${(e as Error).message}`);
   }

@@ -121,6 +121,54 @@ describe('engine vs brute force on the Andorra store', () => {
     });
   }
 
+  it('grouped contributions and users (SQL aggregation of interior rows) equal the per-contribution list', async () => {
+    const { labelsOfTags } = await import('../../query/groups.js');
+    const { passesTypes } = await import('../../query/contributions.js');
+    const { intervalOf } = await import('../../query/time-plan.js');
+    const groupings = [
+      { by: 'type' as const },
+      { by: 'tag' as const, key: 'building' },
+      { by: 'tag' as const, key: 'highway', values: ['residential', 'track', 'nonexistent'] },
+      { by: 'key' as const, keys: ['building', 'highway', 'name'] },
+    ];
+    const labelOf = (key: import('../../query/model.js').GroupKey, keys?: string[]): string =>
+      key.kind === 'tag' ? `tag:${key.value}` : key.kind === 'key' ? `key:${keys!.indexOf(key.key)}` : key.kind === 'type' ? `type:${key.type}` : key.kind;
+    for (const k of [1, 7, 9]) {
+      const { area } = areas[k];
+      for (const text of ['building=* or highway=*', 'type:way']) {
+        const filter = parseFilter(text, { version: 1 });
+        for (const types of [undefined, ['creation', 'deletion'], ['geometryChange']] as (ContributionType[] | undefined)[]) {
+          const list = await engine.listContributions({ areas: [area], timestamps: YEARLY, filter, grouping: { by: 'none' } });
+          for (const grouping of groupings) {
+            const counts = new Map<string, number[]>();
+            const users = new Map<string, Set<number>[]>();
+            const total: Set<number>[] = Array.from({ length: YEARLY.length - 1 }, () => new Set());
+            for (const c of list) {
+              if (!passesTypes(c, types)) continue;
+              const i = intervalOf(YEARLY, c.time);
+              total[i].add(c.userId);
+              for (const label of labelsOfTags(grouping, engine.dictionary, c.tagSets, c.type)) {
+                if (!counts.has(label)) counts.set(label, new Array(YEARLY.length - 1).fill(0));
+                if (!users.has(label)) users.set(label, Array.from({ length: YEARLY.length - 1 }, () => new Set()));
+                counts.get(label)![i] += 1;
+                users.get(label)![i].add(c.userId);
+              }
+            }
+            const q = { areas: [area], timestamps: YEARLY, filter, contributionTypes: types, grouping };
+            const what = `${area.id} ${text} ${types?.join('+') ?? 'all'} ${JSON.stringify(grouping)}`;
+            const zero = new Array(YEARLY.length - 1).fill(0);
+            const keys = grouping.by === 'key' ? grouping.keys : undefined;
+            for (const g of (await engine.countContributions(q)).groups) assert.deepEqual(g.values, counts.get(labelOf(g.key, keys)) ?? zero, `${what} count ${JSON.stringify(g.key)}`);
+            for (const g of (await engine.countUsers(q)).groups) {
+              const want = g.key.kind === 'total' ? total.map((s) => s.size) : (users.get(labelOf(g.key, keys))?.map((s) => s.size) ?? zero);
+              assert.deepEqual(g.values, want, `${what} users ${JSON.stringify(g.key)}`);
+            }
+          }
+        }
+      }
+    }
+  });
+
   it('an abort during a running query interrupts it and rejects with the reason', async () => {
     const ac = new AbortController();
     const monthly = Array.from({ length: 400 }, (_, i) => Date.UTC(2000 + Math.floor(i / 12), i % 12, 1) / 1000);

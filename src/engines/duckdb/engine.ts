@@ -10,8 +10,8 @@ import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
-import { classifyContribution, passesTypes, type Contribution, type ContributionRow } from '../../query/contributions.js';
-import { finishGroups, groupCoder, labelsOfTags, type Grouping } from '../../query/groups.js';
+import { classifyContribution, classifyWith, normalizedGeometry, passesTypes, type Contribution, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
+import { finishGroups, groupCoder, labelsOfCodes, labelsOfTags, type Grouping } from '../../query/groups.js';
 import type {
   AreaOfInterest,
   ContributionQuery,
@@ -23,7 +23,7 @@ import type {
   RatioSeries,
   SnapshotQuery,
 } from '../../query/model.js';
-import { contributionSql, snapshotSql } from '../../query/plan.js';
+import { contributionAggregateSql, contributionSql, geometriesByRowidSql, snapshotSql } from '../../query/plan.js';
 import { DiffSeries, intervalOf } from '../../query/time-plan.js';
 
 const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };
@@ -100,17 +100,35 @@ export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQuery
       return list;
     };
     const measureOf = MEASURE_OF[measure];
+    const boundary: [number, number, number, number][] = [];
     let i = 0;
-    for (const [f, e, g, v, n, geom] of rows as [number, number, number, number, number, Uint8Array | null][]) {
+    for (const [f, e, g, v, n, b] of rows as [number, number, number, number, number, number][]) {
       if ((++i & 1023) === 0) checkAborted(signal);
-      if (geom === null) {
+      if (b === -1) {
         for (const s of seriesOf(g)) s.add(v, n, f, e);
         continue;
       }
-      const clipped = plan.clip(decodeWkb(geom));
-      if (clipped === null) continue;
-      const value = measureOf(clipped);
-      for (const s of seriesOf(g)) s.add(value, 1, f, e);
+      boundary.push([f, e, g, b]);
+    }
+    if (boundary.length === 0) return series;
+    // The boundary rows' geometries (each distinct one decoded and clipped once).
+    const gidOf = new Map<number, number>();
+    const geometries = new Map<number, { wkb: Uint8Array; value?: number | null }>();
+    for (const [r, gid, wkb] of (await query(geometriesByRowidSql(boundary.map((x) => x[3]), plan.intersectsSql), signal)) as [number | null, number, Uint8Array | null][]) {
+      if (r === null) geometries.set(gid, { wkb: wkb! });
+      else gidOf.set(r, gid);
+    }
+    for (const [f, e, g, rowid] of boundary) {
+      if ((++i & 255) === 0) checkAborted(signal);
+      const gid = gidOf.get(rowid);
+      const entry = gid === undefined ? undefined : geometries.get(gid);
+      if (!entry) continue;
+      if (entry.value === undefined) {
+        const clipped = plan.clip(decodeWkb(entry.wkb));
+        entry.value = clipped === null ? null : measureOf(clipped);
+      }
+      if (entry.value === null) continue;
+      for (const s of seriesOf(g)) s.add(entry.value, 1, f, e);
     }
     return series;
   }
@@ -203,6 +221,118 @@ export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQuery
     return out;
   }
 
+  /**
+   * contributions/count and users/count over one area: sure rows (no clipping matters) are
+   * aggregated in SQL (`contributionAggregateSql`), the others classified here.
+   */
+  async function contributionAggregates(area: AreaOfInterest, q: ContributionQuery, users: boolean, inner: Grouping): Promise<{ key: GroupKey; values: number[] }[]> {
+    const intervals = q.timestamps.length - 1;
+    const plan = planArea(area, 'st');
+    const coder = groupCoder(inner, dict);
+    const before = groupCoder(inner, dict, { kv: 'tag_kv_before', mask: 'key_mask_before' });
+    const sql = contributionAggregateSql({
+      area: plan,
+      timestamps: q.timestamps,
+      filterSql: filterSql(q.filter, 'st'),
+      codeSql: coder.codeSql,
+      codeBeforeSql: before.codeSql,
+      users,
+      contributionTypes: q.contributionTypes,
+    });
+    const rows = await query(sql, q.signal);
+    const counts = new Map<string, { value: number[]; present: boolean }>();
+    const userSets = new Map<string, Set<number>[]>();
+    const totalUsers: Set<number>[] = Array.from({ length: intervals }, () => new Set());
+    const add = (labels: readonly string[], k: number, n: number, userId: number) => {
+      for (const label of labels) {
+        if (users) {
+          let sets = userSets.get(label);
+          if (!sets) userSets.set(label, (sets = Array.from({ length: intervals }, () => new Set())));
+          sets[k].add(userId);
+        } else {
+          let entry = counts.get(label);
+          if (!entry) counts.set(label, (entry = { value: new Array(intervals).fill(0), present: true }));
+          entry.value[k] += n;
+        }
+      }
+      if (users) totalUsers[k].add(userId);
+    };
+    const KINDS = ['creation', 'deletion', 'change'] as const;
+    const labelCache = new Map<string, string[]>();
+    /** Labels by kind (0 creation, 1 deletion, 2 change) and the group codes of the tags after and before. */
+    const labelsOf = (kind: number, g: number, gb: number): string[] => {
+      const ck = `${kind}/${g}/${gb}`;
+      let labels = labelCache.get(ck);
+      if (!labels) labelCache.set(ck, (labels = labelsOfCodes(inner, coder, KINDS[kind], g, gb)));
+      return labels;
+    };
+    type Single = [number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number | null, number | null, number | null, number | null];
+    const singles: { k: number; g: number; gb: number; userId: number; r: Single }[] = [];
+    const rowidOfRun = new Map<string, number>();
+    const runRowid = (run: string, rowid: number) => {
+      if (!rowidOfRun.has(run)) rowidOfRun.set(run, rowid);
+    };
+    let i = 0;
+    for (const r of rows) {
+      if ((++i & 1023) === 0) checkAborted(q.signal);
+      const [k, g, gb, kind, userId, n, b] = r as [number, number, number, number, number, number, number];
+      if (b === -1) {
+        add(labelsOf(kind, g, gb), k, n, userId);
+        continue;
+      }
+      const single = r.slice(7) as Single;
+      // One state per geometry run (same WKB) is fetched: the first seen.
+      const [type, id] = single;
+      if (single[13] !== null) runRowid(`${type}/${id}/${single[15]}`, single[13]);
+      if (single[14] !== null) runRowid(`${type}/${id}/${single[16]}`, single[14]);
+      singles.push({ k, g, gb, userId, r: single });
+    }
+    // The boundary rows' geometries, each distinct one fetched, decoded and clipped once.
+    const gidOf = new Map<number, number>();
+    const geometries = new Map<number, { wkb: Uint8Array; unclipped?: Geometry | null; clipped?: Geometry | null }>();
+    if (rowidOfRun.size > 0) {
+      for (const [r, gid, wkb] of (await query(geometriesByRowidSql([...new Set(rowidOfRun.values())], plan.intersectsSql), q.signal)) as [number | null, number, Uint8Array | null][]) {
+        if (r === null) geometries.set(gid, { wkb: wkb! });
+        else gidOf.set(r, gid);
+      }
+    }
+    const none: SideGeometry = { clipped: () => null, unclipped: () => null };
+    const sideOf = (type: number, id: number, run: number | null): SideGeometry => {
+      const rowid = run === null ? undefined : rowidOfRun.get(`${type}/${id}/${run}`);
+      const gid = rowid === undefined ? undefined : gidOf.get(rowid);
+      const entry = gid === undefined ? undefined : geometries.get(gid);
+      if (!entry) return none;
+      const unclipped = () => (entry.unclipped === undefined ? (entry.unclipped = decodeWkb(entry.wkb)) : entry.unclipped);
+      return { key: gid, unclipped, clipped: () => (entry.clipped === undefined ? (entry.clipped = unclipped() === null ? null : plan.clip(unclipped()!)) : entry.clipped) };
+    };
+    const normalizedJson = new WeakMap<Geometry, string>();
+    const jsonOf = (g: Geometry) => {
+      let j = normalizedJson.get(g);
+      if (j === undefined) normalizedJson.set(g, (j = JSON.stringify(normalizedGeometry(g))));
+      return j;
+    };
+    const same = (a: Geometry | null, b: Geometry | null) => (a === null || b === null ? a === b : a === b || jsonOf(a) === jsonOf(b));
+    for (const { k, g, gb, userId, r } of singles) {
+      if ((++i & 255) === 0) checkAborted(q.signal);
+      const [type, id, validFrom, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, gRid, pRid, run, pRun] = r;
+      const c = classifyWith(
+        {
+          type, id, validFrom, userId, deleted, matches: m, hit, interior,
+          prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
+          tagChange, geometryChange, tags: [], tagsBefore: [],
+        },
+        sideOf(type, id, gRid === null ? null : run),
+        sideOf(type, id, pRid === null ? null : pRun),
+        { geometryChange: q.contributionTypes !== undefined, same },
+      );
+      if (!c || !passesTypes(c, q.contributionTypes)) continue;
+      add(labelsOf(c.creation ? 0 : c.deletion ? 1 : 2, g, gb), k, 1, userId);
+    }
+    if (users) for (const [label, sets] of userSets) counts.set(label, { value: sets.map((s) => s.size), present: true });
+    const total = users && (inner.by === 'tag' || inner.by === 'key') ? totalUsers.map((s) => s.size) : undefined;
+    return finishGroups(inner, counts, () => new Array(intervals).fill(0), { total }).map(({ key, value }) => ({ key, values: value }));
+  }
+
   type Mode = 'count' | 'users' | 'latest';
 
   async function contributionSeries(q: ContributionQuery, mode: Mode): Promise<GroupedSeries> {
@@ -214,38 +344,27 @@ export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQuery
     const areas = perArea ? q.areas : [unionOfAreas(q.areas)];
     const results: { area: AreaOfInterest; groups: { key: GroupKey; values: number[] }[] }[] = [];
     for (const area of areas) {
-      let list = await contributionsIn(area, q);
-      if (mode === 'latest') {
-        const last: Contribution[] = [];
-        for (let k = 0; k < list.length; k++) {
-          const next = list[k + 1];
-          if (!next || next.type !== list[k].type || next.id !== list[k].id) last.push(list[k]);
-        }
-        list = last;
+      if (mode !== 'latest') {
+        results.push({ area, groups: await contributionAggregates(area, q, mode === 'users', inner) });
+        continue;
       }
+      // latest: per element its last contribution in range, then contributionTypes.
+      const list = await contributionsIn(area, q);
       const counts = new Map<string, { value: number[]; present: boolean }>();
-      const users = new Map<string, Set<number>[]>();
-      const totalUsers: Set<number>[] = Array.from({ length: intervals }, () => new Set());
-      for (const c of list) {
+      for (let j = 0; j < list.length; j++) {
+        const c = list[j];
+        const next = list[j + 1];
+        if (next && next.type === c.type && next.id === c.id) continue;
         if (!passesTypes(c, q.contributionTypes)) continue;
         const k = intervalOf(q.timestamps, c.time);
         if (k < 0) continue;
         for (const label of labelsOfTags(inner, dict, c.tagSets, c.type)) {
-          if (mode === 'users') {
-            let sets = users.get(label);
-            if (!sets) users.set(label, (sets = Array.from({ length: intervals }, () => new Set())));
-            sets[k].add(c.userId);
-          } else {
-            let entry = counts.get(label);
-            if (!entry) counts.set(label, (entry = { value: new Array(intervals).fill(0), present: true }));
-            entry.value[k] += 1;
-          }
+          let entry = counts.get(label);
+          if (!entry) counts.set(label, (entry = { value: new Array(intervals).fill(0), present: true }));
+          entry.value[k] += 1;
         }
-        totalUsers[k].add(c.userId);
       }
-      if (mode === 'users') for (const [label, sets] of users) counts.set(label, { value: sets.map((s) => s.size), present: true });
-      const total = mode === 'users' && (inner.by === 'tag' || inner.by === 'key') ? totalUsers.map((s) => s.size) : undefined;
-      const groups = finishGroups(inner, counts, () => new Array(intervals).fill(0), { total }).map(({ key, value }) => ({ key, values: value }));
+      const groups = finishGroups(inner, counts, () => new Array(intervals).fill(0)).map(({ key, value }) => ({ key, values: value }));
       results.push({ area, groups });
     }
     if (perArea) return { groups: results.map(({ area, groups }) => ({ key: { kind: 'boundary', id: area.id }, values: groups[0].values })) };

@@ -26,10 +26,12 @@ export function splitTextObjects(value: string): TextObjects {
   for (const part of parts) {
     const f = javaSplit(part, ',');
     if (withIds) {
-      const colon = f[0]!.indexOf(':');
+      // Java's split drops trailing empty fields, so a part such as "," has no fields at all.
+      const first = f[0] ?? '';
+      const colon = first.indexOf(':');
       if (colon < 0) throw new MaphistError('BOUNDARY_INVALID', MSG.BOUNDARY_IDS_FORMAT);
-      ids.push(f[0]!.slice(0, colon));
-      f[0] = f[0]!.slice(colon + 1);
+      ids.push(first.slice(0, colon));
+      f[0] = first.slice(colon + 1);
     }
     fields.push(f);
   }

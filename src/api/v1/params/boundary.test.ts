@@ -25,3 +25,7 @@ test('csv output forbids semicolons in ids', () => {
   const b = parseBoundary({ bboxes: 'a;b:8,49,9,50' });
   throwsCode(() => assertCsvSafeIds(b.areas), 'BOUNDARY_INVALID', MSG.CSV_ID_SEMICOLON);
 });
+
+test('an id-style boundary whose later part has no fields is a format error, not a crash (fuzz counterexample ":|,")', () => {
+  for (const p of ['bboxes', 'bcircles', 'bpolys'] as const) throwsCode(() => parseBoundary({ [p]: ':|,' }), 'BOUNDARY_INVALID');
+});

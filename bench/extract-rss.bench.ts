@@ -1,0 +1,59 @@
+/**
+ * `npm run bench:extract:rss -- <store.duckdb>`: server memory while streaming a large GeoJSON
+ * extraction. Starts `maphist serve` on the store as a child process, streams
+ * /v1/elements/geometry for every node of the whole world at the store's last timestamp, counts
+ * features until FEATURES (default 1,000,000) have arrived, samples the server's RSS every 500 ms
+ * from /proc, then disconnects. Target: RSS growth under 200 MB.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { machineDescription, replaceResultsSection } from './support.js';
+
+const db = process.argv[2] ?? 'bench/out/synth-x48.duckdb';
+const wanted = Number(process.env.FEATURES ?? 1_000_000);
+const port = 18000 + Math.floor(Math.random() * 1000);
+
+const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+const server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--db', db, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+await new Promise<void>((resolve) => server.stdout!.on('data', (d: Buffer) => d.toString().includes('serving') && resolve()));
+const pid = server.pid!;
+const base = `http://127.0.0.1:${port}`;
+const meta = (await (await fetch(`${base}/v1/metadata`)).json()) as { extractRegion: { temporalExtent: { toTimestamp: string } } };
+const time = meta.extractRegion.temporalExtent.toTimestamp;
+
+const before = rssMb(pid);
+let peak = before;
+const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 500);
+const controller = new AbortController();
+const started = performance.now();
+const res = await fetch(`${base}/v1/elements/geometry?bboxes=-180,-90,180,90&time=${time}&filter=type:node`, { signal: controller.signal });
+let features = 0;
+let bytes = 0;
+const reader = res.body!.getReader();
+try {
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    const text = Buffer.from(value).toString('latin1');
+    for (let i = text.indexOf('"Feature"'); i >= 0; i = text.indexOf('"Feature"', i + 9)) features++;
+    if (features >= wanted) break;
+  }
+} finally {
+  controller.abort();
+}
+const seconds = (performance.now() - started) / 1000;
+clearInterval(sampler);
+peak = Math.max(peak, rssMb(pid));
+server.kill('SIGTERM');
+
+const lines = [
+  `- machine: ${machineDescription()}`,
+  `- store: \`${db}\`; request: /v1/elements/geometry, whole world, type:node, at ${time}`,
+  `- streamed ${features.toLocaleString('en')} features (${(bytes / 1e6).toFixed(0)} MB) in ${seconds.toFixed(1)} s (${Math.round(features / seconds).toLocaleString('en')} features/s), then disconnected`,
+  `- server RSS: ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB peak: growth **${(peak - before).toFixed(0)} MB** (target < 200 MB)`,
+];
+console.log(lines.join('\n'));
+replaceResultsSection('extract-rss', `## Server memory while streaming an extraction (\`npm run bench:extract:rss\`)\n\n${lines.join('\n')}\n`);
+process.exit(0);

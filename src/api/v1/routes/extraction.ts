@@ -1,0 +1,79 @@
+/**
+ * The v1 extraction routes (§1.1, §4.4): /elements, /elementsFullHistory, /contributions and
+ * /contributions/latest, each with /geometry, /bbox and /centroid, GET and POST, with or without a
+ * trailing slash. Parameters are parsed as for the aggregations (parseV1Request); the answer is
+ * streamed (api/v1/extraction/stream.ts explains what happens when something fails mid-stream).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { createDuckDbExtractionEngine, type ExtractionEngine } from '../../../engines/duckdb/extraction.js';
+import type { ExtractionKind } from '../../../query/extraction.js';
+import type { Store } from '../../../store/open-store.js';
+import { requestUrlOf } from '../error-status.js';
+import { DESCRIPTIONS, head } from '../extraction/geojson.js';
+import { streamExtraction } from '../extraction/stream.js';
+import { parseV1Request } from '../params/parse-v1-request.js';
+import { V1_ROUTES, type V1Route, type V1RouteFamily } from '../params/route-parameters.js';
+import { collectPairs } from '../request-pairs.js';
+import { cacheControlFor, registerPath } from './aggregation.js';
+
+export interface ExtractionRouteOptions {
+  store: Store;
+  /** The server's default (and largest) time limit in seconds. */
+  timeoutSeconds: number;
+  /** The extraction engine (default: DuckDB over the store, created on first use). */
+  engine?: ExtractionEngine | (() => Promise<ExtractionEngine>);
+}
+
+const KIND_OF: Partial<Record<V1RouteFamily, ExtractionKind>> = {
+  elementsExtraction: 'snapshot',
+  elementsFullHistoryExtraction: 'fullHistory',
+  contributionsExtraction: 'contributions',
+  contributionsLatestExtraction: 'latestContributions',
+};
+
+export const EXTRACTION_ROUTES: readonly V1Route[] = V1_ROUTES.filter((r) => r.geometryType !== undefined);
+
+export async function answerExtraction(
+  route: V1Route,
+  options: ExtractionRouteOptions,
+  engineOf: () => Promise<ExtractionEngine>,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const pairs = await collectPairs(request);
+  const parsed = parseV1Request(route.path, pairs, {
+    metadata: options.store.metadata,
+    contentType: request.headers['content-type'],
+    defaultTimeoutSeconds: options.timeoutSeconds,
+  });
+  const kind = KIND_OF[route.family]!;
+  const engine = await engineOf();
+  // Deprecated `keys` without properties=tags: only the tags with those keys become properties (§4.4).
+  const keys = pairs.find(([k]) => k === 'keys')?.[1];
+  const tagKeys = !parsed.properties.tags && keys !== undefined && keys.trim() !== '' ? new Set(keys.split(',').map((k) => k.trim())) : undefined;
+  return streamExtraction(request, reply, {
+    head: head(
+      parsed.showMetadata
+        ? { description: DESCRIPTIONS[kind], requestUrl: request.method === 'GET' ? requestUrlOf(request) : undefined }
+        : undefined,
+    ),
+    feature: { kind, geometryKind: route.geometryType!, properties: parsed.properties, tagKeys },
+    cacheControl: cacheControlFor(parsed.timeParameter),
+    timeoutSeconds: parsed.timeoutSeconds,
+    start: (signal) =>
+      engine.extract({ kind, areas: parsed.areas, timestamps: parsed.timestamps, filter: parsed.filter, clipGeometry: parsed.clipGeometry, signal }),
+  });
+}
+
+export function registerExtractionRoutes(app: FastifyInstance, options: ExtractionRouteOptions): void {
+  let pending: Promise<ExtractionEngine> | undefined;
+  const given = options.engine;
+  const engineOf = (): Promise<ExtractionEngine> => {
+    if (given !== undefined) return typeof given === 'function' ? given() : Promise.resolve(given);
+    pending ??= createDuckDbExtractionEngine(options.store);
+    return pending;
+  };
+  for (const route of EXTRACTION_ROUTES) {
+    registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerExtraction(route, options, engineOf, request, reply));
+  }
+}
