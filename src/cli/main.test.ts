@@ -97,3 +97,12 @@ describe('maphist sql', () => {
     assert.match(missing.stderr, /maphist import/);
   });
 });
+
+describe('package.json entry points', () => {
+  it('bin and the start script name the compiled CLI (npm install && npm start)', () => {
+    const pkg = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')) as { bin: Record<string, string>; scripts: Record<string, string> };
+    assert.ok(existsSync(join(process.cwd(), pkg.bin.maphist)), pkg.bin.maphist);
+    const start = /node (\S+) start/.exec(pkg.scripts.start);
+    assert.ok(start && existsSync(join(process.cwd(), start[1])), pkg.scripts.start);
+  });
+});
