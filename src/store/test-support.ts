@@ -39,3 +39,18 @@ export async function importToTemp(file: string): Promise<ImportedDb> {
 export function epoch(iso: string): number {
   return Date.parse(iso) / 1000;
 }
+
+/**
+ * The counts of ../shared/data/history/expected/*.snapshot-counts.jsonl as filter-language
+ * expressions (osmium time-filter + tags-filter made them; the oracle tests compare against them).
+ */
+export const OSMIUM_COUNT_FILTERS: Readonly<Record<string, string>> = {
+  nodes: 'type:node',
+  ways: 'type:way',
+  relations: 'type:relation',
+  ways_building: 'type:way and building=*',
+  nwr_building: 'building=*',
+  ways_highway: 'type:way and highway=*',
+  nodes_amenity: 'type:node and amenity=*',
+  relations_type_multipolygon: 'type:relation and type=multipolygon',
+};

@@ -8,19 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
 import { createServer } from '../server.js';
 
-const FILTERS: Record<string, string> = {
-  nodes: 'type:node',
-  ways: 'type:way',
-  relations: 'type:relation',
-  ways_building: 'type:way and building=*',
-  nwr_building: 'building=*',
-  ways_highway: 'type:way and highway=*',
-  nodes_amenity: 'type:node and amenity=*',
-  relations_type_multipolygon: 'type:relation and type=multipolygon',
-};
 
 describe('v1 elements/count equals osmium (andorra, the bundled sample)', () => {
   let db: ImportedDb;

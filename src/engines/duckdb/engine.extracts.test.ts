@@ -7,19 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFilter } from '../../filter/index.js';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
-const FILTERS: Record<string, string> = {
-  nodes: 'type:node',
-  ways: 'type:way',
-  relations: 'type:relation',
-  ways_building: 'type:way and building=*',
-  nwr_building: 'building=*',
-  ways_highway: 'type:way and highway=*',
-  nodes_amenity: 'type:node and amenity=*',
-  relations_type_multipolygon: 'type:relation and type=multipolygon',
-};
 
 for (const region of ['andorra', 'maldives']) {
   describe(`snapshot counts of ${region} (whole-world bbox) equal osmium's`, () => {
