@@ -33,17 +33,8 @@ export class RingIndex {
     const ring = isClosed(input) ? input : [...input, input[0]];
     this.ring = ring;
     const edgeCount = Math.max(0, ring.length - 1);
-    let minX = Infinity;
-    let minY = Infinity;
-    let maxX = -Infinity;
-    let maxY = -Infinity;
-    for (const p of ring) {
-      if (p[0] < minX) minX = p[0];
-      if (p[0] > maxX) maxX = p[0];
-      if (p[1] < minY) minY = p[1];
-      if (p[1] > maxY) maxY = p[1];
-    }
-    this.bbox = [minX, minY, maxX, maxY];
+    this.bbox = ringBBox(ring);
+    const [, minY, , maxY] = this.bbox;
     const bandCount = Math.max(1, Math.min(4096, Math.floor(edgeCount / EDGES_PER_BAND)));
     this.minY = minY;
     this.bandCount = bandCount;
@@ -158,4 +149,19 @@ export function addCuts(a: Position, b: Position, c: Position, d: Position, cuts
   const td = ((d[0] - a[0]) * rx + (d[1] - a[1]) * ry) / lengthSquared;
   if (tc > 0 && tc < 1) cuts.push(tc);
   if (td > 0 && td < 1) cuts.push(td);
+}
+
+/** [minX, minY, maxX, maxY] of a ring. */
+export function ringBBox(ring: Position[]): BBox {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (const p of ring) {
+    if (p[0] < minX) minX = p[0];
+    if (p[0] > maxX) maxX = p[0];
+    if (p[1] < minY) minY = p[1];
+    if (p[1] > maxY) maxY = p[1];
+  }
+  return [minX, minY, maxX, maxY];
 }

@@ -4,8 +4,10 @@
  * ring by an outer polygon). A ring's polygon is the area it encloses (even–odd rule); the
  * container side is a `RingIndex` so that big rings are cheap to test against repeatedly.
  */
-import { Location, RingIndex } from './ring-index.js';
+import { Location, RingIndex, ringBBox } from './ring-index.js';
 import type { BBox, Position } from './types.js';
+
+export { ringBBox };
 
 /** What the points of a line are relative to a polygon: any outside? any strictly inside? */
 export interface LineLocation {
@@ -63,19 +65,6 @@ export function polygonContainsRing(container: RingIndex, ring: Position[]): boo
   return !where.anyOutside && where.anyInside;
 }
 
-export function ringBBox(ring: Position[]): BBox {
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (const p of ring) {
-    if (p[0] < minX) minX = p[0];
-    if (p[0] > maxX) maxX = p[0];
-    if (p[1] < minY) minY = p[1];
-    if (p[1] > maxY) maxY = p[1];
-  }
-  return [minX, minY, maxX, maxY];
-}
 
 export function bboxesIntersect(a: BBox, b: BBox): boolean {
   return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
