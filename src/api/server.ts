@@ -18,7 +18,8 @@ import { registerHealthRoute } from './v2/routes/health.js';
 export interface ServerOptions {
   /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
   timeoutSeconds?: number;
-  logger?: boolean;
+  /** Fastify's logger: false (default), true, or options such as `{ level: 'warn' }`. */
+  logger?: boolean | { level: string };
   /** The query engine (default: the DuckDB engine over the store). */
   engine?: QueryEngine;
 }

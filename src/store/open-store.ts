@@ -11,6 +11,12 @@ export interface Store {
   readonly path: string;
   readonly metadata: StoreMetadata;
   connect(): Promise<DuckDBConnection>;
+  /**
+   * A connection for streamed results (extraction): on a second DuckDB instance over the same
+   * file with a small memory limit (`streamingMemoryLimit`), so the sort that puts an extraction in
+   * its stable order spills to the temporary directory instead of holding the result in memory.
+   */
+  connectStreaming(): Promise<DuckDBConnection>;
   close(): void;
 }
 
@@ -22,6 +28,8 @@ export interface OpenStoreOptions {
    * server without bound (DuckDB's own default is 80 % of the machine's memory).
    */
   memoryLimit?: string;
+  /** The memory limit of the streaming instance (default 64MB, one thread; see `Store.connectStreaming`). */
+  streamingMemoryLimit?: string;
 }
 
 export async function openStore(path: string, options: OpenStoreOptions = {}): Promise<Store> {
@@ -53,10 +61,22 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
     instance.closeSync();
     throw new MaphistError('DB_INVALID', `${path} has maphist schema version ${metadata.schemaVersion}; this maphist reads version ${SCHEMA_VERSION}. Import the history file again.`);
   }
+  let streaming: Promise<DuckDBInstance> | undefined;
+  const streamingInstance = () =>
+    (streaming ??= DuckDBInstance.create(path, {
+      access_mode: 'READ_ONLY',
+      memory_limit: options.streamingMemoryLimit ?? '64MB',
+      threads: '1',
+      temp_directory: join(tmpdir(), `maphist-duckdb-${process.pid}-streaming`),
+    }));
   return {
     path,
     metadata,
     connect: () => instance.connect(),
-    close: () => instance.closeSync(),
+    connectStreaming: async () => (await streamingInstance()).connect(),
+    close: () => {
+      instance.closeSync();
+      void streaming?.then((s) => s.closeSync());
+    },
   };
 }

@@ -23,7 +23,8 @@ export async function serve(values: { db?: string; port?: string; host?: string;
   const timeoutSeconds = Number(values.timeout);
   if (!(timeoutSeconds > 0)) throw new MaphistError('CLI_USAGE', '--timeout takes a positive number of seconds');
   const store = await openStore(values.db!);
-  const app = await createServer(store, { timeoutSeconds });
+  // Warnings and errors (an unexpected 500 is logged with its stack); MAPHIST_LOG_LEVEL=info logs every request.
+  const app = await createServer(store, { timeoutSeconds, logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' } });
   const address = await app.listen({ port, host: values.host });
   console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);
   const stop = async () => {

@@ -44,10 +44,15 @@ function tagsOf(keys: unknown, vals: unknown): [string, string][] {
   return out;
 }
 
-/** Streams the rows of `sql` as arrays of JS values, one DuckDB chunk at a time. */
-export async function* streamRows(store: Store, sql: string, signal?: AbortSignal): AsyncGenerator<unknown[][], void, undefined> {
+/**
+ * Streams the rows of `sql` as arrays of JS values, one DuckDB chunk at a time. `spilling`: run on
+ * the store's streaming instance, whose small memory limit makes a big ORDER BY spill to disk (the
+ * server's memory stays flat); only for statements whose operators can spill (sorts, hash joins) —
+ * window functions cannot, so they run on the main instance.
+ */
+export async function* streamRows(store: Store, sql: string, signal?: AbortSignal, spilling = false): AsyncGenerator<unknown[][], void, undefined> {
   checkAborted(signal);
-  const con: DuckDBConnection = await store.connect();
+  const con: DuckDBConnection = spilling ? await store.connectStreaming() : await store.connect();
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
   let done = false;
@@ -107,7 +112,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   }
 
   async function* snapshots(q: ExtractionQuery, plan: AreaPlan, sql: string): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of streamRows(store, sql, q.signal)) {
+    for await (const rows of streamRows(store, sql, q.signal, true)) {
       for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
@@ -118,7 +123,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   }
 
   async function* fullHistory(q: ExtractionQuery, plan: AreaPlan, sql: string): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of streamRows(store, sql, q.signal)) {
+    for await (const rows of streamRows(store, sql, q.signal, true)) {
       for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
         if (from >= to) continue;
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
