@@ -38,6 +38,6 @@ export function digestsEqual(a: string, b: string): boolean {
 export function keyFromAuthorization(header: string | string[] | undefined): string | undefined {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
-  const key = /^bearer\s+/i.test(value) ? value.replace(/^bearer\s+/i, '').trim() : value;
+  const key = value.replace(/^bearer(\s+|$)/i, '').trim();
   return key === '' ? undefined : key;
 }
