@@ -87,7 +87,7 @@ describe('API-key guard over HTTP', () => {
       assert.equal(bearer.status, 200);
       assert.equal(bearer.headers.get('x-ratelimit-remaining'), '998');
       assert.equal(bearer.headers.get('x-ratelimit-reset'), '86399');
-      const open = await s.get(undefined).then(() => fetch(`http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}/metadata`));
+      const open = await fetch(`http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}/metadata`);
       assert.equal(open.status, 200);
     } finally {
       await s.close();
