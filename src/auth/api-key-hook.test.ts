@@ -48,6 +48,7 @@ async function serveGuarded(keysDbPath: string, clock?: { t: number }, logStream
     return { ok: true };
   });
   app.get('/metadata', async () => ({ open: true }));
+  app.options('/stats', { onRequest: guard.hook }, async (_request, reply) => reply.code(204).send());
   await app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
@@ -89,6 +90,8 @@ describe('API-key guard over HTTP', () => {
       assert.equal(bearer.headers.get('x-ratelimit-reset'), '86399');
       const open = await fetch(`http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}/metadata`);
       assert.equal(open.status, 200);
+      const preflight = await fetch(`http://127.0.0.1:${(s.app.server.address() as AddressInfo).port}/stats`, { method: 'OPTIONS' });
+      assert.equal(preflight.status, 204, 'a CORS preflight needs no key');
     } finally {
       await s.close();
     }

@@ -102,6 +102,8 @@ export async function createApiKeyHook(options: ApiKeyHookOptions): Promise<ApiK
   timer.unref();
 
   const hook: ApiKeyHook = async (request: FastifyRequest, reply: FastifyReply) => {
+    // CORS preflights carry no credentials; they must reach @fastify/cors in the same scope.
+    if (request.method === 'OPTIONS') return;
     await maybeReload();
     const key = keyFromAuthorization(request.headers.authorization);
     if (key === undefined) {
