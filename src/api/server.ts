@@ -9,6 +9,7 @@ import cors from '@fastify/cors';
 import { createDuckDbQueryEngine } from '../engines/duckdb/engine.js';
 import type { QueryEngine } from '../query/model.js';
 import type { Store } from '../store/open-store.js';
+import type { ApiKeyHook } from './v2/services.js';
 import { installV1ErrorHandling } from './v1/error-status.js';
 import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
@@ -22,7 +23,21 @@ export interface ServerOptions {
   logger?: boolean | { level: string };
   /** The query engine (default: the DuckDB engine over the store). */
   engine?: QueryEngine;
+  /**
+   * The API-key guard of the version 2 statistics and extraction routes (src/auth); absent: no
+   * key needed (`maphist serve --no-api-keys`, a private deployment).
+   */
+  apiKeys?: ApiKeyHook;
 }
+
+/**
+ * The logger configuration when logging is on. Fastify's request serializer logs method, URL and
+ * addresses, not headers; the redaction keeps API keys out of the log should a serializer or a
+ * log call ever include the headers (docs/api-keys.md).
+ */
+export const LOGGER_OPTIONS = {
+  redact: { paths: ['req.headers.authorization', 'request.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
+};
 
 /** The reference's CORS headers (§7). */
 const CORS_OPTIONS = {
@@ -42,7 +57,7 @@ const COMPRESS_OPTIONS = {
 };
 
 export async function createServer(store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ?? false });
+  const app = Fastify({ logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false });
   const timeoutSeconds = options.timeoutSeconds ?? 600;
   const engine = options.engine ?? (await createDuckDbQueryEngine(store));
   await app.register(

@@ -15,6 +15,9 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   INPUT_UNSUPPORTED: 6,
   DB_NOT_FOUND: 7,
   DB_INVALID: 7,
+  KEY_NOT_FOUND: 8,
+  KEYS_DB_BUSY: 9,
+  KEYS_DB_INVALID: 7,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

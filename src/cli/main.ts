@@ -2,6 +2,7 @@
 /** The `maphist` command: the composition root that picks a command and maps errors to exit codes. */
 import { isMaphistError } from '../core/errors.js';
 import { importCommand } from './commands/import.js';
+import { keysCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
 import { sqlCommand } from './commands/sql.js';
 import { startCommand } from './commands/start.js';
@@ -12,13 +13,16 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   sql: sqlCommand,
   serve: serveCommand,
   start: startCommand,
+  keys: keysCommand,
 };
 
 const USAGE = `usage: maphist <command> [options]
   import <file> [--db PATH]        build a database from a full-history file (.osh.pbf, .osh/.osm[.gz|.bz2])
   sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
   serve [--db PATH] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)
-  start                            import the bundled sample if there is no database, then serve on :8080`;
+        [--no-api-keys]            (version 2 statistics and extraction need no key: private deployment)
+  start                            import the bundled sample if there is no database, then serve on :8080
+  keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

@@ -45,6 +45,11 @@ export const ERROR_CATALOG = {
   METHOD_NOT_ALLOWED: { summary: 'The resource does not accept this HTTP method.' },
   RESOURCE_NOT_FOUND: { summary: 'There is no resource at this path.' },
 
+  // ---- API keys ----
+  KEY_NOT_FOUND: { summary: 'There is no API key with the given id.' },
+  KEYS_DB_BUSY: { summary: 'The keys file stayed locked by another process.' },
+  KEYS_DB_INVALID: { summary: 'The keys file is not a DuckDB database maphist can open.' },
+
   // ---- command line ----
   CLI_USAGE: { summary: 'The command line is not valid.' },
 } as const satisfies Record<string, ErrorDefinition>;

@@ -35,6 +35,9 @@ export const V1_ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   RESOURCE_NOT_FOUND: 404,
+  KEY_NOT_FOUND: 500,
+  KEYS_DB_BUSY: 500,
+  KEYS_DB_INVALID: 500,
   CLI_USAGE: 500,
 } as const satisfies Record<ErrorCode, number>;
 

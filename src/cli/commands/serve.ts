@@ -1,8 +1,13 @@
-/** `maphist serve [--db PATH] [--port N] [--host H] [--timeout S]`: serve both API versions. */
+/**
+ * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--keys-db PATH] [--no-api-keys]`:
+ * serve both API versions.
+ */
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
 import { createServer } from '../../api/server.js';
 import { openStore } from '../../store/open-store.js';
+import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
+import { keysDbPathFor } from '../../auth/key-store.js';
 import { DEFAULT_DB, DEFAULT_PORT } from '../defaults.js';
 
 export const SERVE_OPTIONS = {
@@ -10,6 +15,10 @@ export const SERVE_OPTIONS = {
   port: { type: 'string', default: String(DEFAULT_PORT) },
   host: { type: 'string', default: '127.0.0.1' },
   timeout: { type: 'string', default: '600' },
+  /** The keys file (default: beside --db, see keysDbPathFor). */
+  'keys-db': { type: 'string' },
+  /** Version 2 statistics and extraction without keys or quotas (a private deployment). */
+  'no-api-keys': { type: 'boolean', default: false },
 } as const;
 
 export async function serveCommand(argv: string[]): Promise<void> {
@@ -17,18 +26,31 @@ export async function serveCommand(argv: string[]): Promise<void> {
   await serve(values);
 }
 
-export async function serve(values: { db?: string; port?: string; host?: string; timeout?: string }): Promise<void> {
+export async function serve(values: {
+  db?: string;
+  port?: string;
+  host?: string;
+  timeout?: string;
+  'keys-db'?: string;
+  'no-api-keys'?: boolean;
+}): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
   const timeoutSeconds = Number(values.timeout);
   if (!(timeoutSeconds > 0)) throw new MaphistError('CLI_USAGE', '--timeout takes a positive number of seconds');
   const store = await openStore(values.db!);
+  const keysDb = values['keys-db'] ?? keysDbPathFor(values.db!);
+  const keys: ApiKeyGuard | undefined = values['no-api-keys']
+    ? undefined
+    : await createApiKeyHook({ keysDbPath: keysDb, onError: (e) => console.error(`maphist: keys file ${keysDb}: ${(e as Error).message}`) });
   // Warnings and errors (an unexpected 500 is logged with its stack); MAPHIST_LOG_LEVEL=info logs every request.
-  const app = await createServer(store, { timeoutSeconds, logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' } });
+  const app = await createServer(store, { timeoutSeconds, apiKeys: keys?.hook, logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' } });
   const address = await app.listen({ port, host: values.host });
   console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);
+  console.log(keys ? `v2 statistics and extraction need an API key (keys file ${keysDb})` : 'v2 statistics and extraction need no API key (--no-api-keys)');
   const stop = async () => {
     await app.close();
+    await keys?.close().catch((e: Error) => console.error(`maphist: could not save key usage to ${keysDb}: ${e.message}`));
     store.close();
     process.exit(0);
   };

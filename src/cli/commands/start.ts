@@ -15,5 +15,8 @@ export async function startCommand(argv: string[]): Promise<void> {
     const r = await runImport(SAMPLE_HISTORY, db);
     console.log(`imported ${r.versions} versions into ${r.rows} rows in ${r.seconds.toFixed(1)} s`);
   }
+  if (!values['no-api-keys']) {
+    console.log(`version 2 statistics and extraction need an API key: create one with \`maphist keys create --db ${db}\` (or start with --no-api-keys)`);
+  }
   await serve({ ...values, db });
 }
