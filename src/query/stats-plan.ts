@@ -103,3 +103,14 @@ FROM (
 )
 GROUP BY k, user_id, b`;
 }
+
+/**
+ * The geometries of the given boundary rows: (rowid, wkb). `rowid IN (…)` is a direct row fetch;
+ * `intersectsSql` (true of every row asked for) lets the zone maps skip row groups. Duplicate
+ * geometries (the many versions of a big relation) are shipped as they are and deduplicated by
+ * the engine: DuckDB's DISTINCT/JOIN on large blobs costs more than shipping them.
+ */
+export function boundaryGeometriesSql(rowids: readonly number[], intersectsSql: string): string {
+  for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
+  return `SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${intersectsSql} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`;
+}

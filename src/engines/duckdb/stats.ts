@@ -6,14 +6,14 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import { vertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { areaOf, lengthOf } from '../../geometry/measures.js';
 import type { Geometry } from '../../geometry/types.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import { planArea, type AreaPlan } from '../../query/area-plan.js';
 import { valueIdSql } from '../../query/groups.js';
-import { geometriesByRowidSql } from '../../query/plan.js';
 import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsResult, StatsEngine, StatsMeasure } from '../../query/stats.js';
-import { contributionStatsSql, currentnessSql, featureStatsSql } from '../../query/stats-plan.js';
+import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql } from '../../query/stats-plan.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
 import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
@@ -30,8 +30,11 @@ export interface DuckDbStatsEngine extends StatsEngine {
   lastSql?: string;
 }
 
-/** What the exact test found for one boundary geometry: null = it does not meet the aoi. */
-type Exact = { clipped: Geometry } | null;
+/**
+ * What the exact test found for one boundary geometry: null = it does not meet the aoi; else the
+ * intersection, or `true` when it surely meets the aoi and the intersection was not asked for.
+ */
+type Exact = Geometry | true | null;
 
 export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary): Promise<DuckDbStatsEngine> {
   let dict = dictionary;
@@ -69,24 +72,29 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
    * The exact intersection of each boundary row's geometry with the aoi (null: it misses the aoi,
    * its bbox only met the aoi's bbox), by rowid. Each distinct geometry is fetched and clipped once.
    */
-  async function exactOf(plan: AreaPlan, rowids: number[], signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
+  async function exactOf(plan: AreaPlan, rowids: number[], needClip: boolean, signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
     const out = new Map<number, Exact>();
     if (rowids.length === 0) return out;
-    const gidOf = new Map<number, number>();
-    const byGid = new Map<number, Exact>();
+    // Without clip, a vertex strictly inside the aoi settles it without clipping (polygons: no polygon-clipping run).
+    const surelyMeets = needClip ? null : vertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
+    const seen = new Map<string, { wkb: Uint8Array; exact: Exact }[]>();
     let i = 0;
-    for (const [r, gid, wkb] of (await query(geometriesByRowidSql([...new Set(rowids)], plan.intersectsSql), signal)) as [number | null, number, Uint8Array | null][]) {
+    for (const [r, wkb] of (await query(boundaryGeometriesSql([...new Set(rowids)], plan.intersectsSql), signal)) as [number, Uint8Array | null][]) {
       if ((++i & 63) === 0) checkAborted(signal);
-      if (r !== null) {
-        gidOf.set(r, gid);
+      if (wkb === null) {
+        out.set(r, null);
         continue;
       }
-      const clipped = plan.clip(decodeWkb(wkb!));
-      byGid.set(gid, clipped === null ? null : { clipped });
-    }
-    for (const r of rowids) {
-      const gid = gidOf.get(r);
-      out.set(r, gid === undefined ? null : (byGid.get(gid) ?? null));
+      // Each distinct geometry is decoded and tested once (key: length and FNV-1a of the bytes, then a byte compare).
+      const key = `${wkb.length}:${fnv1a(wkb)}`;
+      let list = seen.get(key);
+      if (!list) seen.set(key, (list = []));
+      let entry = list.find((x) => sameBytes(x.wkb, wkb));
+      if (!entry) {
+        const g = decodeWkb(wkb);
+        list.push((entry = { wkb, exact: surelyMeets?.(g) ? true : plan.clip(g) }));
+      }
+      out.set(r, entry.exact);
     }
     return out;
   }
@@ -114,16 +122,16 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
       if (b === -1) add(g, v, c, f, e);
       else boundary.push([f, e, g, v, b]);
     }
-    const exact = await exactOf(plan, boundary.map((x) => x[4]), q.signal);
+    const exact = await exactOf(plan, boundary.map((x) => x[4]), q.clip, q.signal);
     const measureOf = MEASURE_OF[q.measure];
     const clippedMeasure = new Map<Geometry, number>();
     for (const [f, e, g, v, rid] of boundary) {
       const x = exact.get(rid);
       if (!x) continue;
       let value = v;
-      if (q.clip) {
-        let m = clippedMeasure.get(x.clipped);
-        if (m === undefined) clippedMeasure.set(x.clipped, (m = measureOf(x.clipped)));
+      if (q.clip && x !== true) {
+        let m = clippedMeasure.get(x);
+        if (m === undefined) clippedMeasure.set(x, (m = measureOf(x)));
         value = m;
       }
       add(g, value, 1, f, e);
@@ -157,7 +165,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     }
     // Distinct users: a boundary row only matters when its user is not yet counted in its bin.
     const needed = users ? boundary.filter(([k, u]) => !sets[k].has(u!)) : boundary;
-    const exact = await exactOf(plan, needed.map((x) => x[2]), q.signal);
+    const exact = await exactOf(plan, needed.map((x) => x[2]), false, q.signal);
     for (const [k, u, rid] of needed) {
       if (!exact.get(rid)) continue;
       if (users) sets[k].add(u!);
@@ -179,12 +187,12 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
       if (b === -1) out[k] += v;
       else boundary.push([k, v, b]);
     }
-    const exact = await exactOf(plan, boundary.map((x) => x[2]), q.signal);
+    const exact = await exactOf(plan, boundary.map((x) => x[2]), q.clip, q.signal);
     const measureOf = MEASURE_OF[q.measure];
     for (const [k, v, rid] of boundary) {
       const x = exact.get(rid);
       if (!x) continue;
-      out[k] += q.clip ? measureOf(x.clipped) : v;
+      out[k] += q.clip && x !== true ? measureOf(x) : v;
     }
     return out;
   }
@@ -197,4 +205,16 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     currentness,
   };
   return engine;
+}
+
+function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
