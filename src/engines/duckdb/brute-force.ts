@@ -25,6 +25,8 @@ export interface BruteRow {
   validTo: number;
   deleted: boolean;
   collapsed: boolean;
+  /** The store's geometry_valid (false: degraded geometry). */
+  geometryValid: boolean;
   userId: number;
   geometry: Geometry | null;
   box: BBox | null;
@@ -33,7 +35,7 @@ export interface BruteRow {
 export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
   const rows = await db.query<Record<string, unknown>>(`SELECT type, id::DOUBLE AS id, version, minor_version, valid_from::DOUBLE AS valid_from, valid_to::DOUBLE AS valid_to,
       deleted, collapsed, changeset::DOUBLE AS changeset, user_id, map_keys(tags) AS k, map_values(tags) AS v, map_keys(tags_before) AS kb, map_values(tags_before) AS vb,
-      geometry_type, geometry, area, length, perimeter, vertices, outers, inners, roundness, squareness FROM states`);
+      geometry_type, geometry, geometry_valid, area, length, perimeter, vertices, outers, inners, roundness, squareness FROM states`);
   return rows.map((r) => {
     const flat = (k: string[], v: string[]) => k.flatMap((key, i) => [key, v[i]]);
     const geometry = r.geometry ? decodeWkb(r.geometry as Uint8Array) : null;
@@ -61,6 +63,7 @@ export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
       validTo: r.valid_to as number,
       deleted: r.deleted as boolean,
       collapsed: r.collapsed as boolean,
+      geometryValid: r.geometry_valid as boolean,
       userId: r.user_id as number,
       geometry: geometry && (r.geometry_type as number) !== 0 ? geometry : null,
       box: geometry && (r.geometry_type as number) !== 0 ? bboxOf(geometry) : null,

@@ -1,0 +1,106 @@
+/**
+ * Test oracle for the version 2 statistics (src/query/stats.ts, reference §2): the semantics
+ * evaluated naively in TypeScript over every row of a store (brute-force.ts loadAllRows), with the
+ * JavaScript filter predicate (not the SQL), the geometry kernel's clip as the exact intersection
+ * test, and measures recomputed from the geometries. No interior/boundary split, no SQL bucketing.
+ */
+import { compilePredicate, type Filter } from '../../filter/index.js';
+import { clipToBBox, clipToPolygon } from '../../geometry/clip.js';
+import { areaOf, lengthOf } from '../../geometry/measures.js';
+import type { Geometry } from '../../geometry/types.js';
+import type { StatsMeasure } from '../../query/stats.js';
+import { OPEN_END } from '../../store/schema.js';
+import type { BruteArea, BruteRow } from './brute-force.js';
+
+const MEASURE: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
+
+function exactClip(area: BruteArea): (r: BruteRow) => Geometry | null {
+  const cache = new Map<BruteRow, Geometry | null>();
+  const clip = 'bbox' in area ? (g: Geometry) => clipToBBox(g, area.bbox) : (g: Geometry) => clipToPolygon(g, area.polygon);
+  return (r) => {
+    if (r.geometry === null) return null;
+    let c = cache.get(r);
+    if (c === undefined) cache.set(r, (c = clip(r.geometry)));
+    return c;
+  };
+}
+
+/** A state the measure statistics (features, currentness) may count. */
+function measurable(r: BruteRow): boolean {
+  return !r.deleted && r.geometryValid && r.geometry !== null && r.state.geometryType !== null && r.state.geometryType !== 'GeometryCollection';
+}
+
+function tagValue(tags: readonly string[], key: string): string | undefined {
+  for (let i = 0; i < tags.length; i += 2) if (tags[i] === key) return tags[i + 1];
+  return undefined;
+}
+
+/** Bin index k with edges[k] <= x < edges[k+1], or -1. */
+function binOf(edges: readonly number[], x: number): number {
+  for (let k = 0; k + 1 < edges.length; k++) if (edges[k] <= x && x < edges[k + 1]) return k;
+  return -1;
+}
+
+export function bruteFeatures(
+  rows: readonly BruteRow[],
+  area: BruteArea,
+  q: { filter: Filter; timestamps: readonly number[]; measure: StatsMeasure; clip: boolean; groupByKey?: string },
+): { total: number[]; groups?: Map<string, number[]> } {
+  const pred = compilePredicate(q.filter);
+  const clip = exactClip(area);
+  const n = q.timestamps.length;
+  const total = new Array<number>(n).fill(0);
+  const groups = new Map<string, number[]>();
+  q.timestamps.forEach((t, k) => {
+    for (const r of rows) {
+      if (!measurable(r) || r.validFrom > t || r.validTo <= t || !pred(r.state)) continue;
+      const c = clip(r);
+      if (c === null) continue;
+      const v = MEASURE[q.measure](q.clip ? c : r.geometry!);
+      total[k] += v;
+      if (q.groupByKey === undefined) continue;
+      const value = tagValue(r.state.tags, q.groupByKey);
+      if (value === undefined) continue;
+      let s = groups.get(value);
+      if (!s) groups.set(value, (s = new Array<number>(n).fill(0)));
+      s[k] += v;
+    }
+  });
+  return q.groupByKey === undefined ? { total } : { total, groups };
+}
+
+/** contributions (count) and contributors (distinct users) per bin. */
+export function bruteBins(rows: readonly BruteRow[], area: BruteArea, q: { filter: Filter; edges: readonly number[] }): { contributions: number[]; contributors: number[] } {
+  const pred = compilePredicate(q.filter, { tags: 'currentOrBefore' });
+  const clip = exactClip(area);
+  const bins = q.edges.length - 1;
+  const contributions = new Array<number>(bins).fill(0);
+  const users: Set<number>[] = Array.from({ length: bins }, () => new Set());
+  for (const r of rows) {
+    if (r.collapsed) continue;
+    const k = binOf(q.edges, r.validFrom);
+    if (k < 0 || !pred(r.state) || clip(r) === null) continue;
+    contributions[k] += 1;
+    users[k].add(r.userId);
+  }
+  return { contributions, contributors: users.map((s) => s.size) };
+}
+
+export function bruteCurrentness(
+  rows: readonly BruteRow[],
+  area: BruteArea,
+  q: { filter: Filter; edges: readonly number[]; measure: StatsMeasure; clip: boolean },
+): number[] {
+  const pred = compilePredicate(q.filter);
+  const clip = exactClip(area);
+  const out = new Array<number>(q.edges.length - 1).fill(0);
+  for (const r of rows) {
+    if (r.validTo !== OPEN_END || !measurable(r) || !pred(r.state)) continue;
+    const k = binOf(q.edges, r.validFrom);
+    if (k < 0) continue;
+    const c = clip(r);
+    if (c === null) continue;
+    out[k] += MEASURE[q.measure](q.clip ? c : r.geometry!);
+  }
+  return out;
+}

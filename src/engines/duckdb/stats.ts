@@ -1,0 +1,220 @@
+/**
+ * The version 2 statistics engine over a DuckDB store (src/query/stats.ts is the contract,
+ * src/query/README.md "Version 2 statistics" the plan). Each statistic is one aggregating scan
+ * (src/query/stats-plan.ts); the rows not surely inside the aoi come back one by one, and only
+ * their geometries are fetched, each distinct one decoded and clipped once.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import { vertexStrictlyInsideTest } from '../../geometry/clip.js';
+import { areaOf, lengthOf } from '../../geometry/measures.js';
+import type { Geometry } from '../../geometry/types.js';
+import { decodeWkb } from '../../geometry/wkb.js';
+import { planArea, type AreaPlan } from '../../query/area-plan.js';
+import { valueIdSql } from '../../query/groups.js';
+import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsResult, StatsEngine, StatsMeasure } from '../../query/stats.js';
+import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql } from '../../query/stats-plan.js';
+import { DiffSeries } from '../../query/time-plan.js';
+import type { Store } from '../../store/open-store.js';
+import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+
+const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
+
+function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+export interface DuckDbStatsEngine extends StatsEngine {
+  readonly dictionary: StoreTagDictionary;
+  /** The SQL of the last statement run (debugging, README examples). */
+  lastSql?: string;
+}
+
+/**
+ * What the exact test found for one boundary geometry: null = it does not meet the aoi; else the
+ * intersection, or `true` when it surely meets the aoi and the intersection was not asked for.
+ */
+type Exact = Geometry | true | null;
+
+export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary): Promise<DuckDbStatsEngine> {
+  let dict = dictionary;
+  if (!dict) {
+    const setup = await store.connect();
+    try {
+      dict = await loadStoreTagDictionary(setup);
+    } finally {
+      setup.closeSync();
+    }
+  }
+  const d = dict;
+  const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') => compileSql(filter, { dialect: duckdbDialect, dictionary: d, tags }).sql;
+
+  async function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
+    checkAborted(signal);
+    engine.lastSql = sql;
+    const con: DuckDBConnection = await store.connect();
+    const onAbort = () => con.interrupt();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const reader = await con.runAndReadAll(sql);
+      checkAborted(signal);
+      return reader.getRowsJS() as unknown[][];
+    } catch (e) {
+      checkAborted(signal);
+      throw e;
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      con.closeSync();
+    }
+  }
+
+  /**
+   * The exact intersection of each boundary row's geometry with the aoi (null: it misses the aoi,
+   * its bbox only met the aoi's bbox), by rowid. Each distinct geometry is fetched and clipped once.
+   */
+  async function exactOf(plan: AreaPlan, rowids: number[], needClip: boolean, signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
+    const out = new Map<number, Exact>();
+    if (rowids.length === 0) return out;
+    // Without clip, a vertex strictly inside the aoi settles it without clipping (polygons: no polygon-clipping run).
+    const surelyMeets = needClip ? null : vertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
+    const seen = new Map<string, { wkb: Uint8Array; exact: Exact }[]>();
+    let i = 0;
+    for (const [r, wkb] of (await query(boundaryGeometriesSql([...new Set(rowids)], plan.intersectsSql), signal)) as [number, Uint8Array | null][]) {
+      if ((++i & 63) === 0) checkAborted(signal);
+      if (wkb === null) {
+        out.set(r, null);
+        continue;
+      }
+      // Each distinct geometry is decoded and tested once (key: length and FNV-1a of the bytes, then a byte compare).
+      const key = `${wkb.length}:${fnv1a(wkb)}`;
+      let list = seen.get(key);
+      if (!list) seen.set(key, (list = []));
+      let entry = list.find((x) => sameBytes(x.wkb, wkb));
+      if (!entry) {
+        const g = decodeWkb(wkb);
+        list.push((entry = { wkb, exact: surelyMeets?.(g) ? true : plan.clip(g) }));
+      }
+      out.set(r, entry.exact);
+    }
+    return out;
+  }
+
+  async function features(q: FeatureStatsQuery): Promise<FeatureStatsResult> {
+    checkAborted(q.signal);
+    const n = q.timestamps.length;
+    const plan = planArea(q.aoi);
+    const keyId = q.groupByKey === undefined ? undefined : d.keyId(q.groupByKey);
+    const codeSql = q.groupByKey === undefined ? '-1' : valueIdSql(keyId);
+    const rows = (await query(featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }), q.signal)) as [
+      number, number, number, number, number, number,
+    ][];
+    const total = new DiffSeries(n);
+    const groups = new Map<number, DiffSeries>();
+    const add = (g: number, v: number, c: number, f: number, e: number) => {
+      total.add(v, c, f, e);
+      if (g < 0) return;
+      let s = groups.get(g);
+      if (!s) groups.set(g, (s = new DiffSeries(n)));
+      s.add(v, c, f, e);
+    };
+    const boundary: [number, number, number, number, number][] = [];
+    for (const [f, e, g, v, c, b] of rows) {
+      if (b === -1) add(g, v, c, f, e);
+      else boundary.push([f, e, g, v, b]);
+    }
+    const exact = await exactOf(plan, boundary.map((x) => x[4]), q.clip, q.signal);
+    const measureOf = MEASURE_OF[q.measure];
+    const clippedMeasure = new Map<Geometry, number>();
+    for (const [f, e, g, v, rid] of boundary) {
+      const x = exact.get(rid);
+      if (!x) continue;
+      let value = v;
+      if (q.clip && x !== true) {
+        let m = clippedMeasure.get(x);
+        if (m === undefined) clippedMeasure.set(x, (m = measureOf(x)));
+        value = m;
+      }
+      add(g, value, 1, f, e);
+    }
+    const result: FeatureStatsResult = { total: total.values().values };
+    if (q.groupByKey !== undefined) {
+      result.groups = new Map();
+      for (const [code, s] of groups) {
+        const { values, present } = s.values();
+        if (!present || keyId === undefined) continue;
+        result.groups.set(d.valueName(keyId, code) ?? '', values);
+      }
+    }
+    return result;
+  }
+
+  async function binned(q: BinStatsQuery, users: boolean): Promise<number[]> {
+    checkAborted(q.signal);
+    const bins = q.edges.length - 1;
+    const plan = planArea(q.aoi);
+    const rows = (await query(contributionStatsSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'currentOrBefore'), users }), q.signal)) as [
+      number, number | null, number, number,
+    ][];
+    const counts = new Array<number>(bins).fill(0);
+    const sets: Set<number>[] = Array.from({ length: bins }, () => new Set());
+    const boundary: [number, number | null, number][] = [];
+    for (const [k, u, c, b] of rows) {
+      if (b !== -1) boundary.push([k, u, b]);
+      else if (users) sets[k].add(u!);
+      else counts[k] += c;
+    }
+    // Distinct users: a boundary row only matters when its user is not yet counted in its bin.
+    const needed = users ? boundary.filter(([k, u]) => !sets[k].has(u!)) : boundary;
+    const exact = await exactOf(plan, needed.map((x) => x[2]), false, q.signal);
+    for (const [k, u, rid] of needed) {
+      if (!exact.get(rid)) continue;
+      if (users) sets[k].add(u!);
+      else counts[k] += 1;
+    }
+    return users ? sets.map((s) => s.size) : counts;
+  }
+
+  async function currentness(q: CurrentnessQuery): Promise<number[]> {
+    checkAborted(q.signal);
+    const bins = q.edges.length - 1;
+    const plan = planArea(q.aoi);
+    const rows = (await query(currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure }), q.signal)) as [
+      number, number, number, number,
+    ][];
+    const out = new Array<number>(bins).fill(0);
+    const boundary: [number, number, number][] = [];
+    for (const [k, v, , b] of rows) {
+      if (b === -1) out[k] += v;
+      else boundary.push([k, v, b]);
+    }
+    const exact = await exactOf(plan, boundary.map((x) => x[2]), q.clip, q.signal);
+    const measureOf = MEASURE_OF[q.measure];
+    for (const [k, v, rid] of boundary) {
+      const x = exact.get(rid);
+      if (!x) continue;
+      out[k] += q.clip && x !== true ? measureOf(x) : v;
+    }
+    return out;
+  }
+
+  const engine: DuckDbStatsEngine = {
+    dictionary: d,
+    features,
+    contributors: (q) => binned(q, true),
+    contributions: (q) => binned(q, false),
+    currentness,
+  };
+  return engine;
+}
+
+function fnv1a(bytes: Uint8Array): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
+  return h >>> 0;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -1,0 +1,116 @@
+/**
+ * The SQL shapes of the version 2 statistics (pure: text only, no I/O). README.md in this folder
+ * ("Version 2 statistics") explains them and every semantic decision.
+ *
+ * All three shapes scan `states` once and aggregate in SQL. A row is *sure* when its geometry is
+ * known to intersect the aoi without looking at it (its bbox lies inside the aoi; or the aoi is a
+ * rectangle and the row is a point, whose bbox is the point itself): sure rows are aggregated
+ * (b = -1); every other row keeps its own group (b = its rowid) and the engine fetches its
+ * geometry (`geometriesByRowidSql`) for the exact intersection test and, with clip, the measure.
+ */
+import { OPEN_END } from '../store/schema.js';
+import type { AreaPlan } from './area-plan.js';
+import type { StatsMeasure } from './stats.js';
+import { countBelowSql } from './time-plan.js';
+
+const MEASURE_COLUMN: Record<StatsMeasure, string> = { count: '1', length: 'length', area: 'area' };
+
+/** geometry_type codes the v2 measure statistics leave out: 0 (no geometry), 7 (GeometryCollection). */
+export const V2_FEATURE_GEOMETRY_SQL = '(geometry_valid AND geometry_type NOT IN (0, 7))';
+
+/** SQL: the row surely intersects the area (see the file comment). */
+function sureSql(area: AreaPlan): string {
+  const interior = `coalesce(${area.interiorWithSql}, FALSE)`;
+  return area.rect ? `(${interior} OR geometry_type = 1)` : interior;
+}
+
+function withClause(area: AreaPlan): string {
+  return area.withSql ? `WITH ${area.withSql}\n` : '';
+}
+
+function integer(x: number): string {
+  if (!Number.isSafeInteger(x)) throw new RangeError(`not an integer: ${x}`);
+  return String(x);
+}
+
+/**
+ * features: per matching state, f = #{t < valid_from}, e = #{t < valid_to} (it is alive at the
+ * timestamps [f, e)), its group code g, the precomputed unclipped measure v.
+ *
+ *   SELECT f, e, g, sum(v), count(*), b FROM (… WHERE NOT deleted AND valid geometry, not a
+ *   GeometryCollection, alive in [t_0, t_last], bbox meets the aoi, filter) WHERE f < e GROUP BY f, e, g, b
+ */
+export function featureStatsSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: StatsMeasure }): string {
+  const ts = p.timestamps;
+  if (ts.length === 0) throw new RangeError('no timestamps');
+  return `${withClause(p.area)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
+FROM (
+  SELECT ${countBelowSql('valid_from', ts)} AS f, ${countBelowSql('valid_to', ts)} AS e, ${p.codeSql} AS g,
+         CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v
+  FROM states
+  WHERE NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL} AND valid_from <= ${integer(ts[ts.length - 1])} AND valid_to > ${integer(ts[0])}
+    AND ${p.area.intersectsSql} AND ${p.filterSql}
+)
+WHERE f < e
+GROUP BY f, e, g, b`;
+}
+
+/** SQL: the index k of the bin [edges[k], edges[k+1]) holding `col` (rows outside are filtered out). */
+function binSql(col: string, edges: readonly number[]): string {
+  return `(${countBelowSql(`(${col} + 1)`, edges)} - 1)`;
+}
+
+function checkEdges(edges: readonly number[]): void {
+  if (edges.length < 2) throw new RangeError('at least two bin edges');
+  for (let i = 1; i < edges.length; i++) if (!(edges[i] > edges[i - 1])) throw new RangeError('bin edges must ascend');
+}
+
+/**
+ * currentness: the current states (valid_to = OPEN_END, not deleted, valid geometry, not a
+ * GeometryCollection) matching the filter on their tags, with valid_from in [edges_0, edges_last),
+ * per bin k of valid_from: sum(v), count(*), per b.
+ */
+export function currentnessSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): string {
+  const ed = p.edges;
+  checkEdges(ed);
+  return `${withClause(p.area)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
+FROM (
+  SELECT ${binSql('valid_from', ed)} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v
+  FROM states
+  WHERE valid_to = ${OPEN_END} AND NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL}
+    AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
+    AND ${p.area.intersectsSql} AND ${p.filterSql}
+)
+GROUP BY k, b`;
+}
+
+/**
+ * contributions/contributors: the kept (NOT collapsed) states of any status with valid_from in
+ * [edges_0, edges_last), a geometry (any type, valid or not; a deletion keeps its last one) whose
+ * bbox meets the aoi, and the filter (compiled for current OR previous tags). Per (bin k,
+ * [user_id,] b): count(*). With `users`, the user id is a grouping column (distinct users are
+ * counted by the engine after the boundary rows are decided).
+ */
+export function contributionStatsSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): string {
+  const ed = p.edges;
+  checkEdges(ed);
+  return `${withClause(p.area)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b
+FROM (
+  SELECT ${binSql('valid_from', ed)} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b
+  FROM states
+  WHERE NOT collapsed AND geometry_type <> 0 AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
+    AND ${p.area.intersectsSql} AND ${p.filterSql}
+)
+GROUP BY k, user_id, b`;
+}
+
+/**
+ * The geometries of the given boundary rows: (rowid, wkb). `rowid IN (…)` is a direct row fetch;
+ * `intersectsSql` (true of every row asked for) lets the zone maps skip row groups. Duplicate
+ * geometries (the many versions of a big relation) are shipped as they are and deduplicated by
+ * the engine: DuckDB's DISTINCT/JOIN on large blobs costs more than shipping them.
+ */
+export function boundaryGeometriesSql(rowids: readonly number[], intersectsSql: string): string {
+  for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
+  return `SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${intersectsSql} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`;
+}
