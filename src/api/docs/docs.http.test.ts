@@ -26,6 +26,12 @@ type Doc = {
 
 const V2_PREFIXES = ['/v2-rc', '/v2'];
 
+/** The object a local `$ref` points to (or the object itself). */
+function deref(doc: Doc, node: any): any {
+  if (typeof node?.$ref !== 'string') return node;
+  return node.$ref.slice(2).split('/').reduce((n: any, part: string) => n?.[part], doc);
+}
+
 /** Fastify `/a/:b` → OpenAPI `/a/{b}`. */
 function openApiPath(url: string): string {
   return url.replace(/:(\w+)/g, '{$1}');
@@ -57,6 +63,7 @@ describe('OpenAPI documents and Swagger UI', () => {
     const doc = structuredClone(buildV1OpenApiDocument()) as unknown as Doc;
     assert.deepEqual(openApiProblems(doc), []);
     delete doc.paths['/elements/count']!.get.responses;
+    doc.paths['/elements/count/density']!.get.parameters.push({ $ref: '#/components/parameters/missing' });
     doc.paths['/elements/count']!.post.parameters = [{ name: 'x', in: 'body' }];
     doc.paths['/users/count']!.get.responses['200'].content['application/json'].schema.$ref = '#/components/schemas/Nope';
     doc.paths['/users/count']!.post.operationId = doc.paths['/users/count']!.get.operationId;
@@ -64,6 +71,7 @@ describe('OpenAPI documents and Swagger UI', () => {
     assert.ok(problems.some((p) => p.includes('responses')), problems.join('\n'));
     assert.ok(problems.some((p) => p.includes('"in"') || p.includes('/in')), problems.join('\n'));
     assert.ok(problems.some((p) => p.includes('Nope')));
+    assert.ok(problems.some((p) => p.includes('parameters/missing')));
     assert.ok(problems.some((p) => p.startsWith('duplicate operationId')));
   });
 
@@ -78,7 +86,7 @@ describe('OpenAPI documents and Swagger UI', () => {
       assert.deepEqual(Object.keys(item).sort(), route.methods.map((m) => m.toLowerCase()).sort(), route.path);
       const accepted = acceptedParameters(route.path);
       if (route.methods.includes('GET')) {
-        const params = (item.get.parameters ?? []) as { name: string; in: string; description: string; schema: object; example: unknown }[];
+        const params = (item.get.parameters ?? []).map((p: unknown) => deref(doc, p)) as { name: string; in: string; description: string; schema: object; example: unknown }[];
         assert.deepEqual(params.map((p) => p.name), accepted, `GET ${route.path}`);
         for (const p of params) {
           assert.equal(p.in, 'query');
@@ -89,18 +97,25 @@ describe('OpenAPI documents and Swagger UI', () => {
       if (route.methods.includes('POST')) {
         const content = item.post.requestBody.content;
         for (const type of ['application/x-www-form-urlencoded', 'multipart/form-data']) {
-          assert.deepEqual(Object.keys(content[type].schema.properties), accepted, `POST ${route.path} ${type}`);
+          const properties = content[type].schema.properties;
+          assert.deepEqual(Object.keys(properties), accepted, `POST ${route.path} ${type}`);
+          for (const name of accepted) assert.ok(deref(doc, properties[name]).description.length > 20, `POST ${route.path} ${name}`);
         }
       }
       for (const op of Object.values(item)) {
         assert.ok(op.responses['200'], route.path);
-        if (route.family !== 'metadata') assert.equal(op.responses['400'].content['application/json'].schema.$ref, '#/components/schemas/Error');
+        if (route.family !== 'metadata') assert.equal(deref(doc, op.responses['400']).content['application/json'].schema.$ref, '#/components/schemas/Error');
       }
     }
     // the route-specific details come from the same table
-    assert.equal(doc.paths['/elements/count/ratio']!.get.parameters.find((p: any) => p.name === 'filter2').required, true);
-    assert.equal(doc.paths['/elements/geometry']!.get.parameters.find((p: any) => p.name === 'time').required, true);
-    assert.deepEqual(doc.paths['/elements/area/groupBy/boundary']!.get.parameters.find((p: any) => p.name === 'format').schema.enum, ['json', 'csv', 'geojson']);
+    const param = (path: string, name: string): any => doc.paths[path]!.get.parameters.map((p: unknown) => deref(doc, p)).find((p: any) => p.name === name);
+    assert.equal(param('/elements/count/ratio', 'filter2').required, true);
+    assert.equal(param('/elements/geometry', 'time').required, true);
+    assert.equal(param('/elements/count', 'time').required, false);
+    assert.deepEqual(param('/elements/area/groupBy/boundary', 'format').schema.enum, ['json', 'csv', 'geojson']);
+    assert.deepEqual(param('/elements/area/groupBy/tag', 'format').schema.enum, ['json', 'csv']);
+    assert.match(param('/contributions/latest/bbox', 'properties').description, /contributionTypes/);
+    assert.doesNotMatch(param('/elements/bbox', 'properties').description, /contributionTypes/);
     assert.deepEqual(Object.keys(doc.paths['/elements/bbox']!.get.responses['200'].content), ['application/geo+json']);
     assert.equal(doc.paths['/users/count']!.get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ContributionsResponse');
   });

@@ -34,6 +34,8 @@ const OPENAPI_30_SHAPE = {
       type: 'object',
       properties: {
         schemas: { type: 'object', additionalProperties: { type: 'object' } },
+        parameters: { type: 'object', additionalProperties: { $ref: '#/$defs/parameter' } },
+        responses: { type: 'object', additionalProperties: { type: 'object', required: ['description'], properties: { description: { type: 'string' } } } },
         securitySchemes: {
           type: 'object',
           additionalProperties: {
@@ -56,7 +58,7 @@ const OPENAPI_30_SHAPE = {
         properties: {
           summary: { type: 'string' },
           description: { type: 'string' },
-          parameters: { type: 'array', items: { $ref: '#/$defs/parameter' } },
+          parameters: { type: 'array', items: { $ref: '#/$defs/parameterOrRef' } },
           servers: { type: 'array' },
           ...Object.fromEntries(METHODS.map((m) => [m, { $ref: '#/$defs/operation' }])),
         },
@@ -64,6 +66,11 @@ const OPENAPI_30_SHAPE = {
     },
   },
   $defs: {
+    parameterOrRef: {
+      if: { type: 'object', required: ['$ref'] },
+      then: { type: 'object', additionalProperties: false, properties: { $ref: { type: 'string', pattern: '^#/components/parameters/' } } },
+      else: { $ref: '#/$defs/parameter' },
+    },
     parameter: {
       type: 'object',
       required: ['name', 'in'],
@@ -99,7 +106,7 @@ const OPENAPI_30_SHAPE = {
         description: { type: 'string' },
         externalDocs: { type: 'object' },
         operationId: { type: 'string', minLength: 1 },
-        parameters: { type: 'array', items: { $ref: '#/$defs/parameter' } },
+        parameters: { type: 'array', items: { $ref: '#/$defs/parameterOrRef' } },
         requestBody: {
           type: 'object',
           required: ['content'],
@@ -163,7 +170,9 @@ export function openApiProblems(doc: unknown): string[] {
         if (ids.has(op.operationId)) problems.push(`duplicate operationId ${op.operationId}`);
         ids.add(op.operationId);
       }
-      const params = [...((item.parameters as unknown as Json[] | undefined) ?? []), ...((op.parameters as Json[] | undefined) ?? [])];
+      const params = [...((item.parameters as unknown as Json[] | undefined) ?? []), ...((op.parameters as Json[] | undefined) ?? [])].map((p) =>
+        typeof p.$ref === 'string' ? ((pointer(doc, p.$ref) ?? {}) as Json) : p,
+      );
       const declared = params.filter((p) => p.in === 'path').map((p) => String(p.name)).sort();
       if (JSON.stringify(declared) !== JSON.stringify(templated)) problems.push(`${method} ${path}: path parameters ${declared} vs template ${templated}`);
       const seen = new Set<string>();

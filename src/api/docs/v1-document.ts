@@ -10,7 +10,7 @@ import { API_VERSION } from '../attribution.js';
 import { acceptedParameters, V1_ROUTES, type V1Route } from '../v1/params/route-parameters.js';
 import { routeDescription, AGGREGATION_ROUTES } from '../v1/route-table.js';
 import { describeV1Parameter } from './v1-parameters.js';
-import { v1Responses, V1_SCHEMAS } from './v1-responses.js';
+import { v1Responses, V1_ERROR_RESPONSES, V1_SCHEMAS } from './v1-responses.js';
 
 const TAGS: OpenAPIV3.TagObject[] = [
   { name: 'Elements', description: 'Count, length, area and perimeter of map elements at points in time.' },
@@ -53,39 +53,53 @@ function operationIdOf(method: string, path: string): string {
   return `${method.toLowerCase()}${path.replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())}`;
 }
 
-function queryParameters(route: V1Route): OpenAPIV3.ParameterObject[] {
-  return acceptedParameters(route.path).map((name) => {
-    const doc = describeV1Parameter(name, route);
-    return {
-      name,
-      in: 'query',
-      description: doc.description,
-      required: doc.required === true,
-      ...(doc.deprecated === true ? { deprecated: true } : {}),
-      schema: doc.schema,
-      example: doc.example,
-    };
-  });
-}
+/**
+ * The parameter documentation, each distinct variant stored once in `components` (a parameter
+ * described alike on every route is one component; `time`, `format`, `properties` have a few
+ * variants) and referenced from the operations: the document stays small enough for the UI.
+ */
+class ParameterComponents {
+  readonly parameters: Record<string, OpenAPIV3.ParameterObject> = {};
+  readonly schemas: Record<string, OpenAPIV3.SchemaObject> = {};
+  private readonly keys = new Map<string, string>();
 
-function formBody(route: V1Route): OpenAPIV3.RequestBodyObject {
-  const names = acceptedParameters(route.path);
-  const properties: Record<string, OpenAPIV3.SchemaObject> = {};
-  const required: string[] = [];
-  for (const name of names) {
+  /** The component key of parameter `name` as documented for `route`. */
+  private key(name: string, route: V1Route): string {
     const doc = describeV1Parameter(name, route);
-    properties[name] = { ...doc.schema, description: doc.description, example: doc.example, ...(doc.deprecated === true ? { deprecated: true } : {}) };
-    if (doc.required === true) required.push(name);
+    const text = JSON.stringify(doc);
+    let key = this.keys.get(text);
+    if (key === undefined) {
+      const variants = [...this.keys.values()].filter((k) => k === name || k.startsWith(`${name}-`)).length;
+      key = variants === 0 ? name : `${name}-${variants + 1}`;
+      this.keys.set(text, key);
+      const deprecated = doc.deprecated === true ? { deprecated: true } : {};
+      this.parameters[key] = { name, in: 'query', description: doc.description, required: doc.required === true, ...deprecated, schema: doc.schema, example: doc.example };
+      this.schemas[`param-${key}`] = { ...doc.schema, description: doc.description, example: doc.example, ...deprecated };
+    }
+    return key;
   }
-  const schema: OpenAPIV3.SchemaObject = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
-  return {
-    description: 'The same parameters as the query string of GET, as form fields (a parameter may not appear in both).',
-    required: true,
-    content: { 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } },
-  };
+
+  query(route: V1Route): OpenAPIV3.ReferenceObject[] {
+    return acceptedParameters(route.path).map((name) => ({ $ref: `#/components/parameters/${this.key(name, route)}` }));
+  }
+
+  formBody(route: V1Route): OpenAPIV3.RequestBodyObject {
+    const properties: Record<string, OpenAPIV3.ReferenceObject> = {};
+    const required: string[] = [];
+    for (const name of acceptedParameters(route.path)) {
+      properties[name] = { $ref: `#/components/schemas/param-${this.key(name, route)}` };
+      if (describeV1Parameter(name, route).required === true) required.push(name);
+    }
+    const schema: OpenAPIV3.SchemaObject = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    return {
+      description: 'The same parameters as the query string of GET, as form fields (a parameter may not appear in both).',
+      required: true,
+      content: { 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } },
+    };
+  }
 }
 
-function operation(route: V1Route, method: 'GET' | 'POST'): OpenAPIV3.OperationObject {
+function operation(route: V1Route, method: 'GET' | 'POST', params: ParameterComponents): OpenAPIV3.OperationObject {
   const summary = summaryOf(route);
   const op: OpenAPIV3.OperationObject = {
     tags: [tagOf(route)],
@@ -97,10 +111,10 @@ function operation(route: V1Route, method: 'GET' | 'POST'): OpenAPIV3.OperationO
     op.description = 'Takes no parameters.';
   } else if (method === 'GET') {
     op.description = `${summary} Parameters in the query string; unknown or repeated parameters are rejected (400).`;
-    op.parameters = queryParameters(route);
+    op.parameters = params.query(route);
   } else {
     op.description = `${summary} Parameters as form fields (for large inputs such as bpolys); unknown or repeated parameters are rejected (400).`;
-    op.requestBody = formBody(route);
+    op.requestBody = params.formBody(route);
   }
   return op;
 }
@@ -108,9 +122,10 @@ function operation(route: V1Route, method: 'GET' | 'POST'): OpenAPIV3.OperationO
 /** The version-1 OpenAPI document. */
 export function buildV1OpenApiDocument(options: { prefix?: string } = {}): OpenAPIV3.Document {
   const paths: OpenAPIV3.PathsObject = {};
+  const params = new ParameterComponents();
   for (const route of V1_ROUTES) {
     const item: OpenAPIV3.PathItemObject = {};
-    for (const method of route.methods) item[method === 'GET' ? 'get' : 'post'] = operation(route, method);
+    for (const method of route.methods) item[method === 'GET' ? 'get' : 'post'] = operation(route, method, params);
     paths[route.path] = item;
   }
   return {
@@ -126,6 +141,6 @@ export function buildV1OpenApiDocument(options: { prefix?: string } = {}): OpenA
     servers: [{ url: options.prefix ?? '/v1' }],
     tags: TAGS,
     paths,
-    components: { schemas: V1_SCHEMAS },
+    components: { schemas: { ...V1_SCHEMAS, ...params.schemas }, parameters: params.parameters, responses: V1_ERROR_RESPONSES },
   };
 }

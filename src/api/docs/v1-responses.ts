@@ -125,12 +125,23 @@ function bodyOf(route: V1Route): string {
 
 const errorResponse = (description: string): OpenAPIV3.ResponseObject => ({ description, content: { 'application/json': json('Error') } });
 
+/** `components.responses` of the v1 document: the error answers, shared by every operation. */
+export const V1_ERROR_RESPONSES: Record<string, OpenAPIV3.ResponseObject> = {
+  BadRequest: errorResponse('Invalid request: unknown, repeated or malformed parameter (the message names it).'),
+  NotFound: errorResponse('The boundary or the time lies outside the data.'),
+  MethodNotAllowed: { description: 'Method not allowed (empty body, `Allow` header).' },
+  TooLarge: errorResponse('The query did not finish within the time limit.'),
+  InternalError: { description: 'Unexpected error.' },
+};
+
+const use = (name: keyof typeof V1_ERROR_RESPONSES): OpenAPIV3.ReferenceObject => ({ $ref: `#/components/responses/${name}` });
+
 const ERRORS: OpenAPIV3.ResponsesObject = {
-  '400': errorResponse('Invalid request: unknown, repeated or malformed parameter (the message names it).'),
-  '404': errorResponse('The boundary or the time lies outside the data.'),
-  '405': { description: 'Method not allowed (empty body, `Allow` header).' },
-  '413': errorResponse('The query did not finish within the time limit.'),
-  '500': { description: 'Unexpected error.' },
+  '400': use('BadRequest'),
+  '404': use('NotFound'),
+  '405': use('MethodNotAllowed'),
+  '413': use('TooLarge'),
+  '500': use('InternalError'),
 };
 
 /** The `responses` of one operation of `route`. */
