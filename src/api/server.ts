@@ -3,13 +3,15 @@
  * routes, metadata; CORS, gzip and the reference's error bodies, v1-reference-behaviour §2 and §7).
  * Version 2 is served under its release candidate prefix `/v2-rc` and, identically, under `/v2`.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import { createDuckDbQueryEngine } from '../engines/duckdb/engine.js';
 import type { QueryEngine } from '../query/model.js';
 import type { Store } from '../store/open-store.js';
 import type { ApiKeyHook } from './v2/services.js';
+import { registerV1Docs } from './docs/v1-docs.js';
+import { registerV2Docs } from './docs/v2-docs.js';
 import { installV1ErrorHandling } from './v1/error-status.js';
 import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
@@ -28,6 +30,8 @@ export interface ServerOptions {
    * key needed (`maphist serve --no-api-keys`, a private deployment).
    */
   apiKeys?: ApiKeyHook;
+  /** Sees every route as it is registered (tests and tooling enumerate the routes with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /**
@@ -58,6 +62,7 @@ const COMPRESS_OPTIONS = {
 
 export async function createServer(store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const timeoutSeconds = options.timeoutSeconds ?? 600;
   const engine = options.engine ?? (await createDuckDbQueryEngine(store));
   await app.register(
@@ -69,12 +74,14 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
       registerMetadataRoute(v1, store, { timeoutSeconds });
       registerAggregationRoutes(v1, { store, engine, timeoutSeconds });
       (await import('./v1/routes/extraction.js')).registerExtractionRoutes(v1, { store, timeoutSeconds });
+      await registerV1Docs(v1);
     },
     { prefix: '/v1' },
   );
   for (const prefix of ['/v2-rc', '/v2']) {
     await app.register(
       async (v2) => {
+        await registerV2Docs(v2, prefix); // before the routes: it collects their schemas
         registerHealthRoute(v2, store);
       },
       { prefix },

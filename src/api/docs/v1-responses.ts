@@ -1,0 +1,164 @@
+/**
+ * The answers of the version-1 routes as OpenAPI component schemas and per-route response objects
+ * (v1-reference-behaviour §2, §4): JSON aggregation bodies, CSV, GeoJSON (extraction and
+ * `format=geojson`), the metadata resource and the error body.
+ */
+import type { OpenAPIV3 } from 'openapi-types';
+import { isContributionBased, isExtraction, type V1Route } from '../v1/params/route-parameters.js';
+
+const ref = (name: string): OpenAPIV3.ReferenceObject => ({ $ref: `#/components/schemas/${name}` });
+const str: OpenAPIV3.SchemaObject = { type: 'string' };
+const num: OpenAPIV3.SchemaObject = { type: 'number' };
+const timestamp: OpenAPIV3.SchemaObject = { type: 'string', format: 'date-time', example: '2016-01-01T00:00:00Z' };
+
+function envelope(member: string, items: OpenAPIV3.ReferenceObject | OpenAPIV3.SchemaObject): OpenAPIV3.SchemaObject {
+  return {
+    type: 'object',
+    required: ['attribution', 'apiVersion', member],
+    properties: { attribution: ref('Attribution'), apiVersion: str, metadata: ref('ResponseMetadata'), [member]: { type: 'array', items } },
+  };
+}
+
+/** `components.schemas` of the v1 document. */
+export const V1_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
+  Attribution: { type: 'object', required: ['url', 'text'], properties: { url: str, text: str } },
+  ResponseMetadata: {
+    type: 'object',
+    description: 'Present with `showMetadata=true`.',
+    properties: { executionTime: { type: 'integer', description: 'milliseconds' }, description: str, requestUrl: { type: 'string', description: 'GET requests only' } },
+  },
+  ElementsResult: { type: 'object', required: ['timestamp', 'value'], properties: { timestamp, value: num } },
+  ContributionsResult: { type: 'object', required: ['fromTimestamp', 'toTimestamp', 'value'], properties: { fromTimestamp: timestamp, toTimestamp: timestamp, value: num } },
+  RatioResult: {
+    type: 'object',
+    required: ['timestamp', 'value', 'value2', 'ratio'],
+    properties: { timestamp, value: num, value2: num, ratio: { type: 'number', description: '`value2 / value`; `NaN` for 0 / 0' } },
+  },
+  GroupByObject: {
+    description: 'The group: boundary id, key, `key=value` tag, type, `remainder`; for boundary and tag a pair `[boundaryId, tag]`.',
+    oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'string' }, minItems: 2, maxItems: 2 }],
+  },
+  ElementsResponse: envelope('result', ref('ElementsResult')),
+  ContributionsResponse: envelope('result', ref('ContributionsResult')),
+  RatioResponse: envelope('ratioResult', ref('RatioResult')),
+  RatioGroupByBoundaryResponse: envelope('groupByBoundaryResult', {
+    type: 'object',
+    required: ['groupByObject', 'ratioResult'],
+    properties: { groupByObject: ref('GroupByObject'), ratioResult: { type: 'array', items: ref('RatioResult') } },
+  }),
+  ElementsGroupByResponse: envelope('groupByResult', {
+    type: 'object',
+    required: ['groupByObject', 'result'],
+    properties: { result: { type: 'array', items: ref('ElementsResult') }, groupByObject: ref('GroupByObject') },
+  }),
+  ContributionsGroupByResponse: envelope('groupByResult', {
+    type: 'object',
+    required: ['groupByObject', 'result'],
+    properties: { result: { type: 'array', items: ref('ContributionsResult') }, groupByObject: ref('GroupByObject') },
+  }),
+  FeatureCollection: {
+    type: 'object',
+    required: ['type', 'features'],
+    properties: {
+      attribution: ref('Attribution'),
+      apiVersion: str,
+      metadata: ref('ResponseMetadata'),
+      type: { type: 'string', enum: ['FeatureCollection'] },
+      features: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['type', 'geometry', 'properties'],
+          properties: {
+            type: { type: 'string', enum: ['Feature'] },
+            id: str,
+            geometry: { type: 'object', nullable: true, description: 'GeoJSON geometry; null for deletions' },
+            properties: { type: 'object', additionalProperties: true },
+          },
+        },
+      },
+    },
+  },
+  Metadata: {
+    type: 'object',
+    required: ['attribution', 'apiVersion', 'timeout', 'extractRegion'],
+    properties: {
+      attribution: ref('Attribution'),
+      apiVersion: str,
+      timeout: { type: 'number', description: 'the default and largest query time limit, seconds' },
+      extractRegion: {
+        type: 'object',
+        properties: {
+          spatialExtent: { type: 'object', description: 'GeoJSON Polygon' },
+          temporalExtent: { type: 'object', properties: { fromTimestamp: timestamp, toTimestamp: timestamp } },
+          replicationSequenceNumber: { type: 'integer' },
+        },
+      },
+    },
+  },
+  Error: {
+    type: 'object',
+    required: ['timestamp', 'status', 'message'],
+    properties: {
+      timestamp: { type: 'string', description: 'server local time, ISO-8601 without zone' },
+      status: { type: 'integer' },
+      message: str,
+      requestUrl: { type: 'string', description: 'the request URL with its query string' },
+    },
+  },
+};
+
+const CSV: OpenAPIV3.MediaTypeObject = {
+  schema: { type: 'string', description: 'Comment lines `# …` (copyright, API version), a header line, then `;`-separated quoted values.' },
+};
+
+function json(name: string): OpenAPIV3.MediaTypeObject {
+  return { schema: ref(name) };
+}
+
+function bodyOf(route: V1Route): string {
+  if (route.ratio) return route.groupBy.length > 0 ? 'RatioGroupByBoundaryResponse' : 'RatioResponse';
+  const contributions = isContributionBased(route);
+  if (route.groupBy.length > 0) return contributions ? 'ContributionsGroupByResponse' : 'ElementsGroupByResponse';
+  return contributions ? 'ContributionsResponse' : 'ElementsResponse';
+}
+
+const errorResponse = (description: string): OpenAPIV3.ResponseObject => ({ description, content: { 'application/json': json('Error') } });
+
+/** `components.responses` of the v1 document: the error answers, shared by every operation. */
+export const V1_ERROR_RESPONSES: Record<string, OpenAPIV3.ResponseObject> = {
+  BadRequest: errorResponse('Invalid request: unknown, repeated or malformed parameter (the message names it).'),
+  NotFound: errorResponse('The boundary or the time lies outside the data.'),
+  MethodNotAllowed: { description: 'Method not allowed (empty body, `Allow` header).' },
+  TooLarge: errorResponse('The query did not finish within the time limit.'),
+  InternalError: { description: 'Unexpected error.' },
+};
+
+const use = (name: keyof typeof V1_ERROR_RESPONSES): OpenAPIV3.ReferenceObject => ({ $ref: `#/components/responses/${name}` });
+
+const ERRORS: OpenAPIV3.ResponsesObject = {
+  '400': use('BadRequest'),
+  '404': use('NotFound'),
+  '405': use('MethodNotAllowed'),
+  '413': use('TooLarge'),
+  '500': use('InternalError'),
+};
+
+/** The `responses` of one operation of `route`. */
+export function v1Responses(route: V1Route): OpenAPIV3.ResponsesObject {
+  if (route.family === 'metadata') {
+    return { '200': { description: 'Extent and time range of the data.', content: { 'application/json': json('Metadata') } }, '400': ERRORS['400']!, '405': ERRORS['405']! };
+  }
+  if (isExtraction(route)) {
+    return {
+      '200': {
+        description: 'The features as a GeoJSON FeatureCollection (streamed; an error after the start is appended to the body).',
+        content: { 'application/geo+json': json('FeatureCollection') },
+      },
+      ...ERRORS,
+    };
+  }
+  const content: Record<string, OpenAPIV3.MediaTypeObject> = { 'application/json': json(bodyOf(route)), 'text/csv': CSV };
+  if (route.groupBy[0] === 'boundary') content['application/geo+json'] = json('FeatureCollection');
+  return { '200': { description: 'The aggregated values (`format` chooses JSON, CSV or GeoJSON).', content }, ...ERRORS };
+}
