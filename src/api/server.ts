@@ -13,7 +13,10 @@ import { installV1ErrorHandling } from './v1/error-status.js';
 import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
 import { registerMetadataRoute } from './v1/routes/metadata.js';
+import { registerV2Routes } from './v2/plugin.js';
 import { registerHealthRoute } from './v2/routes/health.js';
+import type { V2Services } from './v2/services.js';
+import { UNWIRED_EXTRACTION, UNWIRED_STATS } from './v2/unwired.js';
 
 export interface ServerOptions {
   /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
@@ -21,6 +24,11 @@ export interface ServerOptions {
   logger?: boolean;
   /** The query engine (default: the DuckDB engine over the store). */
   engine?: QueryEngine;
+  /**
+   * Version 2 statistics engine, GeoParquet extraction, key guard and time limits. Until the real
+   * engines are wired in, statistics and extraction requests that pass validation answer 500.
+   */
+  v2?: Partial<Omit<V2Services, 'metadata'>>;
 }
 
 /** The reference's CORS headers (§7). */
@@ -59,6 +67,7 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
   for (const prefix of ['/v2-rc', '/v2']) {
     await app.register(
       async (v2) => {
+        registerV2Routes(v2, { metadata: store.metadata, stats: UNWIRED_STATS, extraction: UNWIRED_EXTRACTION, ...options.v2 });
         registerHealthRoute(v2, store);
       },
       { prefix },
