@@ -44,9 +44,13 @@ export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): 
 
 async function stream(reply: FastifyReply, ctx: V2Context, request: ExtractionRequest): Promise<FastifyReply> {
   const limit = requestLimit(reply, ctx.extractionSeconds, ctx.timeoutError);
+  let isStarted = false;
   let markStarted: () => void = () => undefined;
   const started = new Promise<'started'>((resolve) => {
-    markStarted = () => resolve('started');
+    markStarted = () => {
+      isStarted = true;
+      resolve('started');
+    };
   });
   const out = new Transform({
     transform(chunk, _encoding, callback) {
@@ -58,12 +62,15 @@ async function stream(reply: FastifyReply, ctx: V2Context, request: ExtractionRe
       callback();
     },
   });
+  out.on('error', (e) => reply.log.warn({ err: e }, 'v2 extraction failed while streaming'));
   const writing = limit.run((signal) => ctx.services.extraction.write(request, out, signal));
   writing.then(
     () => limit.dispose(),
     (e: unknown) => {
       limit.dispose();
-      out.destroy(e instanceof Error ? e : new Error(String(e)));
+      // Before the first byte the error is the answer; after it the response is cut off.
+      if (isStarted) out.destroy(e instanceof Error ? e : new Error(String(e)));
+      else out.destroy();
     },
   );
   // Rejects when the extraction fails before its first byte: then an ordinary error answer.
