@@ -81,7 +81,7 @@ function installErrorHandling(app: FastifyInstance): void {
 function registerMethodNotAllowed(app: FastifyInstance, allowed: Map<string, Set<string>>): void {
   for (const [path, methods] of allowed) {
     const allow = [...methods].sort().join(', ');
-    const others = ALL_METHODS.filter((m) => !methods.has(m) && !(m === 'HEAD' && methods.has('GET')));
+    const others = ALL_METHODS.filter((m) => !methods.has(m));
     if (others.length === 0) continue;
     app.route({
       method: [...others],

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fc from 'fast-check';
 import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, StatsEngine } from '../../query/stats.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { registerV2Routes } from './plugin.js';
@@ -222,9 +223,34 @@ describe('v2 routes (recording engines)', () => {
     assert.equal(wrong.headers.get('allow'), 'POST');
     assert.deepEqual(await wrong.json(), { detail: 'Method Not Allowed' });
     assert.equal((await fetch(`${base}/metadata`, { method: 'POST' })).status, 405);
+    assert.equal((await fetch(`${base}/metadata`, { method: 'HEAD' })).status, 200);
+    const head = await fetch(`${base}/extraction/features.parquet?aoi=1,2,3,4&filter=*&time=latest`, { method: 'HEAD' });
+    assert.equal(head.status, 405);
+    assert.equal(head.headers.get('allow'), 'GET, POST');
     const form = await fetch(`${base}/stats/features/count.json`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'filter=*' });
     assert.equal(form.status, 422);
     assert.equal((await form.json()).detail[0].type, 'content_type');
+  });
+
+  it('answers random and mutated bodies with 200 or 422, never anything else', async () => {
+    behaviour = 'ok';
+    const field = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.constantFrom(AOI, 'latest', '*', 'building=*', { start: '2015-01-01', end: 'latest', interval: 'P1Y' }, { type: 'byTag', key: 'x' }, [1, 2, 3, 4], 'POLYGON((0 0, 1 0, 1 1, 0 0))'),
+    );
+    const body = fc.oneof(
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({ aoi: field, filter: field, time: field, groupBy: field, clip: field }, { requiredKeys: [] }),
+    );
+    const paths = fc.constantFrom('/stats/features/count.json', '/stats/currentness/area.csv', '/stats/contributors/count.json', '/extraction/features.parquet', '/extraction/collections.parquet', '/filter/validation');
+    await fc.assert(
+      fc.asyncProperty(paths, body, async (path, b) => {
+        const res = await app.inject({ method: 'POST', url: `/v2-rc${path}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(b) });
+        assert.ok(res.statusCode === 200 || res.statusCode === 422, `${res.statusCode} ${path} ${JSON.stringify(b)} → ${res.body}`);
+        if (res.statusCode === 422) assert.ok(Array.isArray(JSON.parse(res.body).detail));
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('puts the key guard on statistics and extraction only', async () => {

@@ -13,8 +13,8 @@ export interface V2Context {
   timeoutError: MaphistError;
   /** The API-key hook for statistics and extraction routes ([] when keys are disabled). */
   keyHooks: onRequestHookHandler[];
-  /** Records the methods of a path (for the 405 answers). */
-  allow(path: string, ...methods: ('GET' | 'POST')[]): void;
+  /** Records the methods of a path (for the 405 answers); HEAD where Fastify answers it for GET. */
+  allow(path: string, ...methods: ('GET' | 'HEAD' | 'POST')[]): void;
 }
 
 export const DEFAULT_STATS_SECONDS = 180;

@@ -33,7 +33,8 @@ export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): 
     const path = `/extraction/${kind}.parquet`;
     ctx.allow(path, 'GET', 'POST');
     const common = { onRequest: ctx.keyHooks };
-    app.get(path, { ...common, schema: { querystring: SCHEMAS[kind].query, tags: ['Extraction'] } }, (request, reply) =>
+    // No automatic HEAD: it would run a whole extraction to throw it away (HEAD → 405).
+    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, tags: ['Extraction'] } }, (request, reply) =>
       stream(reply, ctx, extractionRequest(request.query, kind, 'GET', ctx.time)),
     );
     app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, tags: ['Extraction'] } }, (request, reply) =>

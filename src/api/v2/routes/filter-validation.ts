@@ -11,7 +11,7 @@ function answer(filter: string) {
 }
 
 export function registerFilterValidationRoutes(app: FastifyInstance, ctx: V2Context): void {
-  ctx.allow('/filter/validation', 'GET', 'POST');
+  ctx.allow('/filter/validation', 'GET', 'HEAD', 'POST');
   app.get('/filter/validation', { schema: { querystring: FILTER_VALIDATION_QUERY_SCHEMA, tags: ['Filter Validation'] } }, async (request) => {
     const { filter } = request.query as { filter: string };
     inPart('query', () => parseV2Filter(filter));

@@ -10,7 +10,7 @@ import type { V2Context } from './context.js';
 
 export function registerMetadataRoute(app: FastifyInstance, ctx: V2Context): void {
   const m = ctx.services.metadata;
-  ctx.allow('/metadata', 'GET');
+  ctx.allow('/metadata', 'GET', 'HEAD');
   app.get('/metadata', { schema: { tags: ['Metadata'] } as FastifySchema }, async () => ({
     apiVersion: API_VERSION_V2,
     attribution: ATTRIBUTION,
