@@ -9,6 +9,7 @@ import cors from '@fastify/cors';
 import { createDuckDbQueryEngine } from '../engines/duckdb/engine.js';
 import type { QueryEngine } from '../query/model.js';
 import type { Store } from '../store/open-store.js';
+import type { StoreTagDictionary } from '../store/store-tag-dictionary.js';
 import type { ApiKeyHook } from './v2/services.js';
 import { registerV1Docs } from './docs/v1-docs.js';
 import { registerV2Docs } from './docs/v2-docs.js';
@@ -16,7 +17,11 @@ import { installV1ErrorHandling } from './v1/error-status.js';
 import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
 import { registerMetadataRoute } from './v1/routes/metadata.js';
+import { registerV2Routes } from './v2/plugin.js';
 import { registerHealthRoute } from './v2/routes/health.js';
+import type { V2Services } from './v2/services.js';
+import { UNWIRED_EXTRACTION } from './v2/unwired.js';
+import { createDuckDbStatsEngine } from '../engines/duckdb/stats.js';
 
 export interface ServerOptions {
   /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
@@ -32,6 +37,8 @@ export interface ServerOptions {
   apiKeys?: ApiKeyHook;
   /** Sees every route as it is registered (tests and tooling enumerate the routes with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the DuckDB ones. */
+  v2?: Partial<Omit<V2Services, 'metadata'>>;
 }
 
 /**
@@ -65,6 +72,7 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const timeoutSeconds = options.timeoutSeconds ?? 600;
   const engine = options.engine ?? (await createDuckDbQueryEngine(store));
+  const stats = options.v2?.stats ?? (await createDuckDbStatsEngine(store, (engine as { dictionary?: StoreTagDictionary }).dictionary));
   await app.register(
     async (v1) => {
       await v1.register(cors, CORS_OPTIONS);
@@ -82,6 +90,7 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
     await app.register(
       async (v2) => {
         await registerV2Docs(v2, prefix); // before the routes: it collects their schemas
+        registerV2Routes(v2, { metadata: store.metadata, stats, extraction: UNWIRED_EXTRACTION, apiKeys: options.apiKeys, ...options.v2 });
         registerHealthRoute(v2, store);
       },
       { prefix },

@@ -1,0 +1,140 @@
+/**
+ * The `aoi` parameter (§1.3): a bbox `[xmin, ymin, xmax, ymax]`, a GeoJSON Polygon or MultiPolygon
+ * geometry (2D or 3D positions, optional `bbox` member ignored), or a WKT POLYGON/MULTIPOLYGON
+ * string; a string that looks like JSON (`{…}`, `[…]`) is parsed as JSON first. GET extraction
+ * takes only the text `xmin,ymin,xmax,ymax` (parseAoiText).
+ *
+ * BBox rules: xmin < xmax, ymin < ymax, y within [-90, 90], x within (-360, 360); a width of 360° or
+ * more is clamped to [-180, 180]; a bbox crossing the antimeridian is split into a MultiPolygon of
+ * two parts shifted by 360°. Polygons must lie within [-180, 180] × [-90, 90] and be valid (the
+ * problem is named); every problem is a BOUNDARY_INVALID error (422), never a 500.
+ */
+import type { BBox, MultiPolygon, Polygon, Position } from '../../../geometry/types.js';
+import { parseWkt } from '../../../geometry/wkt.js';
+import type { AreaOfInterest } from '../../../query/model.js';
+import { findPolygonProblem } from '../../v1/params/polygon-validity.js';
+import { invalidInput, type Loc } from '../error-status.js';
+
+const LOC: Loc = ['aoi'];
+const AOI_ID = 'aoi';
+
+function fail(msg: string, type = 'value_error', loc: Loc = LOC): never {
+  throw invalidInput('BOUNDARY_INVALID', loc, msg, type);
+}
+
+export function parseAoi(value: unknown): AreaOfInterest {
+  if (typeof value === 'string') return parseAoiString(value);
+  if (Array.isArray(value)) return parseBboxArray(value);
+  if (typeof value === 'object' && value !== null) return fromGeometry(parseGeoJson(value as Record<string, unknown>));
+  return fail('Input should be a bounding box [xmin, ymin, xmax, ymax], a GeoJSON Polygon or MultiPolygon, or a WKT string.', 'union_error');
+}
+
+/** GET extraction: `xmin,ymin,xmax,ymax`. */
+export function parseAoiText(text: string): AreaOfInterest {
+  const parts = text.split(',');
+  if (parts.length !== 4 || parts.some((p) => p.trim() === '' || !Number.isFinite(Number(p)))) {
+    return fail('aoi should be a bounding box of four comma-separated numbers: xmin,ymin,xmax,ymax.');
+  }
+  return bboxAoi(parts.map(Number) as BBox);
+}
+
+function parseAoiString(text: string): AreaOfInterest {
+  const t = text.trim();
+  if (t.startsWith('{') || t.startsWith('[')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(t);
+    } catch {
+      return fail('aoi looks like JSON but is not valid JSON.', 'json_invalid');
+    }
+    if (typeof json === 'string') return fail('aoi should not be a JSON-encoded string.');
+    return parseAoi(json);
+  }
+  if (t === '') return fail('aoi must not be empty.');
+  let g;
+  try {
+    g = parseWkt(t);
+  } catch (e) {
+    return fail(`aoi is not valid WKT: ${(e as Error).message}`, 'wkt_invalid');
+  }
+  if (g.type !== 'Polygon' && g.type !== 'MultiPolygon') return fail(`aoi must be a POLYGON or MULTIPOLYGON, not a ${g.type}.`);
+  return fromGeometry(g);
+}
+
+function parseBboxArray(values: unknown[]): AreaOfInterest {
+  if (values.length !== 4 || !values.every((v) => typeof v === 'number' && Number.isFinite(v))) {
+    return fail('A bounding box aoi should be an array of four numbers: [xmin, ymin, xmax, ymax].');
+  }
+  return bboxAoi(values as BBox);
+}
+
+/** The bbox rules of §1.3. */
+export function bboxAoi([xmin, ymin, xmax, ymax]: BBox): AreaOfInterest {
+  if (!(xmin < xmax)) fail('The bounding box is invalid: xmin must be smaller than xmax.');
+  if (!(ymin < ymax)) fail('The bounding box is invalid: ymin must be smaller than ymax.');
+  if (ymin < -90 || ymax > 90) fail('The bounding box is invalid: y values must lie within [-90, 90].');
+  if (!(xmin > -360 && xmax < 360)) fail('The bounding box is invalid: x values must lie within (-360, 360).');
+  if (xmax - xmin >= 360) return area(box(-180, ymin, 180, ymax), [-180, ymin, 180, ymax]);
+  if (xmin < -180) {
+    const g: MultiPolygon = { type: 'MultiPolygon', coordinates: [box(xmin + 360, ymin, 180, ymax).coordinates, box(-180, ymin, xmax, ymax).coordinates] };
+    return area(g, [-180, ymin, 180, ymax]);
+  }
+  if (xmax > 180) {
+    const g: MultiPolygon = { type: 'MultiPolygon', coordinates: [box(xmin, ymin, 180, ymax).coordinates, box(-180, ymin, xmax - 360, ymax).coordinates] };
+    return area(g, [-180, ymin, 180, ymax]);
+  }
+  return area(box(xmin, ymin, xmax, ymax), [xmin, ymin, xmax, ymax]);
+}
+
+function box(xmin: number, ymin: number, xmax: number, ymax: number): Polygon {
+  return { type: 'Polygon', coordinates: [[[xmin, ymin], [xmax, ymin], [xmax, ymax], [xmin, ymax], [xmin, ymin]]] };
+}
+
+function area(geometry: Polygon | MultiPolygon, bbox: BBox): AreaOfInterest {
+  return { id: AOI_ID, geometry, bbox };
+}
+
+function parseGeoJson(o: Record<string, unknown>): Polygon | MultiPolygon {
+  if (o.type !== 'Polygon' && o.type !== 'MultiPolygon') {
+    return fail("A GeoJSON aoi must be a geometry of type 'Polygon' or 'MultiPolygon' (not a Feature or FeatureCollection).", 'literal_error', [...LOC, 'type']);
+  }
+  const loc = [...LOC, 'coordinates'];
+  if (o.type === 'Polygon') return { type: 'Polygon', coordinates: rings(o.coordinates, loc) };
+  if (!Array.isArray(o.coordinates)) return fail('Input should be a valid list', 'list_type', loc);
+  return { type: 'MultiPolygon', coordinates: o.coordinates.map((p, i) => rings(p, [...loc, i])) };
+}
+
+function rings(v: unknown, loc: Loc): Position[][] {
+  if (!Array.isArray(v)) return fail('Input should be a valid list', 'list_type', loc);
+  return v.map((ring, r) => {
+    if (!Array.isArray(ring)) return fail('Input should be a valid list', 'list_type', [...loc, r]);
+    if (ring.length < 4) return fail('A linear ring should have at least 4 positions.', 'too_short', [...loc, r]);
+    return ring.map((p, i) => position(p, [...loc, r, i]));
+  });
+}
+
+function position(p: unknown, loc: Loc): Position {
+  if (!Array.isArray(p) || p.length < 2 || p.length > 3 || !p.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+    return fail('A position should be an array of two or three numbers.', 'value_error', loc);
+  }
+  return [p[0] as number, p[1] as number];
+}
+
+function fromGeometry(g: Polygon | MultiPolygon): AreaOfInterest {
+  const parts = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+  let [xmin, ymin, xmax, ymax] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const part of parts) {
+    for (const ring of part) {
+      for (const [x, y] of ring) {
+        if (!(Math.abs(x) <= 180 && Math.abs(y) <= 90)) fail(`The aoi has a coordinate outside [-180, 180] × [-90, 90]: ${x} ${y}.`);
+        xmin = Math.min(xmin, x);
+        ymin = Math.min(ymin, y);
+        xmax = Math.max(xmax, x);
+        ymax = Math.max(ymax, y);
+      }
+    }
+  }
+  const problem = findPolygonProblem(g);
+  if (problem !== undefined) fail(`The aoi is not a valid polygon: ${problem}.`, 'invalid_geometry');
+  return area(g, [xmin, ymin, xmax, ymax]);
+}

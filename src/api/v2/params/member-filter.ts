@@ -1,0 +1,11 @@
+/**
+ * `member_filter` of the collections extractions (§1.4; snake_case as in the reference): a filter on
+ * the members, or absent/null for every member.
+ */
+import type { Filter } from '../../../filter/index.js';
+import { parseV2Filter } from './filter.js';
+
+export function parseMemberFilter(value: unknown): Filter | null {
+  if (value === undefined || value === null) return null;
+  return parseV2Filter(value, ['member_filter']);
+}

@@ -1,0 +1,62 @@
+/**
+ * A statistics body → FeatureStatsRequest / BinStatsRequest. Runs after the JSON Schema (which has
+ * checked shapes and unknown fields) and checks what a schema cannot: aoi geometry, timestamps,
+ * series size, filter syntax. Errors are located in the body (`["body","time","start"]`).
+ */
+import { isMaphistError } from '../../../core/errors.js';
+import type { StatsMeasure } from '../../../query/stats.js';
+import { withLocPrefix } from '../error-status.js';
+import type { BinStatsRequest, FeatureStatsRequest, StatsFormat } from '../requests.js';
+import { parseAoi } from './aoi.js';
+import { parseClip } from './clip.js';
+import { parseV2Filter } from './filter.js';
+import { parseGroupBy } from './group-by.js';
+import { parseBinsTime, parseFeatureStatsTime } from './time.js';
+import type { TimestampContext } from './timestamp.js';
+
+export type BinKind = BinStatsRequest['kind'];
+
+/** Runs `parse`, locating its errors in the request part. */
+export function inPart<T>(part: 'body' | 'query', parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    if (isMaphistError(e)) throw withLocPrefix(e, [part]);
+    throw e;
+  }
+}
+
+function record(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+export function featureStatsRequest(body: unknown, measure: StatsMeasure, format: StatsFormat, ctx: TimestampContext): FeatureStatsRequest {
+  const b = record(body);
+  return inPart('body', () => {
+    const request: FeatureStatsRequest = {
+      kind: 'features',
+      format,
+      measure,
+      aoi: parseAoi(b.aoi),
+      timestamps: parseFeatureStatsTime(b.time, ctx),
+      filter: parseV2Filter(b.filter),
+      clip: parseClip(b.clip, 'stats/features', 'POST'),
+    };
+    const key = parseGroupBy(b.groupBy);
+    if (key !== undefined) request.groupByKey = key;
+    return request;
+  });
+}
+
+export function binStatsRequest(body: unknown, kind: BinKind, measure: StatsMeasure, format: StatsFormat, ctx: TimestampContext): BinStatsRequest {
+  const b = record(body);
+  return inPart('body', () => ({
+    kind,
+    format,
+    measure,
+    aoi: parseAoi(b.aoi),
+    edges: parseBinsTime(b.time, ctx),
+    filter: parseV2Filter(b.filter),
+    clip: kind === 'currentness' ? parseClip(b.clip, 'stats/currentness', 'POST') : false,
+  }));
+}

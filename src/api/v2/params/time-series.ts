@@ -1,0 +1,37 @@
+/**
+ * Series and bin edges (§1.3, the reference's `generate_series(start, end, interval)`): start,
+ * start + k·interval (calendar-aware: P1M is a calendar month, from start each time) while ≤ end,
+ * then end appended when the last step is uneven. No interval: [start, end]. At most 1000 points.
+ */
+import { addPeriod, parseIsoPeriod, type IsoPeriod } from '../../v1/params/iso-time.js';
+import { invalidInput, type Loc } from '../error-status.js';
+
+export const MAX_SERIES_POINTS = 1000;
+
+export const SERIES_TOO_LARGE_MESSAGE =
+  'The given time range and interval lead to a time series larger than 1000 points/bins. Please use a shorter time range or a larger interval.';
+
+/** A positive ISO-8601 duration (PnYnMnWnDTnHnMnS), or TIME_INVALID at `loc`. */
+export function parseDuration(text: string, loc: Loc): IsoPeriod {
+  const p = parseIsoPeriod(text);
+  if (p === undefined) {
+    throw invalidInput('TIME_INVALID', loc, `${JSON.stringify(text)} is not a positive ISO-8601 duration such as P1D, P1M, P1Y or PT6H.`, 'duration_parsing');
+  }
+  return p;
+}
+
+/** The points from start to end (end > start); `loc` locates the too-large error. */
+export function buildSeries(start: number, end: number, period: IsoPeriod | undefined, loc: Loc): number[] {
+  if (period === undefined) return [start, end];
+  const points: number[] = [];
+  for (let k = 0; ; k++) {
+    const t = addPeriod(start, period, k);
+    if (!(t <= end)) break;
+    if (k > 0 && t <= points[points.length - 1]!) break; // cannot happen for positive periods; guards the loop
+    points.push(t);
+    if (points.length > MAX_SERIES_POINTS) break;
+  }
+  if (points[points.length - 1] !== end) points.push(end);
+  if (points.length > MAX_SERIES_POINTS) throw invalidInput('TIME_INVALID', loc, SERIES_TOO_LARGE_MESSAGE, 'TimeSeriesTooLargeError');
+  return points;
+}

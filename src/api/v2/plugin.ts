@@ -1,0 +1,92 @@
+/**
+ * registerV2Routes: the whole version 2 surface on one Fastify scope (server.ts calls it inside the
+ * `/v2-rc` and `/v2` prefixes): JSON-only bodies, the reference's validators, error bodies and
+ * statuses (error-status.ts), 404 and 405 answers, and the routes.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { isMaphistError } from '../../core/errors.js';
+import { v2ValidatorCompiler } from './ajv.js';
+import { invalidInput, sendDetail, sendInternalError, sendMaphistError } from './error-status.js';
+import { createContext } from './routes/context.js';
+import { registerExtractionRoutes } from './routes/extraction.js';
+import { registerFilterValidationRoutes } from './routes/filter-validation.js';
+import { registerMetadataRoute } from './routes/metadata.js';
+import { registerStatsRoutes } from './routes/stats.js';
+import type { V2Services } from './services.js';
+import { issuesFromAjv } from './validation-errors.js';
+
+export const JSON_ONLY_MESSAGE = 'The request body must be JSON, sent with Content-Type: application/json.';
+
+const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+
+export function registerV2Routes(app: FastifyInstance, services: V2Services): void {
+  app.setValidatorCompiler(v2ValidatorCompiler);
+  installJsonOnlyBodies(app);
+  installErrorHandling(app);
+
+  const allowed = new Map<string, Set<string>>();
+  const ctx = createContext(services, (path, ...methods) => {
+    const set = allowed.get(path) ?? new Set<string>();
+    for (const m of methods) set.add(m);
+    allowed.set(path, set);
+  });
+  registerMetadataRoute(app, ctx);
+  registerFilterValidationRoutes(app, ctx);
+  registerStatsRoutes(app, ctx);
+  registerExtractionRoutes(app, ctx);
+  registerMethodNotAllowed(app, allowed);
+}
+
+/** Only `application/json` bodies (the reference reads no forms); anything else is a 422. */
+function installJsonOnlyBodies(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch (e) {
+      done(invalidInput('PARAM_INVALID', ['body'], `JSON decode error: ${(e as Error).message}`, 'json_invalid'), undefined);
+    }
+  });
+}
+
+function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (isMaphistError(error)) return sendMaphistError(request, reply, error);
+    const e = error as FastifyError;
+    if (Array.isArray(e.validation)) {
+      const part = e.validationContext === 'querystring' ? 'query' : 'body';
+      return sendDetail(reply, 422, issuesFromAjv(e.validation as never, part, part === 'body' ? request.body : request.query));
+    }
+    switch (e.code) {
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      case 'FST_ERR_CTP_INVALID_TYPE':
+        return sendMaphistError(request, reply, invalidInput('CONTENT_TYPE_UNSUPPORTED', ['body'], JSON_ONLY_MESSAGE, 'content_type'));
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return sendDetail(reply, 413, 'The request body is larger than the server accepts (20 MB).');
+      default:
+        break;
+    }
+    if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+      // Malformed requests Fastify itself refuses: the client's fault, never a 500.
+      return sendDetail(reply, 422, [{ loc: ['body'], msg: e.message, type: 'value_error' }]);
+    }
+    return sendInternalError(request, reply, error);
+  });
+  app.setNotFoundHandler((_request, reply) => sendDetail(reply, 404, 'Not Found'));
+}
+
+/** Every other method on a known path: 405 `{"detail":"Method Not Allowed"}` with `Allow`. */
+function registerMethodNotAllowed(app: FastifyInstance, allowed: Map<string, Set<string>>): void {
+  for (const [path, methods] of allowed) {
+    const allow = [...methods].sort().join(', ');
+    const others = ALL_METHODS.filter((m) => !methods.has(m));
+    if (others.length === 0) continue;
+    app.route({
+      method: [...others],
+      url: path,
+      handler: async (_request, reply) => sendDetail(reply.header('allow', allow), 405, 'Method Not Allowed'),
+    });
+  }
+}

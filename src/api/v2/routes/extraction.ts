@@ -1,0 +1,83 @@
+/**
+ * GET (query) and POST (body) /extraction/{features,collections,collections_members,contributions}.parquet
+ * (§1.2, §1.4, §4.3): the GeoParquet file streamed as the extraction writes it. A failure before the
+ * first byte is an ordinary error answer; after it the response is cut off (the status is sent).
+ */
+import { Transform } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { extractionRequest } from '../params/extraction-request.js';
+import type { ExtractionKind } from '../params/time.js';
+import {
+  COLLECTIONS_BODY_SCHEMA,
+  COLLECTIONS_QUERY_SCHEMA,
+  CONTRIBUTIONS_BODY_SCHEMA,
+  CONTRIBUTIONS_QUERY_SCHEMA,
+  FEATURES_BODY_SCHEMA,
+  FEATURES_QUERY_SCHEMA,
+} from '../schemas/extraction.js';
+import { requestLimit } from '../time-limit.js';
+import type { ExtractionRequest } from '../requests.js';
+import { BODY_LIMIT, type V2Context } from './context.js';
+
+export const PARQUET_CONTENT_TYPE = 'application/vnd.apache.parquet';
+
+const SCHEMAS: Record<ExtractionKind, { body: object; query: object }> = {
+  features: { body: FEATURES_BODY_SCHEMA, query: FEATURES_QUERY_SCHEMA },
+  collections: { body: COLLECTIONS_BODY_SCHEMA, query: COLLECTIONS_QUERY_SCHEMA },
+  collections_members: { body: COLLECTIONS_BODY_SCHEMA, query: COLLECTIONS_QUERY_SCHEMA },
+  contributions: { body: CONTRIBUTIONS_BODY_SCHEMA, query: CONTRIBUTIONS_QUERY_SCHEMA },
+};
+
+export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): void {
+  for (const kind of Object.keys(SCHEMAS) as ExtractionKind[]) {
+    const path = `/extraction/${kind}.parquet`;
+    ctx.allow(path, 'GET', 'POST');
+    const common = { onRequest: ctx.keyHooks };
+    // No automatic HEAD: it would run a whole extraction to throw it away (HEAD → 405).
+    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, tags: ['Extraction'] } }, (request, reply) =>
+      stream(reply, ctx, extractionRequest(request.query, kind, 'GET', ctx.time)),
+    );
+    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, tags: ['Extraction'] } }, (request, reply) =>
+      stream(reply, ctx, extractionRequest(request.body, kind, 'POST', ctx.time)),
+    );
+  }
+}
+
+async function stream(reply: FastifyReply, ctx: V2Context, request: ExtractionRequest): Promise<FastifyReply> {
+  const limit = requestLimit(reply, ctx.extractionSeconds, ctx.timeoutError);
+  let isStarted = false;
+  let markStarted: () => void = () => undefined;
+  const started = new Promise<'started'>((resolve) => {
+    markStarted = () => {
+      isStarted = true;
+      resolve('started');
+    };
+  });
+  const out = new Transform({
+    transform(chunk, _encoding, callback) {
+      markStarted();
+      callback(null, chunk);
+    },
+    flush(callback) {
+      markStarted();
+      callback();
+    },
+  });
+  out.on('error', (e) => reply.log.warn({ err: e }, 'v2 extraction failed while streaming'));
+  const writing = limit.run((signal) => ctx.services.extraction.write(request, out, signal));
+  writing.then(
+    () => limit.dispose(),
+    (e: unknown) => {
+      limit.dispose();
+      // Before the first byte the error is the answer; after it the response is cut off.
+      if (isStarted) out.destroy(e instanceof Error ? e : new Error(String(e)));
+      else out.destroy();
+    },
+  );
+  // Rejects when the extraction fails before its first byte: then an ordinary error answer.
+  await Promise.race([started, writing]);
+  return reply
+    .header('content-type', PARQUET_CONTENT_TYPE)
+    .header('content-disposition', `attachment; filename="${request.kind}.parquet"`)
+    .send(out);
+}

@@ -1,0 +1,20 @@
+/**
+ * GET /metadata (§1.5): `{apiVersion, attribution, temporalExtent: {start, end}, spatialExtent}`.
+ * start/end are the first and last timestamps of the data; spatialExtent (a GeoJSON Polygon, the
+ * bbox of all visible geometries) is a maphist addition. No key.
+ */
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { API_VERSION_V2, ATTRIBUTION } from '../../attribution.js';
+import { epochOf, formatTimestamp } from '../params/timestamp.js';
+import type { V2Context } from './context.js';
+
+export function registerMetadataRoute(app: FastifyInstance, ctx: V2Context): void {
+  const m = ctx.services.metadata;
+  ctx.allow('/metadata', 'GET', 'HEAD');
+  app.get('/metadata', { schema: { tags: ['Metadata'] } as FastifySchema }, async () => ({
+    apiVersion: API_VERSION_V2,
+    attribution: ATTRIBUTION,
+    temporalExtent: { start: formatTimestamp(epochOf(m.firstTimestamp)), end: formatTimestamp(epochOf(m.lastTimestamp)) },
+    spatialExtent: m.spatialExtent,
+  }));
+}

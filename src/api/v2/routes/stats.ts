@@ -1,0 +1,63 @@
+/**
+ * POST /stats/features/{count,length,area}.{json,csv}, /stats/contributors/count.*,
+ * /stats/contributions/count.*, /stats/currentness/{count,length,area}.* (§1.2, §1.4, §1.5).
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { StatsMeasure } from '../../../query/stats.js';
+import { CSV_CONTENT_TYPE, statsCsv } from '../format/stats-csv.js';
+import { statsJson } from '../format/stats-json.js';
+import { binsTable, seriesTable, type StatsTable } from '../format/stats-result.js';
+import { binStatsRequest, featureStatsRequest, type BinKind } from '../params/stats-request.js';
+import type { StatsFormat } from '../requests.js';
+import { BIN_STATS_BODY_SCHEMA, CURRENTNESS_BODY_SCHEMA, FEATURE_STATS_BODY_SCHEMA } from '../schemas/stats.js';
+import { requestLimit } from '../time-limit.js';
+import { BODY_LIMIT, type V2Context } from './context.js';
+
+const FORMATS: StatsFormat[] = ['json', 'csv'];
+const MEASURES: StatsMeasure[] = ['count', 'length', 'area'];
+
+function send(reply: FastifyReply, format: StatsFormat, table: StatsTable): FastifyReply {
+  if (format === 'csv') return reply.header('content-type', CSV_CONTENT_TYPE).send(statsCsv(table));
+  return reply.header('content-type', 'application/json').send(statsJson(table));
+}
+
+export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void {
+  const { services } = ctx;
+  const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply) => Promise<FastifyReply>) => {
+    ctx.allow(path, 'POST');
+    app.post(path, { schema: { body: schema, tags: ['Statistics'] }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) => handler(request.body, reply));
+  };
+  const limited = async <T>(reply: FastifyReply, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const limit = requestLimit(reply, ctx.statsSeconds, ctx.timeoutError);
+    try {
+      return await limit.run(work);
+    } finally {
+      limit.dispose();
+    }
+  };
+
+  for (const format of FORMATS) {
+    for (const measure of MEASURES) {
+      post(`/stats/features/${measure}.${format}`, FEATURE_STATS_BODY_SCHEMA, async (body, reply) => {
+        const r = featureStatsRequest(body, measure, format, ctx.time);
+        const result = await limited(reply, (signal) =>
+          services.stats.features({ aoi: r.aoi, timestamps: r.timestamps, filter: r.filter, measure, clip: r.clip, groupByKey: r.groupByKey, signal }),
+        );
+        return send(reply, format, seriesTable(r.timestamps, result));
+      });
+      post(`/stats/currentness/${measure}.${format}`, CURRENTNESS_BODY_SCHEMA, async (body, reply) => {
+        const r = binStatsRequest(body, 'currentness', measure, format, ctx.time);
+        const values = await limited(reply, (signal) => services.stats.currentness({ aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip, signal }));
+        return send(reply, format, binsTable(r.edges, values));
+      });
+    }
+    for (const kind of ['contributors', 'contributions'] as const satisfies BinKind[]) {
+      post(`/stats/${kind}/count.${format}`, BIN_STATS_BODY_SCHEMA, async (body, reply) => {
+        const r = binStatsRequest(body, kind, 'count', format, ctx.time);
+        const q = { aoi: r.aoi, edges: r.edges, filter: r.filter };
+        const values = await limited(reply, (signal) => services.stats[kind]({ ...q, signal }));
+        return send(reply, format, binsTable(r.edges, values));
+      });
+    }
+  }
+}
