@@ -1,0 +1,116 @@
+/**
+ * bench:v2 — the version 2 statistics API through HTTP on the merged four-country history
+ * (../shared/data/history/oshdb-4countries-merged.osh.pbf, imported to a temp dir at start, or the
+ * store named by BENCH_DB): (a) /stats/features/count monthly over ten years for all of Andorra;
+ * (b) /stats/contributors/count with monthly bins over the same decade. Each: median of repeated
+ * runs and the ratio to the raw DuckDB lower bound (the same numbers from a single SQL statement with
+ * bbox tests only, no exact geometry test) measured in the same run. Then the GeoParquet
+ * extraction part (bench/v2-extract.ts). Writes its section of bench/RESULTS.md.
+ */
+import { join } from 'node:path';
+import { loadavg } from 'node:os';
+import { createServer } from '../src/api/server.js';
+import { openStore } from '../src/store/open-store.js';
+import { importToTemp } from '../src/store/test-support.js';
+import { machineDescription, median, replaceResultsSection } from './support.js';
+
+const FILE = join(process.cwd(), '..', 'shared', 'data', 'history', 'oshdb-4countries-merged.osh.pbf');
+const RUNS = Number(process.env.BENCH_RUNS ?? 9);
+/** All of Andorra (the country's bbox). */
+const ANDORRA = [1.4, 42.42, 1.8, 42.66] as const;
+const START = '2008-01-01T00:00:00Z';
+const END = '2018-01-01T00:00:00Z';
+
+function monthly(): number[] {
+  const out: number[] = [];
+  for (let k = 0; k <= 120; k++) out.push(Date.UTC(2008, k, 1) / 1000);
+  return out;
+}
+const MONTHS = monthly();
+const tsValues = (ts: number[]) => ts.map((t) => `(${t})`).join(',');
+const bboxSql = `s.xmax >= ${ANDORRA[0]} AND s.xmin <= ${ANDORRA[2]} AND s.ymax >= ${ANDORRA[1]} AND s.ymin <= ${ANDORRA[3]}`;
+
+interface Case {
+  id: string;
+  what: string;
+  path: string;
+  body: unknown;
+  sql: string;
+}
+
+const CASES: Case[] = [
+  {
+    id: 'a',
+    what: 'stats/features/count, monthly 2008–2018 (121 timestamps), Andorra, building=*',
+    path: '/v2-rc/stats/features/count.json',
+    body: { aoi: [...ANDORRA], filter: 'building=*', time: { start: START, end: END, interval: 'P1M' } },
+    sql: `SELECT ts.t, count(s.id) FROM (VALUES ${tsValues(MONTHS)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to
+      AND NOT s.deleted AND s.geometry_valid AND s.geometry_type BETWEEN 1 AND 6 AND map_contains(s.tags, 'building') AND ${bboxSql} GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'b',
+    what: 'stats/contributors/count, monthly bins 2008–2018 (120 bins), Andorra, no filter',
+    path: '/v2-rc/stats/contributors/count.json',
+    body: { aoi: [...ANDORRA], filter: '*', time: { start: START, end: END, binSize: 'P1M' } },
+    sql: `SELECT ts.t, count(DISTINCT s.user_id) FROM (SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHS)}) v(t)) ts
+      LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql} WHERE ts.t2 IS NOT NULL GROUP BY ts.t ORDER BY ts.t`,
+  },
+];
+
+async function time(f: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+}
+
+const importStarted = performance.now();
+const imported = process.env.BENCH_DB ? undefined : await importToTemp(FILE);
+const store = imported?.store ?? (await openStore(process.env.BENCH_DB!));
+const importSeconds = (performance.now() - importStarted) / 1000;
+const app = await createServer(store, {});
+const base = `${await app.listen({ port: 0, host: '127.0.0.1' })}`;
+const con = await store.connect();
+const rows: string[] = [];
+try {
+  for (const c of CASES) {
+    const send = async () => {
+      const res = await fetch(`${base}${c.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.body) });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`${c.id}: ${res.status} ${text.slice(0, 300)}`);
+      return text;
+    };
+    await send(); // warm-up
+    const httpMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) httpMs.push(await time(send));
+    await con.runAndReadAll(c.sql);
+    const sqlMs: number[] = [];
+    for (let i = 0; i < RUNS; i++) sqlMs.push(await time(() => con.runAndReadAll(c.sql)));
+    const h = median(httpMs);
+    const s = median(sqlMs);
+    console.log(`(${c.id}) ${c.what}: HTTP ${h.toFixed(1)} ms, raw DuckDB ${s.toFixed(1)} ms, ratio ${(h / s).toFixed(2)}×`);
+    rows.push(`| (${c.id}) | ${c.what} | ${h.toFixed(1)} | ${s.toFixed(1)} | ${(h / s).toFixed(2)}× |`);
+  }
+  const la = loadavg().map((x) => x.toFixed(1)).join(' / ');
+  replaceResultsSection(
+    'v2',
+    `## v2 statistics API (\`npm run bench:v2\`)
+
+Machine: ${machineDescription()}; load average ${la} at the end.
+
+Store: \`oshdb-4countries-merged.osh.pbf\`${imported ? ` imported in ${importSeconds.toFixed(1)} s` : ` (\`${process.env.BENCH_DB}\`)`}. Requests through HTTP (fetch
+against 127.0.0.1, keys disabled), median of ${RUNS} runs after one warm-up. The raw DuckDB lower bound computes the
+same numbers in one statement with bbox tests only (no exact intersection test of boundary geometries), median
+of ${RUNS} runs on the same store. Targets: under 50 ms, within 3× of the lower bound.
+
+| case | request | HTTP ms | raw DuckDB ms | ratio |
+| --- | --- | ---: | ---: | ---: |
+${rows.join('\n')}
+
+`,
+  );
+} finally {
+  con.closeSync();
+  await app.close();
+  if (imported) imported.dispose();
+  else store.close();
+}
