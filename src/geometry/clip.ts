@@ -9,6 +9,7 @@
  * lines or points. Mixed results (a polygon piece plus a separate touching edge) keep only the
  * full-dimensional part, where JTS would return a GeometryCollection.
  */
+import { someWkbVertex } from './wkb-vertices.js';
 import polygonClipping from 'polygon-clipping';
 import { prepareArea, type PreparedArea } from './clip-area.js';
 import { clipLineToArea, clipLineToBBox, type LinePieces } from './clip-lines.js';
@@ -183,6 +184,19 @@ export function vertexStrictlyInsideTest(area: BBox | Polygon | MultiPolygon): (
     inside = (p) => prepared.locate(p) === Location.Inside;
   }
   return (g) => someVertex(g, inside);
+}
+
+/** The same test on WKB bytes, without decoding them (src/geometry/wkb-vertices.ts). */
+export function wkbVertexStrictlyInsideTest(area: BBox | Polygon | MultiPolygon): (wkb: Uint8Array) => boolean {
+  if (Array.isArray(area)) {
+    const [minX, minY, maxX, maxY] = area;
+    const inside = (x: number, y: number) => x > minX && x < maxX && y > minY && y < maxY;
+    return (wkb) => someWkbVertex(wkb, inside);
+  }
+  const prepared = prepareArea(area);
+  const [minX, minY, maxX, maxY] = prepared.bbox;
+  const inside = (x: number, y: number) => x > minX && x < maxX && y > minY && y < maxY && prepared.locate([x, y]) === Location.Inside;
+  return (wkb) => someWkbVertex(wkb, inside);
 }
 
 function someVertex(g: Geometry, test: (p: Position) => boolean): boolean {

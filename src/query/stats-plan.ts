@@ -5,8 +5,9 @@
  * All three shapes scan `states` once and aggregate in SQL. A row is *sure* when its geometry is
  * known to intersect the aoi without looking at it (its bbox lies inside the aoi; or the aoi is a
  * rectangle and the row is a point, whose bbox is the point itself): sure rows are aggregated
- * (b = -1); every other row keeps its own group (b = its rowid) and the engine fetches its
- * geometry (`geometriesByRowidSql`) for the exact intersection test and, with clip, the measure.
+ * (b = -1); every other row keeps its own group (b = its rowid, with its element in bt, bi) and
+ * the engine fetches its geometry run (`geometryRunsSql`) and one geometry per run
+ * (`boundaryGeometriesSql`) for the exact intersection test and, with clip, the measure.
  */
 import { OPEN_END } from '../store/schema.js';
 import type { AreaPlan } from './area-plan.js';
@@ -43,10 +44,11 @@ function integer(x: number): string {
 export function featureStatsSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: StatsMeasure }): string {
   const ts = p.timestamps;
   if (ts.length === 0) throw new RangeError('no timestamps');
-  return `${withClause(p.area)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
+  return `${withClause(p.area)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+       min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
   SELECT ${countBelowSql('valid_from', ts)} AS f, ${countBelowSql('valid_to', ts)} AS e, ${p.codeSql} AS g,
-         CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v
+         CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
   FROM states
   WHERE NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL} AND valid_from <= ${integer(ts[ts.length - 1])} AND valid_to > ${integer(ts[0])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
@@ -73,9 +75,9 @@ function checkEdges(edges: readonly number[]): void {
 export function currentnessSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): string {
   const ed = p.edges;
   checkEdges(ed);
-  return `${withClause(p.area)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
+  return `${withClause(p.area)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
-  SELECT ${binSql('valid_from', ed)} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v
+  SELECT ${binSql('valid_from', ed)} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
   FROM states
   WHERE valid_to = ${OPEN_END} AND NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL}
     AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
@@ -94,9 +96,10 @@ GROUP BY k, b`;
 export function contributionStatsSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): string {
   const ed = p.edges;
   checkEdges(ed);
-  return `${withClause(p.area)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b
+  return `${withClause(p.area)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+       min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
-  SELECT ${binSql('valid_from', ed)} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b
+  SELECT ${binSql('valid_from', ed)} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, type AS bt, id AS bi
   FROM states
   WHERE NOT collapsed AND geometry_type <> 0 AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
@@ -105,12 +108,33 @@ GROUP BY k, user_id, b`;
 }
 
 /**
- * The geometries of the given boundary rows: (rowid, wkb). `rowid IN (…)` is a direct row fetch;
+ * The geometry runs of the kept states of the given elements: (rowid, run). A run is a maximal
+ * sequence of an element's kept (not collapsed) states with the same WKB: a new one starts at a
+ * creation, a deletion or a geometry change (the change flags compare a state with the previous
+ * kept state, by WKB bytes), so one state per (type, id, run) stands for all. Collapsed states are
+ * not listed (their flags compare them with the previous kept state, not their neighbours): each
+ * stands for itself. Reads no geometry, so the many versions of a big relation on the aoi's edge
+ * cost one geometry fetch instead of hundreds.
+ */
+export function geometryRunsSql(elements: readonly (readonly [number, number])[]): string {
+  for (const [t, id] of elements) if (!Number.isSafeInteger(t) || !Number.isSafeInteger(id)) throw new RangeError(`not an element: ${t}/${id}`);
+  const list = elements.length > 0 ? elements.map(([t, id]) => `(${t}, ${id})`).join(',') : '(-1, -1)';
+  return `SELECT s.rowid::DOUBLE AS r,
+       sum(CASE WHEN s.is_creation OR s.is_deletion OR s.geometry_change THEN 1 ELSE 0 END)
+         OVER (PARTITION BY s.type, s.id ORDER BY s.valid_from, s.version, s.minor_version)::DOUBLE AS run
+FROM states s SEMI JOIN (VALUES ${list}) e(type, id) ON s.type = e.type AND s.id = e.id
+WHERE NOT s.collapsed`;
+}
+
+/**
+ * The geometries of the given boundary rows: (rowid, wkb). A semi join with the rowid list (about
+ * twice as fast as `rowid IN (…)` for thousands of rowids);
  * `intersectsSql` (true of every row asked for) lets the zone maps skip row groups. Duplicate
  * geometries (the many versions of a big relation) are shipped as they are and deduplicated by
  * the engine: DuckDB's DISTINCT/JOIN on large blobs costs more than shipping them.
  */
 export function boundaryGeometriesSql(rowids: readonly number[], intersectsSql: string): string {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
-  return `SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${intersectsSql} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`;
+  const list = rowids.length > 0 ? rowids.map((r) => `(${r})`).join(',') : '(-1)';
+  return `SELECT rowid::DOUBLE AS r, geometry FROM states SEMI JOIN (VALUES ${list}) w(r) ON states.rowid = w.r WHERE ${intersectsSql}`;
 }

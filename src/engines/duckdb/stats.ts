@@ -6,14 +6,14 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
-import { vertexStrictlyInsideTest } from '../../geometry/clip.js';
+import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { areaOf, lengthOf } from '../../geometry/measures.js';
 import type { Geometry } from '../../geometry/types.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import { planArea, type AreaPlan } from '../../query/area-plan.js';
 import { valueIdSql } from '../../query/groups.js';
 import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsResult, StatsEngine, StatsMeasure } from '../../query/stats.js';
-import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql } from '../../query/stats-plan.js';
+import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from '../../query/stats-plan.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
 import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
@@ -35,6 +35,9 @@ export interface DuckDbStatsEngine extends StatsEngine {
  * intersection, or `true` when it surely meets the aoi and the intersection was not asked for.
  */
 type Exact = Geometry | true | null;
+
+/** A row the scan could not decide: rowid, element type, element id. */
+type BoundaryRow = readonly [number, number, number];
 
 export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary): Promise<DuckDbStatsEngine> {
   let dict = dictionary;
@@ -70,32 +73,48 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
 
   /**
    * The exact intersection of each boundary row's geometry with the aoi (null: it misses the aoi,
-   * its bbox only met the aoi's bbox), by rowid. Each distinct geometry is fetched and clipped once.
+   * its bbox only met the aoi's bbox), by rowid. The rows are grouped by geometry run first
+   * (`boundaryRunsSql`: the states of an element between two geometry changes share their WKB), so
+   * each distinct geometry is fetched, decoded and clipped once.
    */
-  async function exactOf(plan: AreaPlan, rowids: number[], needClip: boolean, signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
+  async function exactOf(plan: AreaPlan, rows: readonly BoundaryRow[], needClip: boolean, signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
     const out = new Map<number, Exact>();
-    if (rowids.length === 0) return out;
-    // Without clip, a vertex strictly inside the aoi settles it without clipping (polygons: no polygon-clipping run).
-    const surelyMeets = needClip ? null : vertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
-    const seen = new Map<string, { wkb: Uint8Array; exact: Exact }[]>();
-    let i = 0;
-    for (const [r, wkb] of (await query(boundaryGeometriesSql([...new Set(rowids)], plan.intersectsSql), signal)) as [number, Uint8Array | null][]) {
-      if ((++i & 63) === 0) checkAborted(signal);
-      if (wkb === null) {
-        out.set(r, null);
+    if (rows.length === 0) return out;
+    const elementOf = new Map<number, string>();
+    const elements = new Map<string, [number, number]>();
+    for (const [r, type, id] of rows) {
+      const key = `${type}/${id}`;
+      elementOf.set(r, key);
+      if (!elements.has(key)) elements.set(key, [type, id]);
+    }
+    // One representative row per geometry run; every row of the run takes its answer.
+    const runOfRow = new Map<number, number>();
+    for (const [r, run] of (await query(geometryRunsSql([...elements.values()]), signal)) as [number, number][]) {
+      if (elementOf.has(r)) runOfRow.set(r, run);
+    }
+    const representativeOfRun = new Map<string, number>();
+    const representative = new Map<number, number>();
+    for (const [r] of rows) {
+      const run = runOfRow.get(r);
+      if (run === undefined) {
+        representative.set(r, r); // a collapsed state stands for itself
         continue;
       }
-      // Each distinct geometry is decoded and tested once (key: length and FNV-1a of the bytes, then a byte compare).
-      const key = `${wkb.length}:${fnv1a(wkb)}`;
-      let list = seen.get(key);
-      if (!list) seen.set(key, (list = []));
-      let entry = list.find((x) => sameBytes(x.wkb, wkb));
-      if (!entry) {
-        const g = decodeWkb(wkb);
-        list.push((entry = { wkb, exact: surelyMeets?.(g) ? true : plan.clip(g) }));
-      }
-      out.set(r, entry.exact);
+      const key = `${elementOf.get(r)}/${run}`;
+      let first = representativeOfRun.get(key);
+      if (first === undefined) representativeOfRun.set(key, (first = r));
+      representative.set(r, first);
     }
+    // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
+    const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
+    const fetched = new Map<number, Exact>();
+    let i = 0;
+    for (const [r, wkb] of (await query(boundaryGeometriesSql([...new Set(representative.values())], plan.intersectsSql), signal)) as [number, Uint8Array | null][]) {
+      if ((++i & 63) === 0) checkAborted(signal);
+      if (wkb === null) fetched.set(r, null);
+      else fetched.set(r, surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
+    }
+    for (const [r] of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);
     return out;
   }
 
@@ -106,7 +125,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     const keyId = q.groupByKey === undefined ? undefined : d.keyId(q.groupByKey);
     const codeSql = q.groupByKey === undefined ? '-1' : valueIdSql(keyId);
     const rows = (await query(featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }), q.signal)) as [
-      number, number, number, number, number, number,
+      number, number, number, number, number, number, number, number,
     ][];
     const total = new DiffSeries(n);
     const groups = new Map<number, DiffSeries>();
@@ -118,11 +137,15 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
       s.add(v, c, f, e);
     };
     const boundary: [number, number, number, number, number][] = [];
-    for (const [f, e, g, v, c, b] of rows) {
+    const undecided: BoundaryRow[] = [];
+    for (const [f, e, g, v, c, b, bt, bi] of rows) {
       if (b === -1) add(g, v, c, f, e);
-      else boundary.push([f, e, g, v, b]);
+      else {
+        boundary.push([f, e, g, v, b]);
+        undecided.push([b, bt, bi]);
+      }
     }
-    const exact = await exactOf(plan, boundary.map((x) => x[4]), q.clip, q.signal);
+    const exact = await exactOf(plan, undecided, q.clip, q.signal);
     const measureOf = MEASURE_OF[q.measure];
     const clippedMeasure = new Map<Geometry, number>();
     for (const [f, e, g, v, rid] of boundary) {
@@ -153,19 +176,19 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     const bins = q.edges.length - 1;
     const plan = planArea(q.aoi);
     const rows = (await query(contributionStatsSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'currentOrBefore'), users }), q.signal)) as [
-      number, number | null, number, number,
+      number, number | null, number, number, number, number,
     ][];
     const counts = new Array<number>(bins).fill(0);
     const sets: Set<number>[] = Array.from({ length: bins }, () => new Set());
-    const boundary: [number, number | null, number][] = [];
-    for (const [k, u, c, b] of rows) {
-      if (b !== -1) boundary.push([k, u, b]);
+    const boundary: [number, number | null, number, number, number][] = [];
+    for (const [k, u, c, b, bt, bi] of rows) {
+      if (b !== -1) boundary.push([k, u, b, bt, bi]);
       else if (users) sets[k].add(u!);
       else counts[k] += c;
     }
     // Distinct users: a boundary row only matters when its user is not yet counted in its bin.
     const needed = users ? boundary.filter(([k, u]) => !sets[k].has(u!)) : boundary;
-    const exact = await exactOf(plan, needed.map((x) => x[2]), false, q.signal);
+    const exact = await exactOf(plan, needed.map(([, , b, bt, bi]) => [b, bt, bi] as const), false, q.signal);
     for (const [k, u, rid] of needed) {
       if (!exact.get(rid)) continue;
       if (users) sets[k].add(u!);
@@ -179,15 +202,19 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     const bins = q.edges.length - 1;
     const plan = planArea(q.aoi);
     const rows = (await query(currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure }), q.signal)) as [
-      number, number, number, number,
+      number, number, number, number, number, number,
     ][];
     const out = new Array<number>(bins).fill(0);
     const boundary: [number, number, number][] = [];
-    for (const [k, v, , b] of rows) {
+    const undecided: BoundaryRow[] = [];
+    for (const [k, v, , b, bt, bi] of rows) {
       if (b === -1) out[k] += v;
-      else boundary.push([k, v, b]);
+      else {
+        boundary.push([k, v, b]);
+        undecided.push([b, bt, bi]);
+      }
     }
-    const exact = await exactOf(plan, boundary.map((x) => x[2]), q.clip, q.signal);
+    const exact = await exactOf(plan, undecided, q.clip, q.signal);
     const measureOf = MEASURE_OF[q.measure];
     for (const [k, v, rid] of boundary) {
       const x = exact.get(rid);
@@ -205,16 +232,4 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     currentness,
   };
   return engine;
-}
-
-function fnv1a(bytes: Uint8Array): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193);
-  return h >>> 0;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
