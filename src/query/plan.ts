@@ -180,11 +180,27 @@ GROUP BY k, g, gb, kind, user_id, b`;
  * states; this ships and clips it once. `intersectsSql` (every state asked for meets the area)
  * lets the zone maps skip row groups.
  */
+/**
+ * `rowid BETWEEN min AND max` of a rowid list: lets DuckDB skip the row groups outside the range
+ * (a bare `rowid IN (…)` or a semi join scans the geometry column of every row group the other
+ * filters keep: 57 ms for 7 rows on the 4-country store, 5 ms with the range).
+ */
+export function rowidRangeSql(rowids: readonly number[], prefix = ''): string {
+  if (rowids.length === 0) return 'FALSE';
+  let lo = rowids[0];
+  let hi = rowids[0];
+  for (const r of rowids) {
+    if (r < lo) lo = r;
+    if (r > hi) hi = r;
+  }
+  return `${prefix}rowid BETWEEN ${lo} AND ${hi}`;
+}
+
 export function geometriesByRowidSql(rowids: readonly number[], intersectsSql = 'TRUE'): string {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
   return `WITH g AS (
   SELECT st.rowid AS r, st.geometry FROM states st SEMI JOIN (SELECT unnest([${rowids.join(',')}]::BIGINT[]) AS r) x ON st.rowid = x.r
-  WHERE ${intersectsSql}
+  WHERE ${rowidRangeSql(rowids, 'st.')} AND ${intersectsSql}
 ),
 d AS (SELECT geometry, row_number() OVER () AS gid FROM (SELECT DISTINCT geometry FROM g WHERE geometry IS NOT NULL))
 SELECT g.r::DOUBLE AS r, d.gid::DOUBLE AS gid, NULL::BLOB AS geometry FROM g JOIN d ON g.geometry = d.geometry
