@@ -10,6 +10,8 @@ import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
 import { columnsOf, GeoMetadataCollector, parquetSchemaOf, type ColumnName, type ParquetKind, type ParquetRow } from './geoparquet-schema.js';
 import { zstdCompressor } from './zstd.js';
 
+const PLAIN_COLUMNS = new Set<ColumnName>(['osm_id', 'edit_timestamp', 'valid_to_timestamp', 'changeset_id', 'bbox', 'geom']);
+
 /** Rows per row group (the reference's). */
 export const ROW_GROUP_ROWS = 10_000;
 
@@ -94,6 +96,8 @@ export class GeoParquetStreamWriter {
       data: this.buffers[i] as ColumnSource['data'],
       // Statistics of the scalar columns help readers skip row groups; of blobs and maps they cost time for nothing.
       statistics: name !== 'geom' && name !== 'tags' && name !== 'tags_before' && name !== 'changeset_tags',
+      // Mostly distinct values: skip the writer's dictionary trial (ZSTD compresses the plain pages).
+      ...(PLAIN_COLUMNS.has(name) ? { encoding: 'PLAIN' as const } : {}),
     }));
     const n = this.rows;
     this.buffers = this.columns.map(() => []);
