@@ -6,7 +6,7 @@
  * Never clipped. The store has no changeset tags: `changeset_tags` is an empty map.
  */
 import type { ContributionsExtractionRequest } from '../../../api/v2/requests.js';
-import { streamRows } from '../extraction.js';
+import { streamChunkRows as streamRows } from './chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
   checkAborted, filterSql, isInteger, pairs, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,

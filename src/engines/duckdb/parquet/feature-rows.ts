@@ -6,7 +6,7 @@
  * the area. Rows stream in table (spatial) order, unsorted.
  */
 import type { FeaturesExtractionRequest } from '../../../api/v2/requests.js';
-import { streamRows } from '../extraction.js';
+import { streamChunkRows as streamRows } from './chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
   checkAborted, filterSql, isInteger, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
