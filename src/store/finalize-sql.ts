@@ -65,10 +65,10 @@ export const FINALIZE_STATEMENTS: string[] = [
    ORDER BY r.spatial_key, r.type, r.id, r.valid_from, r.version, r.minor_version`,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
   `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,
+  // The staging rows already come in (relation, version, position) order: no sort; roles by list lookup.
   `INSERT INTO relation_members
-   SELECT m.relation_id::BIGINT, m.version, m.pos, m.member_type, m.member_id::BIGINT, r.role
-   FROM stage.member_staging m JOIN relation_roles r ON r.id = m.role_id
-   ORDER BY m.relation_id, m.version, m.pos`,
+   SELECT m.relation_id::BIGINT, m.version, m.pos, m.member_type, m.member_id::BIGINT, r.roles[m.role_id + 1]
+   FROM stage.member_staging m, (SELECT coalesce(list(role ORDER BY id), []::VARCHAR[]) AS roles FROM relation_roles) r`,
   `DROP TABLE relation_roles`,
   `DROP TABLE stage.member_staging`,
   `DROP TABLE stage.staging`,
