@@ -208,4 +208,30 @@ describe('GeoParquet extraction on the sample store', () => {
     assert.equal(full.stats.rows, n);
     assert.ok(full.stats.rowGroups >= 5);
   });
+
+  it('respects backpressure: a slow output never has more than one row group queued', async () => {
+    const start = epoch('2005-01-01T00:00:00Z');
+    const end = epoch('2030-01-01T00:00:00Z');
+    let maxQueued = 0;
+    let maxChunk = 0;
+    let chunks = 0;
+    const out = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _enc, cb) {
+        chunks++;
+        maxChunk = Math.max(maxChunk, chunk.length);
+        // Slower than encoding a row group: without backpressure, row groups would pile up here.
+        setTimeout(cb, 250);
+      },
+    });
+    const write = out.write.bind(out);
+    out.write = ((chunk: Buffer, ...rest: unknown[]) => {
+      const ok = (write as (...a: unknown[]) => boolean)(chunk, ...rest);
+      maxQueued = Math.max(maxQueued, out.writableLength);
+      return ok;
+    }) as typeof out.write;
+    const stats = await x.writeWithStats({ kind: 'features', aoi: bboxArea(world), time: { start, end }, filter: ALL, clip: true }, out);
+    assert.ok(chunks >= stats.rowGroups);
+    assert.ok(maxQueued <= maxChunk, `queued ${maxQueued} bytes, largest chunk ${maxChunk}`);
+  });
 });
