@@ -99,7 +99,7 @@ async function main(): Promise<void> {
   const body = `## bench:v2:extract (\`npm run bench:v2:extract\`)
 
 Machine: ${machineDescription()}. Store: ${FILE.split('/').pop()} (${importNote}, ${store.metadata.rows.toLocaleString('en')} states).
-Request: features.parquet, every feature at ${AT}, clip true, area = the data's bbox. Median of ${RUNS} runs.
+Request: features.parquet, every feature at ${AT}, clip true, area = the data's bbox. Median of ${RUNS} runs.\nBoth write a file to the temp directory; the DuckDB COPY runs right after ours in each run (same load).
 
 | | rows | ms | rows/s | MB | first byte ms | JS heap growth MB |
 |---|---:|---:|---:|---:|---:|---:|
