@@ -234,4 +234,28 @@ describe('GeoParquet extraction on the sample store', () => {
     assert.ok(chunks >= stats.rowGroups);
     assert.ok(maxQueued <= maxChunk, `queued ${maxQueued} bytes, largest chunk ${maxChunk}`);
   });
+
+  it('a polygon area (not a rectangle): every kind runs; clipped geometries lie in the polygon\'s bbox', async () => {
+    const aoi = {
+      id: 'triangle',
+      geometry: { type: 'Polygon' as const, coordinates: [[[1.45, 42.45], [1.65, 42.45], [1.55, 42.6], [1.45, 42.45]] as [number, number][]] },
+      bbox: [1.45, 42.45, 1.65, 42.6] as BBox,
+    };
+    const features = await extractToFile(x, { kind: 'features', aoi, time: { at: T }, filter: ALL, clip: true });
+    const unclipped = await extractToFile(x, { kind: 'features', aoi, time: { at: T }, filter: ALL, clip: false });
+    assert.equal(features.stats.rows, unclipped.stats.rows, 'clipping changes geometries, not membership');
+    const [f] = await db.query<{ n: number; clipped: number; outside: number }>(`SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE clipped)::INTEGER AS clipped,
+        count(*) FILTER (WHERE bbox.xmin < 1.45 - 1e-9 OR bbox.xmax > 1.65 + 1e-9 OR bbox.ymin < 42.45 - 1e-9 OR bbox.ymax > 42.6 + 1e-9)::INTEGER AS outside
+      FROM ${readParquetSql(features.path)}`);
+    assert.ok(f.n > 1000 && f.clipped > 0, JSON.stringify(f));
+    assert.equal(f.outside, 0);
+    const [u] = await db.query<{ clipped: number }>(`SELECT count(*) FILTER (WHERE clipped)::INTEGER AS clipped FROM ${readParquetSql(unclipped.path)}`);
+    assert.equal(u.clipped, 0);
+    for (const kind of ['collections', 'collections_members'] as const) {
+      const c = await extractToFile(x, { kind, aoi, time: { at: T }, filter: ALL, memberFilter: null, clip: true });
+      assert.ok(c.stats.rows > 0, kind);
+    }
+    const c = await extractToFile(x, { kind: 'contributions', aoi, time: { start: epoch('2015-01-01T00:00:00Z'), end: T }, filter: ALL });
+    assert.ok(c.stats.rows > 0);
+  });
 });
