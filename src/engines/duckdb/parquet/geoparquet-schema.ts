@@ -22,7 +22,7 @@ export interface ParquetRow {
   user_id: number;
   user_name: string | null;
   changeset_id: bigint;
-  tags: [string, string][];
+  tags: MapEntry[];
   bbox: BBoxStruct | null;
   geom_type: string | null;
   geom: Uint8Array | null;
@@ -30,9 +30,15 @@ export interface ParquetRow {
   collection_osm_id?: bigint;
   member_role?: string;
   member_pos?: number;
-  changeset_tags?: [string, string][];
+  changeset_tags?: MapEntry[];
   contribution_type?: string;
-  tags_before?: [string, string][];
+  tags_before?: MapEntry[];
+}
+
+/** A MAP entry in the shape the writer encodes without converting. */
+export interface MapEntry {
+  key: string;
+  value: string;
 }
 
 export interface BBoxStruct {
@@ -113,6 +119,9 @@ export function parquetSchemaOf(kind: ParquetKind): SchemaElement[] {
   const columns = columnsOf(kind);
   return [{ name: 'schema', num_children: columns.length }, ...columns.flatMap((c) => ELEMENTS[c])];
 }
+
+/** Columns with min/max statistics (readers skip row groups by them); the others skip the cost. */
+export const STATISTICS_COLUMNS = new Set<ColumnName>(['osm_id', 'edit_timestamp', 'valid_to_timestamp', 'changeset_id', 'user_id', 'bbox', 'collection_osm_id']);
 
 /** WKB type names GeoParquet accepts in `geometry_types`. */
 const GEOMETRY_TYPES = new Set(['Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection']);

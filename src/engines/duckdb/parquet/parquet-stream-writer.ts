@@ -7,7 +7,7 @@
  */
 import type { Writable } from 'node:stream';
 import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
-import { columnsOf, GeoMetadataCollector, parquetSchemaOf, type ColumnName, type ParquetKind, type ParquetRow } from './geoparquet-schema.js';
+import { columnsOf, GeoMetadataCollector, parquetSchemaOf, STATISTICS_COLUMNS, type ColumnName, type ParquetKind, type ParquetRow } from './geoparquet-schema.js';
 import { zstdCompressor } from './zstd.js';
 
 const PLAIN_COLUMNS = new Set<ColumnName>(['osm_id', 'edit_timestamp', 'valid_to_timestamp', 'changeset_id', 'bbox', 'geom']);
@@ -94,8 +94,7 @@ export class GeoParquetStreamWriter {
     const columnData: ColumnSource[] = this.columns.map((name, i) => ({
       name,
       data: this.buffers[i] as ColumnSource['data'],
-      // Statistics of the scalar columns help readers skip row groups; of blobs and maps they cost time for nothing.
-      statistics: name !== 'geom' && name !== 'tags' && name !== 'tags_before' && name !== 'changeset_tags',
+      statistics: STATISTICS_COLUMNS.has(name),
       // Mostly distinct values: skip the writer's dictionary trial (ZSTD compresses the plain pages).
       ...(PLAIN_COLUMNS.has(name) ? { encoding: 'PLAIN' as const } : {}),
     }));

@@ -8,7 +8,7 @@ import type { AreaPlan } from '../../../query/area-plan.js';
 import type { Store } from '../../../store/open-store.js';
 import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { OPEN_END } from '../../../store/schema.js';
-import type { BBoxStruct, ParquetRow } from './geoparquet-schema.js';
+import type { BBoxStruct, MapEntry, ParquetRow } from './geoparquet-schema.js';
 
 export interface RowContext {
   store: Store;
@@ -55,11 +55,11 @@ export function usersJoin(a: string): string {
   return `LEFT JOIN users u_${a} ON u_${a}.id = ${a}.user_id`;
 }
 
-export function pairs(keys: unknown, values: unknown): [string, string][] {
+export function pairs(keys: unknown, values: unknown): MapEntry[] {
   const k = keys as string[];
   const v = values as string[];
-  const out: [string, string][] = new Array(k.length);
-  for (let i = 0; i < k.length; i++) out[i] = [k[i], v[i]];
+  const out: MapEntry[] = new Array(k.length);
+  for (let i = 0; i < k.length; i++) out[i] = { key: k[i], value: v[i] };
   return out;
 }
 
