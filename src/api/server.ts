@@ -20,7 +20,7 @@ import { registerMetadataRoute } from './v1/routes/metadata.js';
 import { registerV2Routes } from './v2/plugin.js';
 import { registerHealthRoute } from './v2/routes/health.js';
 import type { V2Services } from './v2/services.js';
-import { UNWIRED_EXTRACTION } from './v2/unwired.js';
+import { createParquetExtraction } from '../engines/duckdb/parquet/parquet-extraction.js';
 import { createDuckDbStatsEngine } from '../engines/duckdb/stats.js';
 
 export interface ServerOptions {
@@ -72,7 +72,9 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const timeoutSeconds = options.timeoutSeconds ?? 600;
   const engine = options.engine ?? (await createDuckDbQueryEngine(store));
-  const stats = options.v2?.stats ?? (await createDuckDbStatsEngine(store, (engine as { dictionary?: StoreTagDictionary }).dictionary));
+  const dictionary = (engine as { dictionary?: StoreTagDictionary }).dictionary;
+  const stats = options.v2?.stats ?? (await createDuckDbStatsEngine(store, dictionary));
+  const extraction = options.v2?.extraction ?? (await createParquetExtraction(store, dictionary));
   await app.register(
     async (v1) => {
       await v1.register(cors, CORS_OPTIONS);
@@ -90,7 +92,7 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
     await app.register(
       async (v2) => {
         await registerV2Docs(v2, prefix); // before the routes: it collects their schemas
-        registerV2Routes(v2, { metadata: store.metadata, stats, extraction: UNWIRED_EXTRACTION, apiKeys: options.apiKeys, ...options.v2 });
+        registerV2Routes(v2, { metadata: store.metadata, stats, extraction, apiKeys: options.apiKeys, ...options.v2 });
         registerHealthRoute(v2, store);
       },
       { prefix },

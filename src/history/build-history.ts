@@ -17,6 +17,8 @@ export interface StateSink {
   write(states: readonly ElementState[]): void;
   /** Awaited between input batches: a sink that writes asynchronously applies backpressure here. */
   ready?(): Promise<void>;
+  /** The versions of one relation (its member lists), before its states are written. */
+  relationVersions?(versions: readonly RelationVersion[]): void;
 }
 
 export interface HistoryStats {
@@ -66,6 +68,7 @@ export async function buildHistory(
       ways.add(first.id, built.memberStates);
       states = built.states;
     } else {
+      sink.relationVersions?.(group as RelationVersion[]);
       states = buildRelationStates(group as RelationVersion[], nodes, ways);
     }
     stats.states += states.length;

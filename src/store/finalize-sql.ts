@@ -3,7 +3,7 @@
  * keys ranked by frequency (so the commonest get key_mask bits), tag maps materialised for the
  * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area.
  */
-import { KEY_MASK_BITS, OPEN_END, STATES_COLUMNS } from './schema.js';
+import { KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS } from './schema.js';
 import { STAGING_FLAG } from './staging-batch.js';
 
 /** Provisional packed ids -> final packed ids (keys and values ranked by frequency), sorted. */
@@ -60,9 +60,17 @@ export const FINALIZE_STATEMENTS: string[] = [
           r.geometry_type, r.geometry, r.geometry_valid,
           ${NAN_AS_NULL('r.xmin')}, ${NAN_AS_NULL('r.ymin')}, ${NAN_AS_NULL('r.xmax')}, ${NAN_AS_NULL('r.ymax')}, r.spatial_key,
           r.area, r.length, r.perimeter, r.vertices, r.outers, r.inners, r.roundness, ${NAN_AS_NULL('r.squareness')},
-          r.collapsed, r.is_creation, r.is_deletion, r.tag_change, r.geometry_change
+          r.collapsed, r.is_creation, r.is_deletion, r.tag_change, r.geometry_change, r.edits
    FROM t AS r
    ORDER BY r.spatial_key, r.type, r.id, r.valid_from, r.version, r.minor_version`,
+  // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
+  `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,
+  // The staging rows already come in (relation, version, position) order: no sort; roles by list lookup.
+  `INSERT INTO relation_members
+   SELECT m.relation_id::BIGINT, m.version, m.pos, m.member_type, m.member_id::BIGINT, r.roles[m.role_id + 1]
+   FROM stage.member_staging m, (SELECT coalesce(list(role ORDER BY id), []::VARCHAR[]) AS roles FROM relation_roles) r`,
+  `DROP TABLE relation_roles`,
+  `DROP TABLE stage.member_staging`,
   `DROP TABLE stage.staging`,
   `DETACH stage`,
   `ALTER TABLE tag_keys DROP COLUMN pid`,

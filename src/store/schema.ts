@@ -6,7 +6,7 @@
  * Bump SCHEMA_VERSION whenever a column changes meaning.
  */
 
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 /** `valid_to` of a state that is still current: 3000-01-01T00:00:00Z. The view maps it to NULL. */
 export const OPEN_END = 32503680000;
@@ -68,5 +68,19 @@ export const STATES_COLUMNS = `
   is_creation     BOOLEAN  NOT NULL,
   is_deletion     BOOLEAN  NOT NULL,
   tag_change      BOOLEAN  NOT NULL,
-  geometry_change BOOLEAN  NOT NULL
+  geometry_change BOOLEAN  NOT NULL,
+  edits           INTEGER  NOT NULL    -- 1 + number of kept (not collapsed) states of the element before this one
+`;
+
+/**
+ * The member list of every relation version (schema version 2): one row per member, in member
+ * order. Written at import from the relation versions the history builder sees.
+ */
+export const RELATION_MEMBERS_COLUMNS = `
+  relation_id     BIGINT   NOT NULL,
+  version         INTEGER  NOT NULL,   -- the relation's version
+  pos             INTEGER  NOT NULL,   -- 0-based position in the member list
+  member_type     UTINYINT NOT NULL,   -- 0 node, 1 way, 2 relation
+  member_id       BIGINT   NOT NULL,
+  role            VARCHAR  NOT NULL
 `;

@@ -32,6 +32,7 @@ export const STAGING_COLUMNS: [name: string, sql: string][] = [
   ['inners', 'INTEGER'],
   ['roundness', 'DOUBLE'],
   ['squareness', 'DOUBLE'], // NaN = not computed
+  ['edits', 'INTEGER'],
 ];
 
 export const STAGING_FLAG = {
@@ -137,4 +138,57 @@ function appendNumbers(values: Float64Array<ArrayBuffer>, offsets: Int32Array, r
   for (let i = 0; i < items.length; i++) out[start + i] = items[i];
   offsets[row + 1] = start + items.length;
   return out;
+}
+
+/** SQL of the relation members staging table (roles as ids into the role list sent at finish). */
+export const MEMBER_STAGING_COLUMNS: [name: string, sql: string][] = [
+  ['relation_id', 'DOUBLE'],
+  ['version', 'INTEGER'],
+  ['pos', 'INTEGER'],
+  ['member_type', 'UTINYINT'],
+  ['member_id', 'DOUBLE'],
+  ['role_id', 'INTEGER'],
+];
+
+export const MEMBER_BATCH_ROWS = 65536;
+
+/** The transferable form of a batch of relation members, columns in MEMBER_STAGING_COLUMNS order. */
+export interface MemberBatchData {
+  rows: number;
+  columns: [Float64Array, Int32Array, Int32Array, Uint8Array, Float64Array, Int32Array];
+}
+
+/** Relation members in typed arrays; roles become ids of a role dictionary kept by the caller. */
+export class MemberBatch {
+  rows = 0;
+  private relationId = new Float64Array(MEMBER_BATCH_ROWS);
+  private version = new Int32Array(MEMBER_BATCH_ROWS);
+  private pos = new Int32Array(MEMBER_BATCH_ROWS);
+  private memberType = new Uint8Array(MEMBER_BATCH_ROWS);
+  private memberId = new Float64Array(MEMBER_BATCH_ROWS);
+  private roleId = new Int32Array(MEMBER_BATCH_ROWS);
+
+  get full(): boolean {
+    return this.rows === MEMBER_BATCH_ROWS;
+  }
+
+  add(relationId: number, version: number, pos: number, memberType: number, memberId: number, roleId: number): void {
+    const r = this.rows++;
+    this.relationId[r] = relationId;
+    this.version[r] = version;
+    this.pos[r] = pos;
+    this.memberType[r] = memberType;
+    this.memberId[r] = memberId;
+    this.roleId[r] = roleId;
+  }
+
+  take(): { data: MemberBatchData; transfer: ArrayBuffer[] } {
+    const n = this.rows;
+    const columns: MemberBatchData['columns'] = [
+      this.relationId.slice(0, n), this.version.slice(0, n), this.pos.slice(0, n),
+      this.memberType.slice(0, n), this.memberId.slice(0, n), this.roleId.slice(0, n),
+    ];
+    this.rows = 0;
+    return { data: { rows: n, columns }, transfer: columns.map((c) => c.buffer as ArrayBuffer) };
+  }
 }

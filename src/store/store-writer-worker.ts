@@ -11,7 +11,7 @@ import {
 } from '@duckdb/node-api';
 import { FINALIZE_STATEMENTS } from './finalize-sql.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
-import { STAGING_COLUMNS, type StagingBatchData } from './staging-batch.js';
+import { MEMBER_STAGING_COLUMNS, STAGING_COLUMNS, type MemberBatchData, type StagingBatchData } from './staging-batch.js';
 
 export interface WriterInit {
   dbPath: string;
@@ -25,7 +25,8 @@ export interface WriterInit {
 
 export type WriterRequest =
   | { kind: 'batch'; data: StagingBatchData }
-  | { kind: 'finish'; dictionary: DictionaryData; users: [number, string][]; metadata: MetadataInput };
+  | { kind: 'members'; data: MemberBatchData }
+  | { kind: 'finish'; dictionary: DictionaryData; users: [number, string][]; roles: string[]; metadata: MetadataInput };
 
 export type WriterReply = { kind: 'ack' } | { kind: 'done' } | { kind: 'error'; message: string };
 
@@ -49,6 +50,9 @@ async function main(): Promise<void> {
   await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const appender = await con.createAppender('staging', 'main', 'stage');
   const types = STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
+  await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  const memberAppender = await con.createAppender('member_staging', 'main', 'stage');
+  const memberTypes = MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
 
   parentPort!.on('message', (message: WriterRequest) => {
     void handle(message).then(
@@ -62,8 +66,15 @@ async function main(): Promise<void> {
       appendBatch(appender, types, message.data);
       return { kind: 'ack' };
     }
+    if (message.kind === 'members') {
+      appendMembers(memberAppender, memberTypes, message.data);
+      return { kind: 'ack' };
+    }
     appender.flushSync();
     appender.closeSync();
+    memberAppender.flushSync();
+    memberAppender.closeSync();
+    await writeRoles(con, message.roles);
     await con.run(`SET memory_limit = '${init.finishMemoryLimit}'`);
     await writeDictionary(con, message.dictionary);
     // MAPHIST_DEBUG_SQL=1 prints the time of each finalize statement (for diagnosing slow imports).
@@ -98,6 +109,26 @@ function appendBatch(appender: DuckDBAppender, types: DuckDBType[], batch: Stagi
     chunk.setColumns(columns as DuckDBValue[][]);
     appender.appendDataChunk(chunk);
   }
+}
+
+function appendMembers(appender: DuckDBAppender, types: DuckDBType[], batch: MemberBatchData): void {
+  for (let start = 0; start < batch.rows; start += CHUNK_ROWS) {
+    const end = Math.min(batch.rows, start + CHUNK_ROWS);
+    const chunk = DuckDBDataChunk.create(types, end - start);
+    chunk.setColumns(batch.columns.map((c) => c.subarray(start, end)) as unknown as DuckDBValue[][]);
+    appender.appendDataChunk(chunk);
+  }
+}
+
+async function writeRoles(con: DuckDBConnection, roles: string[]): Promise<void> {
+  await con.run('CREATE TEMP TABLE relation_roles (id INTEGER, role VARCHAR)');
+  const app = await con.createAppender('relation_roles', 'main', 'temp');
+  roles.forEach((role, id) => {
+    app.appendInteger(id);
+    app.appendVarchar(role);
+    app.endRow();
+  });
+  app.closeSync();
 }
 
 function lists(part: { values: Float64Array; offsets: Int32Array }, start: number, end: number): DuckDBValue[] {

@@ -7,7 +7,9 @@ import { Worker } from 'node:worker_threads';
 import type { StateSink } from '../history/build-history.js';
 import type { ElementState } from '../history/element-state.js';
 import type { MetadataInput } from './metadata.js';
-import { STAGING_FLAG, StagingBatch } from './staging-batch.js';
+import { MemberBatch, STAGING_FLAG, StagingBatch } from './staging-batch.js';
+import type { RelationVersion } from '../core/osm.js';
+import { OSM_TYPE_CODE } from '../core/osm.js';
 import { geometryColumns } from './state-row.js';
 import type { WriterInit, WriterReply, WriterRequest } from './store-writer-worker.js';
 import type { TagDictionaryBuilder } from './tag-dictionary-builder.js';
@@ -50,8 +52,40 @@ export class StoreWriter implements StateSink {
     w?.();
   }
 
+  /** One element's states (the history builder writes an element at a time). */
   write(states: readonly ElementState[]): void {
-    for (const s of states) this.add(s);
+    let kept = 0;
+    for (const s of states) {
+      this.add(s, kept + 1);
+      if (!s.collapsed) kept++;
+    }
+  }
+
+  private members = new MemberBatch();
+  private readonly roles = new Map<string, number>();
+
+  relationVersions(versions: readonly RelationVersion[]): void {
+    const b = this.members;
+    for (const v of versions) {
+      const ms = v.members;
+      for (let i = 0; i < ms.length; i++) {
+        const m = ms[i];
+        let role = this.roles.get(m.role);
+        if (role === undefined) {
+          role = this.roles.size;
+          this.roles.set(m.role, role);
+        }
+        b.add(v.id, v.version, i, OSM_TYPE_CODE[m.type], m.ref, role);
+        if (b.full) this.sendMembers();
+      }
+    }
+  }
+
+  private sendMembers(): void {
+    if (this.members.rows === 0) return;
+    const { data, transfer } = this.members.take();
+    this.inFlight++;
+    this.worker.postMessage({ kind: 'members', data } satisfies WriterRequest, transfer);
   }
 
   /** Resolves when the writer thread has room for more batches (the builder awaits this between batches). */
@@ -60,7 +94,7 @@ export class StoreWriter implements StateSink {
     if (this.failure) throw this.failure;
   }
 
-  private add(s: ElementState): void {
+  private add(s: ElementState, edits: number): void {
     const b = this.batch;
     const r = b.rows;
     const g = geometryColumns(s.geometry, s.wkb, !s.deleted);
@@ -96,6 +130,7 @@ export class StoreWriter implements StateSink {
     c[23]![r] = g.inners;
     c[24]![r] = g.roundness;
     c[25]![r] = g.squareness ?? NaN;
+    c[26]![r] = edits;
     b.endRow(this.dictionary.encode(s.tags, true), this.dictionary.encode(s.tagsBefore, false), g.wkb);
     if (b.full) this.send();
   }
@@ -111,6 +146,7 @@ export class StoreWriter implements StateSink {
   /** Sends the last rows, then the dictionary, users and metadata; resolves when the database is complete and closed. */
   async finish(users: Map<number, string>, metadata: Omit<MetadataInput, 'rows'>): Promise<void> {
     this.send();
+    this.sendMembers();
     if (this.failure) throw this.failure;
     const done = new Promise<void>((resolve, reject) => (this.finished = (e) => (e ? reject(e) : resolve())));
     const d = this.dictionary;
@@ -118,6 +154,7 @@ export class StoreWriter implements StateSink {
       kind: 'finish',
       dictionary: { keys: d.keys, keyFrequency: d.keyFrequency, values: d.values, valueFrequency: d.valueFrequency },
       users: [...users],
+      roles: [...this.roles.keys()],
       metadata: { ...metadata, rows: this.rowsWritten },
     } satisfies WriterRequest);
     try {

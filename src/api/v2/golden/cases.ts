@@ -1,8 +1,8 @@
 /**
  * The version 2 golden requests on the bundled sample (sample/andorra.osh.pbf): every endpoint in
- * each format, and every error shape. Cases with `engine: true` need the statistics engine or the
- * GeoParquet extraction; their goldens are generated once those are wired into createServer
- * (`node dist/src/api/v2/golden/update-golden.js`), until then golden.test.ts skips them.
+ * each format, and every error shape. Cases with `engine: true` run the statistics engine or the
+ * GeoParquet extraction. Regenerate with `node dist/src/api/v2/golden/update-golden.js` and review
+ * the diff.
  */
 
 export interface V2GoldenCase {

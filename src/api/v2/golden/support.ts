@@ -54,9 +54,6 @@ export function goldenPath(c: V2GoldenCase): string {
   return join(GOLDEN_DIR, `${c.name}.json`);
 }
 
-export function hasGolden(c: V2GoldenCase): boolean {
-  return existsSync(goldenPath(c));
-}
 
 export function readGolden(c: V2GoldenCase): V2GoldenFile {
   return JSON.parse(readFileSync(goldenPath(c), 'utf8')) as V2GoldenFile;
