@@ -122,19 +122,18 @@ export function geometryRunsSql(elements: readonly (readonly [number, number])[]
   const list = elements.length > 0 ? elements.map(([t, id]) => `(${t}, ${id})`).join(',') : '(-1, -1)';
   return `SELECT s.rowid::DOUBLE AS r,
        sum(CASE WHEN s.is_creation OR s.is_deletion OR s.geometry_change THEN 1 ELSE 0 END)
-         OVER (PARTITION BY s.type, s.id ORDER BY s.valid_from, s.version, s.minor_version)::DOUBLE AS run
+         OVER (PARTITION BY s.type, s.id ORDER BY s.valid_from, s.version, s.minor_version)::DOUBLE AS run,
+       s.type::INTEGER AS type, s.id::DOUBLE AS id
 FROM states s SEMI JOIN (VALUES ${list}) e(type, id) ON s.type = e.type AND s.id = e.id
 WHERE NOT s.collapsed`;
 }
 
 /**
- * The geometries of the given boundary rows: (rowid, wkb). The rowid range lets DuckDB skip row
- * groups (`rowidRangeSql`);
- * `intersectsSql` (true of every row asked for) lets the zone maps skip row groups. Duplicate
- * geometries (the many versions of a big relation) are shipped as they are and deduplicated by
- * the engine: DuckDB's DISTINCT/JOIN on large blobs costs more than shipping them.
+ * The geometries of the given rows (one representative per geometry run): (rowid, wkb). The rowid
+ * range lets DuckDB skip row groups (`rowidRangeSql`); no aoi condition, so that the engine may
+ * keep the WKB for later requests over other areas.
  */
-export function boundaryGeometriesSql(rowids: readonly number[], intersectsSql: string): string {
+export function boundaryGeometriesSql(rowids: readonly number[]): string {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
-  return `SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${rowidRangeSql(rowids)} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'}) AND ${intersectsSql}`;
+  return `SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${rowidRangeSql(rowids)} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`;
 }

@@ -16,6 +16,7 @@ import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsRe
 import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from '../../query/stats-plan.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
+import { createBoundaryCache } from './boundary-cache.js';
 import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 
 const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
@@ -50,6 +51,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     }
   }
   const d = dict;
+  const cache = createBoundaryCache();
   const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') => compileSql(filter, { dialect: duckdbDialect, dictionary: d, tags }).sql;
 
   async function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
@@ -87,10 +89,22 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
       elementOf.set(r, key);
       if (!elements.has(key)) elements.set(key, [type, id]);
     }
-    // One representative row per geometry run; every row of the run takes its answer.
+    // One representative row per geometry run; every row of the run takes its answer. Runs and
+    // representative WKB come from the cache when an earlier request fetched them.
     const runOfRow = new Map<number, number>();
-    for (const [r, run] of (await query(geometryRunsSql([...elements.values()]), signal)) as [number, number][]) {
-      if (elementOf.has(r)) runOfRow.set(r, run);
+    const missing: [number, number][] = [];
+    for (const [key, element] of elements) {
+      const runs = cache.runs.get(key);
+      if (runs) for (const [r, run] of runs) runOfRow.set(r, run);
+      else missing.push(element);
+    }
+    if (missing.length > 0) {
+      const fresh = new Map<string, Map<number, number>>(missing.map(([t, id]) => [`${t}/${id}`, new Map()]));
+      for (const [r, run, t, id] of (await query(geometryRunsSql(missing), signal)) as [number, number, number, number][]) {
+        fresh.get(`${t}/${id}`)?.set(r, run);
+        runOfRow.set(r, run);
+      }
+      for (const [key, runs] of fresh) cache.runs.set(key, runs);
     }
     const representativeOfRun = new Map<string, number>();
     const representative = new Map<number, number>();
@@ -108,11 +122,20 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const fetched = new Map<number, Exact>();
+    const test = (r: number, wkb: Uint8Array | null) => fetched.set(r, wkb === null ? null : surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
+    const toFetch: number[] = [];
     let i = 0;
-    for (const [r, wkb] of (await query(boundaryGeometriesSql([...new Set(representative.values())], plan.intersectsSql), signal)) as [number, Uint8Array | null][]) {
-      if ((++i & 63) === 0) checkAborted(signal);
-      if (wkb === null) fetched.set(r, null);
-      else fetched.set(r, surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
+    for (const r of new Set(representative.values())) {
+      const wkb = cache.wkb.get(r);
+      if (wkb === undefined) toFetch.push(r);
+      else test(r, wkb);
+    }
+    if (toFetch.length > 0) {
+      for (const [r, wkb] of (await query(boundaryGeometriesSql(toFetch), signal)) as [number, Uint8Array | null][]) {
+        if ((++i & 63) === 0) checkAborted(signal);
+        cache.wkb.set(r, wkb);
+        test(r, wkb);
+      }
     }
     for (const [r] of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);
     return out;

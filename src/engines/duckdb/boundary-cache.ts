@@ -1,0 +1,67 @@
+/**
+ * What the statistics engine remembers between requests about the rows on an aoi's edge: the
+ * geometry runs of elements (rowid → run, src/query/stats-plan.ts `geometryRunsSql`) and the WKB of
+ * the run representatives it fetched. The store is read-only while a server runs, so a rowid names
+ * the same state for the server's lifetime. Both maps are least-recently-used and bounded by an
+ * estimate of their bytes: big relations crossing the aoi's edge (country borders, rivers) are the
+ * same from one request to the next, and fetching their WKB from the geometry column is the
+ * dominant cost of a statistics request over a country-sized area.
+ */
+export class ByteBoundedLru<K, V> {
+  private readonly entries = new Map<K, { value: V; bytes: number }>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly sizeOf: (value: V) => number,
+  ) {}
+
+  get(key: K): V | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    // Refresh its place in the order (Map iterates in insertion order: the oldest first).
+    this.entries.delete(key);
+    this.entries.set(key, e);
+    return e.value;
+  }
+
+  set(key: K, value: V): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.bytes -= old.bytes;
+      this.entries.delete(key);
+    }
+    const bytes = this.sizeOf(value);
+    if (bytes > this.maxBytes) return;
+    this.entries.set(key, { value, bytes });
+    this.bytes += bytes;
+    for (const [k, e] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(k);
+      this.bytes -= e.bytes;
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get totalBytes(): number {
+    return this.bytes;
+  }
+}
+
+export interface BoundaryCache {
+  /** Element key `type/id` → (rowid → geometry run) of its kept states. */
+  runs: ByteBoundedLru<string, Map<number, number>>;
+  /** Rowid → WKB (null: the row has no geometry) of a run representative. */
+  wkb: ByteBoundedLru<number, Uint8Array | null>;
+}
+
+/** Default budget: 16 MB of run maps and 96 MB of WKB. */
+export function createBoundaryCache(runBytes = 16 * 2 ** 20, wkbBytes = 96 * 2 ** 20): BoundaryCache {
+  return {
+    runs: new ByteBoundedLru(runBytes, (m) => 64 + m.size * 40),
+    wkb: new ByteBoundedLru(wkbBytes, (w) => 64 + (w?.byteLength ?? 0)),
+  };
+}
