@@ -18,7 +18,6 @@ import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
 import { registerMetadataRoute } from './v1/routes/metadata.js';
 import { registerV2Routes } from './v2/plugin.js';
-import { registerHealthRoute } from './v2/routes/health.js';
 import type { V2Services } from './v2/services.js';
 import { createParquetExtraction } from '../engines/duckdb/parquet/parquet-extraction.js';
 import { createDuckDbStatsEngine } from '../engines/duckdb/stats.js';
@@ -67,6 +66,21 @@ const COMPRESS_OPTIONS = {
   customTypes: /^(application\/(json|geo\+json)|text\/csv)/,
 };
 
+/** A trivial query on the store (GET /v2-rc/health). */
+async function databaseAnswers(store: Store): Promise<boolean> {
+  try {
+    const con = await store.connect();
+    try {
+      await con.run('SELECT 1 FROM meta LIMIT 1');
+      return true;
+    } finally {
+      con.closeSync();
+    }
+  } catch {
+    return false;
+  }
+}
+
 export async function createServer(store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -91,9 +105,10 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
   for (const prefix of ['/v2-rc', '/v2']) {
     await app.register(
       async (v2) => {
+        await v2.register(cors, { ...CORS_OPTIONS, methods: ['GET', 'HEAD', 'POST'], credentials: false });
+        await v2.register(compress, { ...COMPRESS_OPTIONS, customTypes: /^(application\/json|text\/csv)/ });
         await registerV2Docs(v2, prefix); // before the routes: it collects their schemas
-        registerV2Routes(v2, { metadata: store.metadata, stats, extraction, apiKeys: options.apiKeys, ...options.v2 });
-        registerHealthRoute(v2, store);
+        registerV2Routes(v2, { metadata: store.metadata, databaseAnswers: () => databaseAnswers(store), stats, extraction, apiKeys: options.apiKeys, ...options.v2 });
       },
       { prefix },
     );

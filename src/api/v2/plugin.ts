@@ -10,6 +10,7 @@ import { invalidInput, sendDetail, sendInternalError, sendMaphistError } from '.
 import { createContext } from './routes/context.js';
 import { registerExtractionRoutes } from './routes/extraction.js';
 import { registerFilterValidationRoutes } from './routes/filter-validation.js';
+import { registerHealthRoute } from './routes/health.js';
 import { registerMetadataRoute } from './routes/metadata.js';
 import { registerStatsRoutes } from './routes/stats.js';
 import type { V2Services } from './services.js';
@@ -30,6 +31,7 @@ export function registerV2Routes(app: FastifyInstance, services: V2Services): vo
     for (const m of methods) set.add(m);
     allowed.set(path, set);
   });
+  registerHealthRoute(app, ctx);
   registerMetadataRoute(app, ctx);
   registerFilterValidationRoutes(app, ctx);
   registerStatsRoutes(app, ctx);

@@ -64,7 +64,7 @@ describe('v2 routes (recording engines)', () => {
   before(async () => {
     db = await importToTemp(join(process.cwd(), 'sample', 'andorra.osh.pbf'));
     app = Fastify();
-    const services: V2Services = { metadata: db.store.metadata, stats, extraction, statsTimeoutSeconds: 0.3, extractionTimeoutSeconds: 0.3 };
+    const services: V2Services = { metadata: db.store.metadata, databaseAnswers: async () => true, stats, extraction, statsTimeoutSeconds: 0.3, extractionTimeoutSeconds: 0.3 };
     await app.register(async (v2) => registerV2Routes(v2, services), { prefix: '/v2-rc' });
     await app.register(
       async (v2) =>

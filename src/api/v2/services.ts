@@ -24,6 +24,8 @@ export type ApiKeyHook = (request: FastifyRequest, reply: FastifyReply) => Promi
 
 export interface V2Services {
   metadata: StoreMetadata;
+  /** /health: true when the database answers a trivial query. */
+  databaseAnswers(): Promise<boolean>;
   stats: StatsEngine;
   extraction: ParquetExtraction;
   /** Absent: keys are disabled (private deployment). */

@@ -79,6 +79,7 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   { name: 'error-unknown-path', method: 'GET', path: '/elements/count' },
   { name: 'error-method-stats-get', method: 'GET', path: '/stats/features/count.json' },
   { name: 'error-method-metadata-post', method: 'POST', path: '/metadata', body: {} },
+  { name: 'error-method-health-post', method: 'POST', path: '/health', body: {} },
   { name: 'error-method-extraction-put', method: 'PUT', path: '/extraction/features.parquet', body: {} },
 
   // ---- bodies ----

@@ -1,17 +1,23 @@
-/** GET/HEAD /v2-rc/health: the server is up and its database answers. */
-import type { FastifyInstance } from 'fastify';
-import type { Store } from '../../../store/open-store.js';
+/**
+ * GET/HEAD /health (§1.5): `{"status":"Ok"}` when the server is up and its database answers a
+ * query; 503 `{"status":"Unavailable"}` otherwise. No key.
+ */
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import type { V2Context } from './context.js';
 
-export function registerHealthRoute(app: FastifyInstance, store: Store): void {
-  app.get('/health', async (_request, reply) => {
-    const con = await store.connect();
-    try {
-      await con.run('SELECT 1 FROM meta LIMIT 1');
-      return { status: 'Ok' };
-    } catch {
-      return reply.code(503).send({ status: 'Unavailable' });
-    } finally {
-      con.closeSync();
-    }
+const SCHEMA = {
+  tags: ['Health'],
+  summary: 'Is the service up and its database readable?',
+  response: {
+    200: { description: 'The service answers and its database is readable.', type: 'object', properties: { status: { type: 'string', const: 'Ok' } }, required: ['status'] },
+    503: { description: 'The database cannot be read.', type: 'object', properties: { status: { type: 'string' } }, required: ['status'] },
+  },
+} as FastifySchema;
+
+export function registerHealthRoute(app: FastifyInstance, ctx: V2Context): void {
+  ctx.allow('/health', 'GET', 'HEAD');
+  app.get('/health', { schema: SCHEMA }, async (_request, reply) => {
+    if (await ctx.services.databaseAnswers()) return { status: 'Ok' };
+    return reply.code(503).send({ status: 'Unavailable' });
   });
 }
