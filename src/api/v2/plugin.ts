@@ -3,7 +3,7 @@
  * `/v2-rc` and `/v2` prefixes): JSON-only bodies, the reference's validators, error bodies and
  * statuses (error-status.ts), 404 and 405 answers, and the routes.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifySchema } from 'fastify';
 import { isMaphistError } from '../../core/errors.js';
 import { v2ValidatorCompiler } from './ajv.js';
 import { invalidInput, sendDetail, sendInternalError, sendMaphistError } from './error-status.js';
@@ -88,6 +88,7 @@ function registerMethodNotAllowed(app: FastifyInstance, allowed: Map<string, Set
     app.route({
       method: [...others],
       url: path,
+      schema: { hide: true } as FastifySchema, // not part of the documented interface
       handler: async (_request, reply) => sendDetail(reply.header('allow', allow), 405, 'Method Not Allowed'),
     });
   }

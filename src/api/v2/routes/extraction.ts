@@ -4,7 +4,8 @@
  * first byte is an ordinary error answer; after it the response is cut off (the status is sent).
  */
 import { Transform } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import { API_KEY_SECURITY } from '../../docs/v2-security.js';
 import { extractionRequest } from '../params/extraction-request.js';
 import type { ExtractionKind } from '../params/time.js';
 import {
@@ -28,16 +29,24 @@ const SCHEMAS: Record<ExtractionKind, { body: object; query: object }> = {
   contributions: { body: CONTRIBUTIONS_BODY_SCHEMA, query: CONTRIBUTIONS_QUERY_SCHEMA },
 };
 
+const SUMMARY: Record<ExtractionKind, string> = {
+  features: 'Features (nodes, ways, multipolygon and boundary relations) at an instant or over a range, as GeoParquet',
+  collections: 'Other relations as geometry collections of their members, one row per member geometry type, as GeoParquet',
+  collections_members: 'The members of those relations, one row per member, as GeoParquet',
+  contributions: 'Contributions (each edit of a feature) in a time range, as GeoParquet (experimental)',
+};
+
 export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): void {
   for (const kind of Object.keys(SCHEMAS) as ExtractionKind[]) {
     const path = `/extraction/${kind}.parquet`;
     ctx.allow(path, 'GET', 'POST');
     const common = { onRequest: ctx.keyHooks };
+    const docs = { tags: ['Extraction'], summary: SUMMARY[kind], security: API_KEY_SECURITY };
     // No automatic HEAD: it would run a whole extraction to throw it away (HEAD → 405).
-    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, tags: ['Extraction'] } }, (request, reply) =>
+    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, (request, reply) =>
       stream(reply, ctx, extractionRequest(request.query, kind, 'GET', ctx.time)),
     );
-    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, tags: ['Extraction'] } }, (request, reply) =>
+    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, (request, reply) =>
       stream(reply, ctx, extractionRequest(request.body, kind, 'POST', ctx.time)),
     );
   }

@@ -2,7 +2,8 @@
  * POST /stats/features/{count,length,area}.{json,csv}, /stats/contributors/count.*,
  * /stats/contributions/count.*, /stats/currentness/{count,length,area}.* (§1.2, §1.4, §1.5).
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import { API_KEY_SECURITY } from '../../docs/v2-security.js';
 import type { StatsMeasure } from '../../../query/stats.js';
 import { CSV_CONTENT_TYPE, statsCsv } from '../format/stats-csv.js';
 import { statsJson } from '../format/stats-json.js';
@@ -21,11 +22,26 @@ function send(reply: FastifyReply, format: StatsFormat, table: StatsTable): Fast
   return reply.header('content-type', 'application/json').send(statsJson(table));
 }
 
+const WHAT: Record<string, string> = {
+  features: 'of the features valid at each timestamp of a series',
+  contributors: 'of distinct contributors per time bin',
+  contributions: 'of contributions per time bin (experimental)',
+  currentness: "of today's features by the time bin of their latest edit",
+};
+
+/** `/stats/features/length.csv` → "Length of the features valid at each timestamp of a series, as CSV". */
+function summaryOf(path: string): string {
+  const [, kind, file] = path.split('/').slice(1);
+  const [measure, format] = file.split('.');
+  return `${measure[0].toUpperCase()}${measure.slice(1)} ${WHAT[kind]}, as ${format.toUpperCase()}`;
+}
+
 export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void {
   const { services } = ctx;
   const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply) => Promise<FastifyReply>) => {
     ctx.allow(path, 'POST');
-    app.post(path, { schema: { body: schema, tags: ['Statistics'] }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) => handler(request.body, reply));
+    const docs = { tags: ['Statistics'], summary: summaryOf(path), security: API_KEY_SECURITY } as FastifySchema;
+    app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) => handler(request.body, reply));
   };
   const limited = async <T>(reply: FastifyReply, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
     const limit = requestLimit(reply, ctx.statsSeconds, ctx.timeoutError);
