@@ -1,7 +1,7 @@
 /**
  * Version 2 golden answers on the bundled sample, through createServer (src/api/server.ts): every
  * case of cases.ts must give its stored status, content type, contract headers and body (GeoParquet
- * bodies as size and SHA-256: the content itself is checked by the extraction's read-back tests).
+ * bodies as an order-independent summary: columns, geo metadata, row count and a digest of the rows).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';

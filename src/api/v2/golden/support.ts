@@ -1,5 +1,7 @@
-/** Sending version 2 golden cases and storing their answers (binary bodies as size and SHA-256). */
+/** Sending version 2 golden cases and storing their answers (GeoParquet bodies as an order-independent summary). */
 import { createHash } from 'node:crypto';
+import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V2GoldenCase } from './cases.js';
@@ -46,8 +48,41 @@ export async function send(base: string, c: V2GoldenCase): Promise<V2Answer> {
     if (v !== null) headers[h] = v;
   }
   const text = /json|csv|text/.test(contentType) || bytes.length === 0;
-  const body = text ? bytes.toString('utf8') : `<${bytes.length} bytes, sha256 ${createHash('sha256').update(bytes).digest('hex')}>`;
+  const body = text ? bytes.toString('utf8') : contentType.includes('parquet') ? await parquetSummary(bytes) : `<${bytes.length} bytes, sha256 ${sha256(bytes)}>`;
   return { status: res.status, contentType, headers, body };
+}
+
+function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/** A value as stable JSON: byte arrays as hex, big integers and dates as text, object keys sorted. */
+function stable(v: unknown): unknown {
+  if (v instanceof Uint8Array) return Buffer.from(v).toString('hex');
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Date) return v.toISOString();
+  if (Array.isArray(v)) return v.map(stable);
+  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, stable(x)]));
+  return v;
+}
+
+/**
+ * A GeoParquet body as a golden text that does not depend on row order (rows stream in scan order,
+ * which DuckDB's parallel scan does not fix): the columns, the `geo` metadata, the row count and a
+ * SHA-256 of the rows read back with hyparquet, each as stable JSON, sorted.
+ */
+async function parquetSummary(bytes: Buffer): Promise<string> {
+  const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+  const metadata = await parquetMetadataAsync(file);
+  const rows = (await parquetReadObjects({ file, compressors, geoparquet: false, utf8: false })) as Record<string, unknown>[];
+  const lines = rows.map((r) => JSON.stringify(stable(r))).sort();
+  const geo = metadata.key_value_metadata?.find((e) => e.key === 'geo')?.value;
+  return JSON.stringify({
+    columns: parquetSchema(metadata).children.map((c) => c.element.name),
+    geo: geo === undefined ? null : JSON.parse(geo),
+    rows: rows.length,
+    rowsSha256: sha256(lines.join('\n')),
+  });
 }
 
 export function goldenPath(c: V2GoldenCase): string {
