@@ -89,6 +89,8 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
   const dictionary = (engine as { dictionary?: StoreTagDictionary }).dictionary;
   const stats = options.v2?.stats ?? (await createDuckDbStatsEngine(store, dictionary));
   const extraction = options.v2?.extraction ?? (await createParquetExtraction(store, dictionary));
+  // Open the streaming instance now, not inside the first extraction's time limit.
+  (await store.connectStreaming()).closeSync();
   await app.register(
     async (v1) => {
       await v1.register(cors, CORS_OPTIONS);

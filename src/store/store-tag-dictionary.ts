@@ -61,3 +61,14 @@ export async function loadStoreTagDictionary(con: DuckDBConnection): Promise<Sto
     values.map((r) => ({ keyId: Number(r[0]), valueId: Number(r[1]), value: String(r[2]) })),
   );
 }
+
+/** The given dictionary, or the store's, loaded on a short-lived connection. */
+export async function dictionaryOf(store: { connect(): Promise<DuckDBConnection> }, dictionary?: StoreTagDictionary): Promise<StoreTagDictionary> {
+  if (dictionary) return dictionary;
+  const con = await store.connect();
+  try {
+    return await loadStoreTagDictionary(con);
+  } finally {
+    con.closeSync();
+  }
+}

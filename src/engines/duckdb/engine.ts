@@ -2,13 +2,13 @@
  * The DuckDB query engine: runs the planner's SQL (src/query/plan.ts) over a store and finishes
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
-import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { checkAborted, readAllRows } from './statements.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, classifyWith, normalizedGeometry, passesTypes, type Contribution, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
 import { finishGroups, groupCoder, labelsOfCodes, labelsOfTags, type Grouping } from '../../query/groups.js';
@@ -28,10 +28,6 @@ import { DiffSeries, intervalOf } from '../../query/time-plan.js';
 
 const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };
 
-/** Rejects with the signal's reason when it is aborted. */
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-}
 
 export interface DuckDbQueryEngine extends QueryEngine {
   readonly dictionary: StoreTagDictionary;
@@ -42,35 +38,15 @@ export interface DuckDbQueryEngine extends QueryEngine {
 }
 
 export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQueryEngine> {
-  const setup = await store.connect();
-  let dictionary: StoreTagDictionary;
-  try {
-    dictionary = await loadStoreTagDictionary(setup);
-  } finally {
-    setup.closeSync();
-  }
-  const dict = dictionary;
+  const dict = await dictionaryOf(store);
   const filterSql = (filter: Filter, alias?: string) => compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql;
 
   /** Runs one query on its own connection; an abort interrupts it. */
-  async function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
-    checkAborted(signal);
+  function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
     engine.lastSql = sql;
-    const con: DuckDBConnection = await store.connect();
-    const onAbort = () => con.interrupt();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const reader = await con.runAndReadAll(sql);
-      checkAborted(signal);
-      return reader.getRowsJS() as unknown[][];
-    } catch (e) {
-      checkAborted(signal);
-      throw e;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      con.closeSync();
-    }
+    return readAllRows(store, sql, signal);
   }
+
 
   /**
    * One snapshot scan over one area: per label (from the group code), the series over the timestamps.

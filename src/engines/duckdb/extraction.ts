@@ -8,12 +8,12 @@
  * DuckDB). Ending the iteration early (return()) or aborting the signal interrupts the statement
  * and closes the connection.
  */
-import { JSDuckDBValueConverter, type DuckDBConnection } from '@duckdb/node-api';
 import { compileSql, duckdbDialect } from '../../filter/index.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
-import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { checkAborted, streamRows } from './statements.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
 import {
@@ -32,9 +32,6 @@ export interface ExtractionEngine {
   extract(q: ExtractionQuery): AsyncGenerator<ExtractedFeature, void, undefined>;
 }
 
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-}
 
 function tagsOf(keys: unknown, vals: unknown): [string, string][] {
   const k = keys as string[];
@@ -44,48 +41,8 @@ function tagsOf(keys: unknown, vals: unknown): [string, string][] {
   return out;
 }
 
-/**
- * Streams the rows of `sql` as arrays of JS values, one DuckDB chunk at a time. `spilling`: run on
- * the store's streaming instance, whose small memory limit makes a big ORDER BY spill to disk (the
- * server's memory stays flat); only for statements whose operators can spill (sorts, hash joins) —
- * window functions cannot, so they run on the main instance.
- */
-export async function* streamRows(store: Store, sql: string, signal?: AbortSignal, spilling = false): AsyncGenerator<unknown[][], void, undefined> {
-  checkAborted(signal);
-  const con: DuckDBConnection = spilling ? await store.connectStreaming() : await store.connect();
-  const onAbort = () => con.interrupt();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  let done = false;
-  try {
-    const result = await con.stream(sql);
-    for (;;) {
-      checkAborted(signal);
-      const chunk = await result.fetchChunk();
-      if (chunk === null || chunk.rowCount === 0) break;
-      yield chunk.convertRows(JSDuckDBValueConverter) as unknown[][];
-    }
-    done = true;
-  } catch (e) {
-    checkAborted(signal);
-    throw e;
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    if (!done) con.interrupt();
-    con.closeSync();
-  }
-}
-
 export async function createDuckDbExtractionEngine(store: Store, dictionary?: StoreTagDictionary): Promise<ExtractionEngine> {
-  let dict = dictionary;
-  if (dict === undefined) {
-    const setup = await store.connect();
-    try {
-      dict = await loadStoreTagDictionary(setup);
-    } finally {
-      setup.closeSync();
-    }
-  }
-  const d = dict;
+  const d = await dictionaryOf(store, dictionary);
   const filterSql = (q: ExtractionQuery) => compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql;
   const planOf = (q: ExtractionQuery) => planArea(unionOfAreas(q.areas), 'st');
 
@@ -112,7 +69,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   }
 
   async function* snapshots(q: ExtractionQuery, plan: AreaPlan, sql: string): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of streamRows(store, sql, q.signal, true)) {
+    for await (const rows of streamRows(store, sql, { signal: q.signal, spilling: true })) {
       for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
@@ -123,7 +80,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   }
 
   async function* fullHistory(q: ExtractionQuery, plan: AreaPlan, sql: string): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of streamRows(store, sql, q.signal, true)) {
+    for await (const rows of streamRows(store, sql, { signal: q.signal, spilling: true })) {
       for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
         if (from >= to) continue;
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
@@ -136,7 +93,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* contributions(q: ExtractionQuery, plan: AreaPlan, sql: string, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
     let pending: ExtractedFeature | undefined;
-    for await (const rows of streamRows(store, sql, q.signal)) {
+    for await (const rows of streamRows(store, sql, { signal: q.signal })) {
       for (const r of rows) {
         const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, tags, tagsBefore, geom, pGeom, version, versionChangeset, changeset, keys, vals] = r as [
           number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[], Uint8Array | null, Uint8Array | null, number, number, number, unknown, unknown,

@@ -4,7 +4,6 @@
  * (src/query/stats-plan.ts); the rows not surely inside the aoi come back one by one, and only
  * their geometries are fetched, each distinct one decoded and clipped once.
  */
-import type { DuckDBConnection } from '@duckdb/node-api';
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { areaOf, lengthOf } from '../../geometry/measures.js';
@@ -17,13 +16,11 @@ import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureSta
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
 import { createBoundaryCache } from './boundary-cache.js';
-import { loadStoreTagDictionary, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { checkAborted, readAllRows } from './statements.js';
 
 const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
 
-function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-}
 
 export interface DuckDbStatsEngine extends StatsEngine {
   readonly dictionary: StoreTagDictionary;
@@ -41,37 +38,15 @@ type Exact = Geometry | true | null;
 type BoundaryRow = readonly [number, number, number];
 
 export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary): Promise<DuckDbStatsEngine> {
-  let dict = dictionary;
-  if (!dict) {
-    const setup = await store.connect();
-    try {
-      dict = await loadStoreTagDictionary(setup);
-    } finally {
-      setup.closeSync();
-    }
-  }
-  const d = dict;
+  const d = await dictionaryOf(store, dictionary);
   const cache = createBoundaryCache();
   const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') => compileSql(filter, { dialect: duckdbDialect, dictionary: d, tags }).sql;
 
-  async function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
-    checkAborted(signal);
+  function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
     engine.lastSql = sql;
-    const con: DuckDBConnection = await store.connect();
-    const onAbort = () => con.interrupt();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const reader = await con.runAndReadAll(sql);
-      checkAborted(signal);
-      return reader.getRowsJS() as unknown[][];
-    } catch (e) {
-      checkAborted(signal);
-      throw e;
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      con.closeSync();
-    }
+    return readAllRows(store, sql, signal);
   }
+
 
   /**
    * The exact intersection of each boundary row's geometry with the aoi (null: it misses the aoi,

@@ -6,7 +6,7 @@
  */
 import { DuckDBBlobVector, DuckDBListVector, type DuckDBDataChunk, type DuckDBVector } from '@duckdb/node-api';
 import type { Store } from '../../../store/open-store.js';
-import { checkAborted } from './rows-common.js';
+import { streamRows } from '../statements.js';
 
 function columnValues(v: DuckDBVector, n: number): unknown[] {
   const out: unknown[] = new Array(n);
@@ -44,28 +44,7 @@ export function chunkRows(chunk: DuckDBDataChunk): unknown[][] {
   return rows;
 }
 
-/** As engines/duckdb/extraction.ts streamRows, with the column-wise conversion. */
-export async function* streamChunkRows(store: Store, sql: string, signal?: AbortSignal): AsyncGenerator<unknown[][], void, undefined> {
-  checkAborted(signal);
-  const con = await store.connect();
-  const onAbort = () => con.interrupt();
-  signal?.addEventListener('abort', onAbort, { once: true });
-  let done = false;
-  try {
-    const result = await con.stream(sql);
-    for (;;) {
-      checkAborted(signal);
-      const chunk = await result.fetchChunk();
-      if (chunk === null || chunk.rowCount === 0) break;
-      yield chunkRows(chunk);
-    }
-    done = true;
-  } catch (e) {
-    checkAborted(signal);
-    throw e;
-  } finally {
-    signal?.removeEventListener('abort', onAbort);
-    if (!done) con.interrupt();
-    con.closeSync();
-  }
+/** As engines/duckdb/statements.ts streamRows, with the column-wise conversion. */
+export function streamChunkRows(store: Store, sql: string, signal?: AbortSignal): AsyncGenerator<unknown[][], void, undefined> {
+  return streamRows(store, sql, { signal, convert: chunkRows });
 }

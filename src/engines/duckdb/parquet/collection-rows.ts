@@ -16,6 +16,7 @@
  * Rows are ordered by relation id and member position (a sort bounded by the members of
  * non-area relations, a small part of any store), so a relation's members arrive together.
  */
+import { checkAborted } from '../statements.js';
 import type { CollectionsExtractionRequest } from '../../../api/v2/requests.js';
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';
@@ -23,7 +24,7 @@ import { streamChunkRows as streamRows } from './chunk-rows.js';
 import type { ParquetRow } from './geoparquet-schema.js';
 import { bboxStruct, outputGeometry } from './geometry-output.js';
 import {
-  areaSql, checkAborted, filterSql, isInteger, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  areaSql, filterSql, isInteger, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 

@@ -5,11 +5,12 @@
  * included (they carry the last visible geometry and, as tags, the tags before the deletion).
  * Never clipped. The store has no changeset tags: `changeset_tags` is an empty map.
  */
+import { checkAborted } from '../statements.js';
 import type { ContributionsExtractionRequest } from '../../../api/v2/requests.js';
 import { streamChunkRows as streamRows } from './chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  checkAborted, filterSql, isInteger, pairs, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  filterSql, isInteger, pairs, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 

@@ -5,11 +5,12 @@
  * GeometryCollection (non-area relations are collections.parquet's), match the filter and meet
  * the area. Rows stream in table (spatial) order, unsorted.
  */
+import { checkAborted } from '../statements.js';
 import type { FeaturesExtractionRequest } from '../../../api/v2/requests.js';
 import { streamChunkRows as streamRows } from './chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  checkAborted, filterSql, isInteger, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  filterSql, isInteger, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 

@@ -10,12 +10,13 @@ import type { ExtractionRequest } from '../../../api/v2/requests.js';
 import type { ParquetExtraction } from '../../../api/v2/services.js';
 import { planArea } from '../../../query/area-plan.js';
 import type { Store } from '../../../store/open-store.js';
-import { loadStoreTagDictionary, type StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
+import { dictionaryOf, type StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { produceCollections } from './collection-rows.js';
 import { produceContributions } from './contribution-rows.js';
 import { produceFeatures } from './feature-rows.js';
 import { GeoParquetStreamWriter } from './parquet-stream-writer.js';
-import { checkAborted, type RowContext } from './rows-common.js';
+import { checkAborted } from '../statements.js';
+import type { RowContext } from './rows-common.js';
 import { initZstd } from './zstd.js';
 
 export interface ParquetExtractionStats {
@@ -30,16 +31,7 @@ export interface MaphistParquetExtraction extends ParquetExtraction {
 
 export async function createParquetExtraction(store: Store, dictionary?: StoreTagDictionary): Promise<MaphistParquetExtraction> {
   await initZstd();
-  let dict = dictionary;
-  if (dict === undefined) {
-    const con = await store.connect();
-    try {
-      dict = await loadStoreTagDictionary(con);
-    } finally {
-      con.closeSync();
-    }
-  }
-  const d = dict;
+  const d = await dictionaryOf(store, dictionary);
 
   async function writeWithStats(request: ExtractionRequest, out: Writable, signal?: AbortSignal): Promise<ParquetExtractionStats> {
     const ctx: RowContext = { store, dictionary: d, plan: planArea(request.aoi, 'st'), signal };

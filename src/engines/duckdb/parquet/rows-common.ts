@@ -31,10 +31,6 @@ export function areaSql(sql: string, alias: string): string {
   return alias === 'st' ? sql : sql.replace(/\bst\./g, `${alias}.`);
 }
 
-export function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-}
-
 export function isInteger(t: number): number {
   if (!Number.isSafeInteger(t)) throw new RangeError(`not an integer timestamp: ${t}`);
   return t;

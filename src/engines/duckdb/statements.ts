@@ -1,0 +1,76 @@
+/**
+ * Running SQL on a store under an AbortSignal, the one way the DuckDB engines (aggregation,
+ * statistics, extraction) do it: an abort interrupts the statement and the call rejects with the
+ * signal's reason; every statement gets its own connection, closed afterwards.
+ */
+import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
+import type { Store } from '../../store/open-store.js';
+
+/** Throws the signal's reason when it is aborted. */
+export function checkAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+}
+
+/** Runs `sql` and returns all rows as arrays of JS values. */
+export async function readAllRows(store: Store, sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
+  checkAborted(signal);
+  const con: DuckDBConnection = await store.connect();
+  const onAbort = () => con.interrupt();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const reader = await con.runAndReadAll(sql);
+    checkAborted(signal);
+    return reader.getRowsJS() as unknown[][];
+  } catch (e) {
+    checkAborted(signal);
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    con.closeSync();
+  }
+}
+
+export interface StreamOptions {
+  signal?: AbortSignal;
+  /**
+   * Run on the store's streaming instance, whose small memory limit makes a big ORDER BY spill to
+   * disk (the server's memory stays flat); only for statements whose operators can spill (sorts,
+   * hash joins) — window functions cannot, so they run on the main instance.
+   */
+  spilling?: boolean;
+  /** How a chunk becomes rows (default: row-wise JS values). */
+  convert?: (chunk: DuckDBDataChunk) => unknown[][];
+}
+
+const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConverter) as unknown[][];
+
+/**
+ * Streams the rows of `sql`, one DuckDB chunk at a time: the next chunk is fetched only when the
+ * consumer asks for it (backpressure reaches DuckDB). Ending the iteration early or aborting the
+ * signal interrupts the statement and closes the connection.
+ */
+export async function* streamRows(store: Store, sql: string, options: StreamOptions = {}): AsyncGenerator<unknown[][], void, undefined> {
+  const { signal, convert = rowsOf } = options;
+  checkAborted(signal);
+  const con: DuckDBConnection = options.spilling ? await store.connectStreaming() : await store.connect();
+  const onAbort = () => con.interrupt();
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let done = false;
+  try {
+    const result = await con.stream(sql);
+    for (;;) {
+      checkAborted(signal);
+      const chunk = await result.fetchChunk();
+      if (chunk === null || chunk.rowCount === 0) break;
+      yield convert(chunk);
+    }
+    done = true;
+  } catch (e) {
+    checkAborted(signal);
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+    if (!done) con.interrupt();
+    con.closeSync();
+  }
+}
