@@ -146,3 +146,48 @@ WHERE valid_from >= ${t0}
   AND ((NOT deleted AND m AND hit) OR (p_deleted = FALSE AND p_m AND p_hit))
 ORDER BY type, id, valid_from, version, minor_version`;
 }
+
+/**
+ * The rows a snapshot or full-history extraction will sort, per element type: (type, min id, max id,
+ * count). The engine cuts each type's id range into batches of about `BATCH_ROWS` rows and runs
+ * the extraction once per batch, in (type, id) order: every batch sorts little, so the stable order
+ * (type, id, time) never needs one sort of the whole result (which a country- or world-sized
+ * extraction cannot hold in a bounded memory, and which delays the first feature until it ends).
+ */
+export function extractionBatchesSql(p: { area: AreaPlan; kind: 'snapshot' | 'fullHistory'; t1: number; t2: number; filterSql: string }): string {
+  values([p.t1, p.t2]);
+  const time = p.kind === 'snapshot' ? `st.valid_from <= ${p.t2} AND st.valid_to > ${p.t1}` : `st.valid_from < ${p.t2} AND st.valid_to > ${p.t1}`;
+  return `SELECT st.type::INTEGER AS type, min(st.id)::DOUBLE AS lo, max(st.id)::DOUBLE AS hi, count(*)::DOUBLE AS n
+FROM states st
+WHERE NOT st.deleted AND ${time} AND ${p.area.intersectsSql} AND ${p.filterSql}
+GROUP BY st.type ORDER BY st.type`;
+}
+
+/** About how many candidate rows one extraction batch sorts. */
+export const BATCH_ROWS = 250_000;
+
+export interface IdBatch {
+  type: number;
+  lo: number;
+  hi: number;
+}
+
+/**
+ * Cuts each type's [lo, hi] into ceil(n / batchRows) ranges of equal width, ascending (ids are not
+ * uniform, so a batch may hold more or fewer rows; the engine's sort spills what does not fit).
+ */
+export function idBatches(stats: readonly { type: number; lo: number; hi: number; n: number }[], batchRows = BATCH_ROWS): IdBatch[] {
+  const out: IdBatch[] = [];
+  for (const { type, lo, hi, n } of [...stats].sort((a, b) => a.type - b.type)) {
+    const k = Math.max(1, Math.ceil(n / batchRows));
+    const width = Math.ceil((hi - lo + 1) / k);
+    for (let from = lo; from <= hi; from += width) out.push({ type, lo: from, hi: Math.min(hi, from + width - 1) });
+  }
+  return out;
+}
+
+/** SQL: the rows of one batch (added to the extraction's filter). */
+export function batchSql(b: IdBatch, alias = 'st'): string {
+  for (const x of [b.type, b.lo, b.hi]) if (!Number.isSafeInteger(x)) throw new RangeError(`not an integer: ${x}`);
+  return `(${alias}.type = ${b.type} AND ${alias}.id BETWEEN ${b.lo} AND ${b.hi})`;
+}

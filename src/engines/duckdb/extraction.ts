@@ -13,11 +13,14 @@ import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, streamRows } from './statements.js';
+import { checkAborted, readAllRows, streamRows } from './statements.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
 import {
+  batchSql,
   contributionExtractionSql,
+  extractionBatchesSql,
+  idBatches,
   fullHistoryExtractionSql,
   snapshotExtractionSql,
   type ExtractedFeature,
@@ -46,13 +49,15 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   const filterSql = (q: ExtractionQuery) => compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql;
   const planOf = (q: ExtractionQuery) => planArea(unionOfAreas(q.areas), 'st');
 
-  function sqlFor(q: ExtractionQuery, plan: AreaPlan): string {
+  /** The extraction's statement; `batch`: only the rows of one id batch (snapshot and full history). */
+  function sqlFor(q: ExtractionQuery, plan: AreaPlan, batch?: string): string {
     const ts = q.timestamps;
+    const where = batch ? `(${filterSql(q)} AND ${batch})` : filterSql(q);
     switch (q.kind) {
       case 'snapshot':
-        return snapshotExtractionSql({ area: plan, timestamps: ts, filterSql: filterSql(q) });
+        return snapshotExtractionSql({ area: plan, timestamps: ts, filterSql: where });
       case 'fullHistory':
-        return fullHistoryExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) });
+        return fullHistoryExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: where });
       case 'contributions':
       case 'latestContributions':
         return contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) });
@@ -68,8 +73,25 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     return clipGeometry ? clipped : g;
   }
 
-  async function* snapshots(q: ExtractionQuery, plan: AreaPlan, sql: string): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of streamRows(store, sql, { signal: q.signal, spilling: true })) {
+  /**
+   * The statements of a snapshot or full-history extraction, one per id batch, in (type, id)
+   * order (query/extraction.ts `extractionBatchesSql`): each sorts only its batch.
+   */
+  async function* batchedStatements(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<string, void, undefined> {
+    const ts = q.timestamps;
+    const kind = q.kind === 'snapshot' ? 'snapshot' : 'fullHistory';
+    const stats = (await readAllRows(store, extractionBatchesSql({ area: plan, kind, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) }), q.signal, true)) as [number, number, number, number][];
+    for (const batch of idBatches(stats.map(([type, lo, hi, n]) => ({ type, lo, hi, n })))) {
+      yield sqlFor(q, plan, batchSql(batch));
+    }
+  }
+
+  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<unknown[][], void, undefined> {
+    for await (const sql of batchedStatements(q, plan)) yield* streamRows(store, sql, { signal: q.signal, spilling: true });
+  }
+
+  async function* snapshots(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
+    for await (const rows of batchedRows(q, plan)) {
       for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
@@ -79,8 +101,8 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     }
   }
 
-  async function* fullHistory(q: ExtractionQuery, plan: AreaPlan, sql: string): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of streamRows(store, sql, { signal: q.signal, spilling: true })) {
+  async function* fullHistory(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
+    for await (const rows of batchedRows(q, plan)) {
       for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
         if (from >= to) continue;
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
@@ -129,16 +151,15 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     sqlOf: (q) => sqlFor(q, planOf(q)),
     extract(q) {
       const plan = planOf(q);
-      const sql = sqlFor(q, plan);
       switch (q.kind) {
         case 'snapshot':
-          return snapshots(q, plan, sql);
+          return snapshots(q, plan);
         case 'fullHistory':
-          return fullHistory(q, plan, sql);
+          return fullHistory(q, plan);
         case 'contributions':
-          return contributions(q, plan, sql, false);
+          return contributions(q, plan, sqlFor(q, plan), false);
         case 'latestContributions':
-          return contributions(q, plan, sql, true);
+          return contributions(q, plan, sqlFor(q, plan), true);
       }
     },
   };

@@ -11,10 +11,14 @@ export function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
 
-/** Runs `sql` and returns all rows as arrays of JS values. */
-export async function readAllRows(store: Store, sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
+/**
+ * Runs `sql` and returns all rows as arrays of JS values. `spilling`: on the streaming instance
+ * (StreamOptions.spilling), whose small buffer pool also keeps a full-table scan from filling the
+ * server's memory with cached blocks.
+ */
+export async function readAllRows(store: Store, sql: string, signal: AbortSignal | undefined, spilling = false): Promise<unknown[][]> {
   checkAborted(signal);
-  const con: DuckDBConnection = await store.connect();
+  const con: DuckDBConnection = spilling ? await store.connectStreaming() : await store.connect();
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
