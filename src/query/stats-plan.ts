@@ -13,7 +13,7 @@ import { OPEN_END } from '../store/schema.js';
 import type { AreaPlan } from './area-plan.js';
 import { rowidRangeSql } from './plan.js';
 import type { StatsMeasure } from './stats.js';
-import { countBelowSql } from './time-plan.js';
+import { countBelowWithSql } from './time-plan.js';
 
 const MEASURE_COLUMN: Record<StatsMeasure, string> = { count: '1', length: 'length', area: 'area' };
 
@@ -26,8 +26,10 @@ function sureSql(area: AreaPlan): string {
   return area.rect ? `(${interior} OR geometry_type = 1)` : interior;
 }
 
-function withClause(area: AreaPlan): string {
-  return area.withSql ? `WITH ${area.withSql}\n` : '';
+/** The WITH clause of the area's and the time lookups' common table expressions ('' when none). */
+function withClause(area: AreaPlan, ...more: string[]): string {
+  const ctes = [area.withSql, ...more].filter((x) => x !== '');
+  return ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n` : '';
 }
 
 function integer(x: number): string {
@@ -45,10 +47,12 @@ function integer(x: number): string {
 export function featureStatsSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: StatsMeasure }): string {
   const ts = p.timestamps;
   if (ts.length === 0) throw new RangeError('no timestamps');
-  return `${withClause(p.area)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+  const f = countBelowWithSql('valid_from', ts, 'ts_from');
+  const e = countBelowWithSql('valid_to', ts, 'ts_to');
+  return `${withClause(p.area, f.withSql, e.withSql)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
-  SELECT ${countBelowSql('valid_from', ts)} AS f, ${countBelowSql('valid_to', ts)} AS e, ${p.codeSql} AS g,
+  SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g,
          CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
   FROM states
   WHERE NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL} AND valid_from <= ${integer(ts[ts.length - 1])} AND valid_to > ${integer(ts[0])}
@@ -58,9 +62,10 @@ WHERE f < e
 GROUP BY f, e, g, b`;
 }
 
-/** SQL: the index k of the bin [edges[k], edges[k+1]) holding `col` (rows outside are filtered out). */
-function binSql(col: string, edges: readonly number[]): string {
-  return `(${countBelowSql(`(${col} + 1)`, edges)} - 1)`;
+/** SQL: the index k of the bin [edges[k], edges[k+1]) holding `col` (rows outside are filtered out), and its CTE. */
+function binSql(col: string, edges: readonly number[]): { sql: string; withSql: string } {
+  const c = countBelowWithSql(`(${col} + 1)`, edges, 'bin_edges');
+  return { sql: `(${c.sql} - 1)`, withSql: c.withSql };
 }
 
 function checkEdges(edges: readonly number[]): void {
@@ -76,9 +81,10 @@ function checkEdges(edges: readonly number[]): void {
 export function currentnessSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): string {
   const ed = p.edges;
   checkEdges(ed);
-  return `${withClause(p.area)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
+  const bin = binSql('valid_from', ed);
+  return `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
-  SELECT ${binSql('valid_from', ed)} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
+  SELECT ${bin.sql} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
   FROM states
   WHERE valid_to = ${OPEN_END} AND NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL}
     AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
@@ -97,10 +103,11 @@ GROUP BY k, b`;
 export function contributionStatsSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): string {
   const ed = p.edges;
   checkEdges(ed);
-  return `${withClause(p.area)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+  const bin = binSql('valid_from', ed);
+  return `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
-  SELECT ${binSql('valid_from', ed)} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, type AS bt, id AS bi
+  SELECT ${bin.sql} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, type AS bt, id AS bi
   FROM states
   WHERE NOT collapsed AND geometry_type <> 0 AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
