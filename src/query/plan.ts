@@ -4,7 +4,7 @@
  */
 import type { AreaPlan } from './area-plan.js';
 import type { Measure } from './model.js';
-import { countBelowSql } from './time-plan.js';
+import { countBelowWithSql } from './time-plan.js';
 
 export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'length', area: 'area', perimeter: 'perimeter' };
 
@@ -23,10 +23,13 @@ export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'le
  */
 export function snapshotSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: Measure }): string {
   const ts = p.timestamps;
-  return `${p.area.withSql ? `WITH ${p.area.withSql}
+  const f = countBelowWithSql('valid_from', ts, 'ts_from');
+  const e = countBelowWithSql('valid_to', ts, 'ts_to');
+  const ctes = [p.area.withSql, f.withSql, e.withSql].filter((x) => x !== '');
+  return `${ctes.length > 0 ? `WITH ${ctes.join(',\n')}
 ` : ''}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
 FROM (
-  SELECT ${countBelowSql('valid_from', ts)} AS f, ${countBelowSql('valid_to', ts)} AS e, ${p.codeSql} AS g,
+  SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g,
          CASE WHEN interior THEN -1 ELSE rid END AS b,
          CASE WHEN interior THEN ${MEASURE_COLUMN[p.measure]} ELSE 0 END AS v
   FROM (
@@ -123,7 +126,9 @@ export function contributionAggregateSql(p: {
   const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${types === null ? '' : ' AND NOT (ci AND pi AND geometry_change)'}`;
   const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
   const needsGeometry = '(interior AND coalesce(p_interior, TRUE) AND NOT geometry_change)';
-  return `WITH ${p.area.withSql ? `${p.area.withSql},\n` : ''}e AS (
+  const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');
+  const ctes = [p.area.withSql, bin.withSql].filter((x) => x !== '');
+  return `WITH ${ctes.map((c) => `${c},\n`).join('')}e AS (
   SELECT DISTINCT type, id FROM states st
   WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}
 ),
@@ -156,7 +161,7 @@ SELECT k::INTEGER AS k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind,
        any_value(tag_change) AS tag_change, any_value(geometry_change) AS geometry_change,
        any_value(g_rid)::DOUBLE AS g_rid, any_value(p_rid)::DOUBLE AS p_rid, any_value(run)::DOUBLE AS run, any_value(p_run)::DOUBLE AS p_run
 FROM (
-  SELECT ${countBelowSql('(valid_from + 1)', ts)} - 1 AS k, g, gb,
+  SELECT ${bin.sql} - 1 AS k, g, gb,
          CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END AS kind,
          ${p.users ? 'user_id' : 'NULL'} AS user_id,
          CASE WHEN sure THEN -1 ELSE rid END AS b,
