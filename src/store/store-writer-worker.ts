@@ -11,7 +11,7 @@ import {
 } from '@duckdb/node-api';
 import { FINALIZE_STATEMENTS } from './finalize-sql.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
-import { MEMBER_STAGING_COLUMNS, STAGING_COLUMNS, type MemberBatchData, type StagingBatchData } from './staging-batch.js';
+import { MEMBER_STAGING_COLUMNS, STAGING_COLUMNS, TAG_SET_STAGING_COLUMNS, type MemberBatchData, type StagingBatchData } from './staging-batch.js';
 
 export interface WriterInit {
   dbPath: string;
@@ -53,6 +53,9 @@ async function main(): Promise<void> {
   await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const memberAppender = await con.createAppender('member_staging', 'main', 'stage');
   const memberTypes = MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
+  await con.run(`CREATE TABLE stage.tag_sets (${TAG_SET_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  const tagSetAppender = await con.createAppender('tag_sets', 'main', 'stage');
+  const tagSetTypes = TAG_SET_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
 
   parentPort!.on('message', (message: WriterRequest) => {
     void handle(message).then(
@@ -64,6 +67,7 @@ async function main(): Promise<void> {
   async function handle(message: WriterRequest): Promise<WriterReply> {
     if (message.kind === 'batch') {
       appendBatch(appender, types, message.data);
+      appendTagSets(tagSetAppender, tagSetTypes, message.data.tagSets);
       return { kind: 'ack' };
     }
     if (message.kind === 'members') {
@@ -74,6 +78,8 @@ async function main(): Promise<void> {
     appender.closeSync();
     memberAppender.flushSync();
     memberAppender.closeSync();
+    tagSetAppender.flushSync();
+    tagSetAppender.closeSync();
     await writeRoles(con, message.roles);
     await con.run(`SET memory_limit = '${init.finishMemoryLimit}'`);
     await writeDictionary(con, message.dictionary);
@@ -93,20 +99,25 @@ async function main(): Promise<void> {
 }
 
 function appendBatch(appender: DuckDBAppender, types: DuckDBType[], batch: StagingBatchData): void {
-  const tagKvIndex = STAGING_COLUMNS.findIndex(([n]) => n === 'tag_kv');
-  const tagKvBeforeIndex = STAGING_COLUMNS.findIndex(([n]) => n === 'tag_kv_before');
   const geometryIndex = STAGING_COLUMNS.findIndex(([n]) => n === 'geometry');
   for (let start = 0; start < batch.rows; start += CHUNK_ROWS) {
     const end = Math.min(batch.rows, start + CHUNK_ROWS);
     const columns: (ArrayLike<DuckDBValue>)[] = batch.fixed.map((a, i) => {
       if (a) return a.subarray(start, end) as unknown as ArrayLike<DuckDBValue>;
-      if (i === tagKvIndex) return lists(batch.tagKv, start, end);
-      if (i === tagKvBeforeIndex) return lists(batch.tagKvBefore, start, end);
       if (i === geometryIndex) return blobs(batch.geometry, start, end);
       throw new Error(`no data for staging column ${STAGING_COLUMNS[i][0]}`);
     });
     const chunk = DuckDBDataChunk.create(types, end - start);
     chunk.setColumns(columns as DuckDBValue[][]);
+    appender.appendDataChunk(chunk);
+  }
+}
+
+function appendTagSets(appender: DuckDBAppender, types: DuckDBType[], sets: StagingBatchData['tagSets']): void {
+  for (let start = 0; start < sets.ids.length; start += CHUNK_ROWS) {
+    const end = Math.min(sets.ids.length, start + CHUNK_ROWS);
+    const chunk = DuckDBDataChunk.create(types, end - start);
+    chunk.setColumns([sets.ids.subarray(start, end), lists(sets, start, end)] as unknown as DuckDBValue[][]);
     appender.appendDataChunk(chunk);
   }
 }

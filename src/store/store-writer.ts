@@ -14,6 +14,7 @@ import { geometryColumns, type GeometryColumns } from './state-row.js';
 import type { Geometry } from '../geometry/types.js';
 import type { WriterInit, WriterReply, WriterRequest } from './store-writer-worker.js';
 import type { TagDictionaryBuilder } from './tag-dictionary-builder.js';
+import { TagSetBuilder } from './tag-set-builder.js';
 
 const MAX_IN_FLIGHT = 4;
 
@@ -26,7 +27,10 @@ export class StoreWriter implements StateSink {
   private finished: ((e?: Error) => void) | undefined;
   rowsWritten = 0;
 
+  private readonly tagSets: TagSetBuilder;
+
   constructor(init: WriterInit, private readonly dictionary: TagDictionaryBuilder) {
+    this.tagSets = new TagSetBuilder(dictionary);
     this.worker = new Worker(new URL('./store-writer-worker.js', import.meta.url), { workerData: init });
     this.worker.on('message', (reply: WriterReply) => {
       if (reply.kind === 'ack') {
@@ -132,7 +136,9 @@ export class StoreWriter implements StateSink {
     c[24]![r] = g.roundness;
     c[25]![r] = g.squareness ?? NaN;
     c[26]![r] = edits;
-    b.endRow(this.dictionary.encode(s.tags, true), this.dictionary.encode(s.tagsBefore, false), g.wkb);
+    c[9]![r] = this.tagSets.idOf(s.tags, true);
+    c[10]![r] = this.tagSets.idOf(s.tagsBefore, false);
+    b.endRow(g.wkb);
     if (b.full) this.send();
   }
 
@@ -155,7 +161,7 @@ export class StoreWriter implements StateSink {
 
   private send(): void {
     if (this.batch.rows === 0) return;
-    const { data, transfer } = this.batch.take();
+    const { data, transfer } = this.batch.take(this.tagSets.takeNew());
     this.rowsWritten += data.rows;
     this.inFlight++;
     this.worker.postMessage({ kind: 'batch', data } satisfies WriterRequest, transfer);
