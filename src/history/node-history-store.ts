@@ -164,6 +164,7 @@ export class NodeHistoryStore {
 
   /** Closes and deletes the backing file. */
   dispose(): void {
+    this.cache.clear();
     closeSync(this.fd);
     try {
       unlinkSync(this.path);

@@ -145,6 +145,8 @@ export class WayStateStore {
   }
 
   dispose(): void {
+    this.cache.clear();
+    this.cachedBytes = 0;
     closeSync(this.fd);
     try {
       unlinkSync(this.path);
