@@ -8,6 +8,7 @@
 import type { RelationVersion } from '../core/osm.js';
 import { isAreaRelation } from '../geometry/area-rules.js';
 import { assembleMultipolygon, type MemberLine } from '../geometry/multipolygon.js';
+import { RingPairCache } from '../geometry/ring-pair-cache.js';
 import { buildWayGeometry } from '../geometry/way-geometry.js';
 import type { Geometry } from '../geometry/types.js';
 import type { ElementState } from './element-state.js';
@@ -43,6 +44,7 @@ export function buildRelationStates(
   // Many states resolve their members exactly as the state before them (a tag edit of the relation
   // or of a member way): those reuse the previous geometry object instead of assembling it again.
   let previous: { inputs: unknown[]; geometry: Geometry; valid: boolean } | undefined;
+  const cache = new RingPairCache();
   const points: ResolvedPoint[] = timeline.map((p) => {
     const v = versions[p.versionIndex];
     if (!v.visible) return resolvedPoint(p, v.version, true, [], null, true);
@@ -50,7 +52,7 @@ export function buildRelationStates(
     const inputs = geometryInputs(v, isArea, p.timestamp, nodeHistories, wayHistories);
     if (previous === undefined || !sameInputs(previous.inputs, inputs)) {
       const { geometry, valid } = isArea
-        ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories)
+        ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories, cache)
         : collectionAt(v, p.timestamp, nodeHistories, wayHistories);
       previous = { inputs, geometry, valid };
     }
@@ -62,7 +64,13 @@ export function buildRelationStates(
 type NodeHistories = Map<number, NodeVersionRecord[] | undefined>;
 type WayHistories = Map<number, WayMemberState[] | undefined>;
 
-function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories): { geometry: Geometry; valid: boolean } {
+function areaGeometryAt(
+  v: RelationVersion,
+  t: number,
+  nodes: NodeHistories,
+  ways: WayHistories,
+  cache: RingPairCache,
+): { geometry: Geometry; valid: boolean } {
   const outer: MemberLine[] = [];
   const inner: MemberLine[] = [];
   let complete = true;
@@ -78,7 +86,7 @@ function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, way
     }
     role.push({ nodeIds: ws.nodeIds, coords: ws.coords });
   }
-  const assembled = assembleMultipolygon(outer, inner);
+  const assembled = assembleMultipolygon(outer, inner, { cache });
   if (assembled.geometry) return { geometry: assembled.geometry, valid: complete && assembled.problems.length === 0 };
   return { geometry: collectionAt(v, t, nodes, ways).geometry, valid: false };
 }
