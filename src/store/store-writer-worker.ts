@@ -38,6 +38,7 @@ export interface DictionaryData {
 }
 
 const CHUNK_ROWS = 2048;
+const FLUSH_ROWS = 262_144;
 const TYPES: Record<string, DuckDBType> = { UTINYINT, INTEGER, DOUBLE, BLOB, 'DOUBLE[]': LIST(DOUBLE) };
 
 async function main(): Promise<void> {
@@ -57,6 +58,8 @@ async function main(): Promise<void> {
   const tagSetAppender = await con.createAppender('tag_sets', 'main', 'stage');
   const tagSetTypes = TAG_SET_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
 
+  let stagedMembers = 0;
+
   parentPort!.on('message', (message: WriterRequest) => {
     void handle(message).then(
       (reply) => parentPort!.postMessage(reply),
@@ -72,6 +75,7 @@ async function main(): Promise<void> {
     }
     if (message.kind === 'members') {
       appendMembers(memberAppender, memberTypes, message.data);
+      stagedMembers = flushEvery(memberAppender, stagedMembers + message.data.rows);
       return { kind: 'ack' };
     }
     appender.flushSync();
@@ -110,6 +114,18 @@ function appendBatch(appender: DuckDBAppender, types: DuckDBType[], batch: Stagi
     });
     appender.appendDataChunk(chunk);
   }
+}
+
+/**
+ * Flushes an appender every FLUSH_ROWS rows, so that flushing runs while the history builder works
+ * rather than when the import finishes. Measured on the 4-country file: the relation members'
+ * final flush took 1 s (it took the same 1.5–2 s for the states whatever the interval, so those are
+ * only flushed at the end). Returns the rows not yet flushed.
+ */
+function flushEvery(appender: DuckDBAppender, unflushed: number): number {
+  if (unflushed < FLUSH_ROWS) return unflushed;
+  appender.flushSync();
+  return 0;
 }
 
 function appendTagSets(appender: DuckDBAppender, types: DuckDBType[], sets: StagingBatchData['tagSets']): void {
