@@ -52,6 +52,8 @@ export class TagSetBuilder {
     let set = this.byKey.get(key);
     if (set === undefined) {
       if (this.byKey.size >= MAX_REMEMBERED) this.byKey.clear();
+      // Staged as INTEGER: fail loudly rather than wrap (a planet-scale history could get there).
+      if (this.nextId > 0x7fffffff) throw new Error('more than 2^31 tag sets: stage tag set ids as BIGINT');
       set = { id: this.nextId++, packed };
       this.byKey.set(key, set);
       this.created.push(set);
