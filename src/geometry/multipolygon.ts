@@ -7,6 +7,7 @@ import { anyOuterRingsOverlapPartially, evenOddArea } from './overlapping-outers
 import { isRing, MINIMUM_RING_SIZE, splitPinchedRings } from './pinched-rings.js';
 import { joinLinesIntoRings, type NodeLine } from './ring-building.js';
 import { RingIndex } from './ring-index.js';
+import type { RingPairCache } from './ring-pair-cache.js';
 import { reclassifyNestedOuters } from './ring-nesting.js';
 import { forEachIntersectingPair, polygonContainsRing, ringBBox } from './ring-predicates.js';
 import { mergeTouchingRings } from './touching-rings.js';
@@ -39,6 +40,11 @@ export interface AssemblyOptions {
    * true: reproduce the reference exactly, defects included.
    */
   exactReference?: boolean;
+  /**
+   * Answers of ring-pair tests from earlier calls, reused when the same rings come again (the
+   * states of one relation); results are the same with or without it.
+   */
+  cache?: RingPairCache;
 }
 
 /**
@@ -82,7 +88,7 @@ export function assembleMultipolygon(
   let outers = outerRings.filter(isRing).map((ring) => ring.coords);
   let inners = innerRings.filter(isRing).map((ring) => ring.coords);
   if (!options.exactReference) {
-    if (anyOuterRingsOverlapPartially(outers)) {
+    if (anyOuterRingsOverlapPartially(outers, options.cache)) {
       const evenOdd = evenOddOrProblem(outers.concat(inners), problems);
       if (evenOdd !== undefined) return { geometry: evenOdd, problems };
     }

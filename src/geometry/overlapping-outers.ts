@@ -5,20 +5,31 @@
  */
 import polygonClipping from 'polygon-clipping';
 import { RingIndex } from './ring-index.js';
+import { ringFingerprint, type RingPairCache } from './ring-pair-cache.js';
 import { forEachIntersectingPair, locateLine, ringBBox } from './ring-predicates.js';
 import type { MultiPolygon, Polygon, Position } from './types.js';
 
 /**
  * Do any two outer rings overlap partially: interiors intersect, but neither lies within the
- * other? (Touching rings, nested rings and duplicates do not count.)
+ * other? (Touching rings, nested rings and duplicates do not count.) `cache` keeps the answer
+ * per pair of rings for the next call (the states of one relation share most of their rings).
  */
-export function anyOuterRingsOverlapPartially(outers: Position[][]): boolean {
+export function anyOuterRingsOverlapPartially(outers: Position[][], cache?: RingPairCache): boolean {
   if (outers.length < 2) return false;
   const indexes: Array<RingIndex | undefined> = [];
   const indexOf = (i: number): RingIndex => (indexes[i] ??= new RingIndex(outers[i]));
+  const fingerprints: Array<string | undefined> = [];
+  const fingerprintOf = (i: number): string => (fingerprints[i] ??= ringFingerprint(outers[i]));
+  const overlapping = (i: number, j: number): boolean => crossesInto(outers[i], indexOf(j)) || crossesInto(outers[j], indexOf(i));
   let overlap = false;
   forEachIntersectingPair(outers.map(ringBBox), (i, j) => {
-    overlap = crossesInto(outers[i], indexOf(j)) || crossesInto(outers[j], indexOf(i));
+    if (cache === undefined) {
+      overlap = overlapping(i, j);
+    } else {
+      const cached = cache.get(outers[i], fingerprintOf(i), outers[j], fingerprintOf(j));
+      overlap = cached ?? overlapping(i, j);
+      if (cached === undefined) cache.set(outers[i], fingerprintOf(i), outers[j], fingerprintOf(j), overlap);
+    }
     return overlap;
   });
   return overlap;

@@ -52,7 +52,9 @@ export function finishStates(type: 0 | 1 | 2, id: number, points: readonly Resol
     const next = points[i + 1];
     minor = p.major ? 0 : minor + 1;
     const geometry = p.deleted ? lastVisibleGeometry : p.geometry;
-    const wkb: Uint8Array | null = p.deleted ? lastVisibleWkb : p.geometry && encodeWkb(p.geometry);
+    // Builders hand the same geometry object to consecutive states whose geometry did not change: encode it once.
+    const wkb: Uint8Array | null =
+      p.deleted || (p.geometry !== null && p.geometry === lastVisibleGeometry) ? lastVisibleWkb : p.geometry && encodeWkb(p.geometry);
     if (!p.deleted) {
       lastVisibleGeometry = p.geometry;
       lastVisibleWkb = wkb;
@@ -103,6 +105,7 @@ export function sameTags(a: FlatTags, b: FlatTags): boolean {
 
 /** Exact geometry equality (JTS `equalsExact`: same type, same coordinates in the same order) is WKB byte equality. */
 function sameBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
-  if (a === null || b === null) return a === b;
+  if (a === b) return true;
+  if (a === null || b === null) return false;
   return Buffer.compare(a, b) === 0;
 }

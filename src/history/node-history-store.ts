@@ -143,6 +143,18 @@ export class NodeHistoryStore {
   }
 
   private page(index: number): DataView {
+    // Consecutive lookups mostly hit the page of the previous one (a way's nodes have close ids).
+    if (index === this.lastPage && this.lastView !== undefined) return this.lastView;
+    const view = this.cachedPage(index);
+    this.lastPage = index;
+    this.lastView = view;
+    return view;
+  }
+
+  private lastPage = -1;
+  private lastView: DataView | undefined;
+
+  private cachedPage(index: number): DataView {
     const hit = this.cache.get(index);
     if (hit) {
       // Refresh its place in the LRU order.
@@ -164,6 +176,8 @@ export class NodeHistoryStore {
 
   /** Closes and deletes the backing file. */
   dispose(): void {
+    this.cache.clear();
+    this.lastView = undefined;
     closeSync(this.fd);
     try {
       unlinkSync(this.path);

@@ -8,6 +8,7 @@
 import type { RelationVersion } from '../core/osm.js';
 import { isAreaRelation } from '../geometry/area-rules.js';
 import { assembleMultipolygon, type MemberLine } from '../geometry/multipolygon.js';
+import { RingPairCache } from '../geometry/ring-pair-cache.js';
 import { buildWayGeometry } from '../geometry/way-geometry.js';
 import type { Geometry } from '../geometry/types.js';
 import type { ElementState } from './element-state.js';
@@ -40,13 +41,22 @@ export function buildRelationStates(
     return out;
   });
 
+  // Many states resolve their members exactly as the state before them (a tag edit of the relation
+  // or of a member way): those reuse the previous geometry object instead of assembling it again.
+  let previous: { inputs: unknown[]; geometry: Geometry; valid: boolean } | undefined;
+  const cache = new RingPairCache();
   const points: ResolvedPoint[] = timeline.map((p) => {
     const v = versions[p.versionIndex];
     if (!v.visible) return resolvedPoint(p, v.version, true, [], null, true);
-    const { geometry, valid } = isAreaRelation(v.tags)
-      ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories)
-      : collectionAt(v, p.timestamp, nodeHistories, wayHistories);
-    return resolvedPoint(p, v.version, false, v.tags, geometry, valid);
+    const isArea = isAreaRelation(v.tags);
+    const inputs = geometryInputs(v, isArea, p.timestamp, nodeHistories, wayHistories);
+    if (previous === undefined || !sameInputs(previous.inputs, inputs)) {
+      const { geometry, valid } = isArea
+        ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories, cache)
+        : collectionAt(v, p.timestamp, nodeHistories, wayHistories);
+      previous = { inputs, geometry, valid };
+    }
+    return resolvedPoint(p, v.version, false, v.tags, previous.geometry, previous.valid);
   });
   return finishStates(2, versions[0].id, points);
 }
@@ -54,7 +64,13 @@ export function buildRelationStates(
 type NodeHistories = Map<number, NodeVersionRecord[] | undefined>;
 type WayHistories = Map<number, WayMemberState[] | undefined>;
 
-function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories): { geometry: Geometry; valid: boolean } {
+function areaGeometryAt(
+  v: RelationVersion,
+  t: number,
+  nodes: NodeHistories,
+  ways: WayHistories,
+  cache: RingPairCache,
+): { geometry: Geometry; valid: boolean } {
   const outer: MemberLine[] = [];
   const inner: MemberLine[] = [];
   let complete = true;
@@ -70,7 +86,7 @@ function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, way
     }
     role.push({ nodeIds: ws.nodeIds, coords: ws.coords });
   }
-  const assembled = assembleMultipolygon(outer, inner);
+  const assembled = assembleMultipolygon(outer, inner, { cache });
   if (assembled.geometry) return { geometry: assembled.geometry, valid: complete && assembled.problems.length === 0 };
   return { geometry: collectionAt(v, t, nodes, ways).geometry, valid: false };
 }
@@ -93,4 +109,35 @@ function collectionAt(v: RelationVersion, t: number, nodes: NodeHistories, ways:
     }
   }
   return { geometry: { type: 'GeometryCollection', geometries }, valid: complete };
+}
+
+/**
+ * Everything the geometry of a visible relation state depends on, as a flat list compared by
+ * identity: whether it is an area, and for each member in order its resolved content — a node's
+ * coordinates, a way's role class, tags-derived area flag and node arrays (which the way store
+ * shares between consecutive way states with the same nodes). Missing members are null.
+ */
+function geometryInputs(v: RelationVersion, isArea: boolean, t: number, nodes: NodeHistories, ways: WayHistories): unknown[] {
+  const out: unknown[] = [isArea];
+  for (const m of v.members) {
+    if (m.type === 'node') {
+      const h = nodes.get(m.ref);
+      const nv = h ? versionAt(h, t) : undefined;
+      if (nv && nv.visible) out.push('n', nv.lon, nv.lat);
+      else out.push('n', null, null);
+    } else if (m.type === 'way') {
+      const h = ways.get(m.ref);
+      const ws = h ? versionAt(h, t) : undefined;
+      const role = m.role === 'inner' ? 1 : m.role === 'outer' || m.role === '' ? 0 : 2;
+      if (ws && !ws.deleted) out.push('w', role, ws.isArea, ws.nodeIds, ws.coords);
+      else out.push('w', role, null, null, null);
+    }
+  }
+  return out;
+}
+
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -14,12 +14,23 @@ export interface WayMemberState {
   deleted: boolean;
   /** Whether the way's own tags make it an area (the polygon-feature rules). */
   isArea: boolean;
-  /** Ids and coordinates (degrees, from 1e-7 fixed point) of the resolved, visible nodes, in way order. */
+  /**
+   * Ids and coordinates (degrees, from 1e-7 fixed point) of the resolved, visible nodes, in way order.
+   * Consecutive states whose nodes resolve the same share these arrays (read back the same way), so
+   * consumers may compare them by identity to skip rebuilding a geometry.
+   */
   nodeIds: number[];
   coords: Position[];
 }
 
 const FLUSH_BYTES = 4 * 1024 * 1024;
+/** Flag of a state whose node ids and coordinates are those of the state before it (stored once, decoded as the same arrays). */
+const SHARED_NODES = 4;
+
+/** The builder gives a state the previous state's arrays when its nodes resolve the same (way-states.ts). */
+function sharesNodes(states: readonly WayMemberState[], k: number): boolean {
+  return k > 0 && states[k].nodeIds.length > 0 && states[k].nodeIds === states[k - 1].nodeIds && states[k].coords === states[k - 1].coords;
+}
 
 export class WayStateStore {
   private readonly fd: number;
@@ -46,18 +57,21 @@ export class WayStateStore {
     if (id <= this.lastId) throw new Error(`WayStateStore: way ${id} after ${this.lastId}`);
     this.lastId = id;
     let bytes = 4;
-    for (const s of states) bytes += 8 + 8 + 4 + 4 + 1 + 4 + s.nodeIds.length * 16;
+    for (let k = 0; k < states.length; k++) bytes += 8 + 8 + 4 + 4 + 1 + 4 + (sharesNodes(states, k) ? 0 : states[k].nodeIds.length * 16);
     this.ensureRoom(bytes);
     const b = this.chunk;
     let o = this.chunkUsed;
     o = b.writeUInt32LE(states.length, o);
-    for (const s of states) {
+    for (let k = 0; k < states.length; k++) {
+      const s = states[k];
+      const shared = sharesNodes(states, k);
       o = b.writeDoubleLE(s.timestamp, o);
       o = b.writeDoubleLE(s.changeset, o);
       o = b.writeInt32LE(s.uid, o);
-      o = b.writeUInt32LE(s.nodeIds.length, o);
-      o = b.writeUInt8((s.deleted ? 1 : 0) | (s.isArea ? 2 : 0), o);
+      o = b.writeUInt32LE(shared ? 0 : s.nodeIds.length, o);
+      o = b.writeUInt8((s.deleted ? 1 : 0) | (s.isArea ? 2 : 0) | (shared ? SHARED_NODES : 0), o);
       o = b.writeUInt32LE(0, o); // reserved
+      if (shared) continue;
       for (let i = 0; i < s.nodeIds.length; i++) {
         o = b.writeDoubleLE(s.nodeIds[i], o);
         // Degrees are fixed-point × 1e-7, so rounding back recovers the integers exactly.
@@ -131,6 +145,8 @@ export class WayStateStore {
   }
 
   dispose(): void {
+    this.cache.clear();
+    this.cachedBytes = 0;
     closeSync(this.fd);
     try {
       unlinkSync(this.path);
@@ -152,6 +168,11 @@ function decode(b: Buffer): WayMemberState[] {
     const count = b.readUInt32LE(o + 20);
     const flags = b.readUInt8(o + 24);
     o += 29;
+    if ((flags & SHARED_NODES) !== 0) {
+      const before = out[k - 1];
+      out[k] = { timestamp, changeset, uid, deleted: (flags & 1) !== 0, isArea: (flags & 2) !== 0, nodeIds: before.nodeIds, coords: before.coords };
+      continue;
+    }
     const nodeIds = new Array<number>(count);
     const coords = new Array<Position>(count);
     for (let i = 0; i < count; i++) {

@@ -40,29 +40,30 @@ export const FINALIZE_STATEMENTS: string[] = [
         FROM (SELECT key_pid, count(*) AS n FROM values_prov GROUP BY key_pid))), []::BIGINT[]) AS value_offset,
      coalesce((SELECT list(value ORDER BY key_pid, vid) FROM values_prov), []::VARCHAR[]) AS vals,
      coalesce((SELECT list(value_id ORDER BY key_pid, vid) FROM values_ranked), []::INTEGER[]) AS value_id_of`,
+  // Each distinct tag list once (stage.tag_sets, see TagSetBuilder): final ids, key mask and tag map.
+  // Set 0 is the empty list, which the import does not stage.
+  `CREATE TEMP TABLE tag_sets AS
+   WITH p AS (
+     SELECT id, ${AS_BIGINTS('kv')} AS kv FROM stage.tag_sets
+     UNION ALL SELECT 0, []::BIGINT[]
+   ), f AS (
+     SELECT p.id, ${REMAP('p.kv')} AS kv, ${TAG_MAP('p.kv')} AS tag_map FROM p, lut
+   )
+   SELECT id, kv, ${KEY_MASK('kv')} AS key_mask, tag_map FROM f`,
   `CREATE TABLE states (${STATES_COLUMNS})`,
   `INSERT INTO states
-   WITH r AS (
-     SELECT s.* REPLACE (${AS_BIGINTS('s.tag_kv')} AS tag_kv, ${AS_BIGINTS('s.tag_kv_before')} AS tag_kv_before),
-            (s.flags & ${STAGING_FLAG.deleted}) <> 0 AS deleted, (s.flags & ${STAGING_FLAG.geometryValid}) <> 0 AS geometry_valid,
-            (s.flags & ${STAGING_FLAG.collapsed}) <> 0 AS collapsed, (s.flags & ${STAGING_FLAG.isCreation}) <> 0 AS is_creation,
-            (s.flags & ${STAGING_FLAG.isDeletion}) <> 0 AS is_deletion, (s.flags & ${STAGING_FLAG.tagChange}) <> 0 AS tag_change,
-            (s.flags & ${STAGING_FLAG.geometryChange}) <> 0 AS geometry_change
-     FROM stage.staging s
-   ), t AS (
-     SELECT r.*, ${REMAP('r.tag_kv')} AS kv, ${REMAP('r.tag_kv_before')} AS kvb,
-            ${TAG_MAP('r.tag_kv')} AS tag_map, ${TAG_MAP('r.tag_kv_before')} AS tag_map_before
-     FROM r, lut
-   )
-   SELECT r.type, r.id, r.version, r.minor_version, r.valid_from, r.valid_to, r.deleted, r.changeset, r.user_id,
-          r.kv, ${KEY_MASK('r.kv')}, r.tag_map,
-          r.kvb, ${KEY_MASK('r.kvb')}, r.tag_map_before,
-          r.geometry_type, r.geometry, r.geometry_valid,
-          ${NAN_AS_NULL('r.xmin')}, ${NAN_AS_NULL('r.ymin')}, ${NAN_AS_NULL('r.xmax')}, ${NAN_AS_NULL('r.ymax')}, r.spatial_key,
-          r.area, r.length, r.perimeter, r.vertices, r.outers, r.inners, r.roundness, ${NAN_AS_NULL('r.squareness')},
-          r.collapsed, r.is_creation, r.is_deletion, r.tag_change, r.geometry_change, r.edits
-   FROM t AS r
-   ORDER BY r.spatial_key, r.type, r.id, r.valid_from, r.version, r.minor_version`,
+   SELECT s.type, s.id, s.version, s.minor_version, s.valid_from, s.valid_to, (s.flags & ${STAGING_FLAG.deleted}) <> 0, s.changeset, s.user_id,
+          a.kv, a.key_mask, a.tag_map,
+          b.kv, b.key_mask, b.tag_map,
+          s.geometry_type, s.geometry, (s.flags & ${STAGING_FLAG.geometryValid}) <> 0,
+          ${NAN_AS_NULL('s.xmin')}, ${NAN_AS_NULL('s.ymin')}, ${NAN_AS_NULL('s.xmax')}, ${NAN_AS_NULL('s.ymax')}, s.spatial_key,
+          s.area, s.length, s.perimeter, s.vertices, s.outers, s.inners, s.roundness, ${NAN_AS_NULL('s.squareness')},
+          (s.flags & ${STAGING_FLAG.collapsed}) <> 0, (s.flags & ${STAGING_FLAG.isCreation}) <> 0, (s.flags & ${STAGING_FLAG.isDeletion}) <> 0,
+          (s.flags & ${STAGING_FLAG.tagChange}) <> 0, (s.flags & ${STAGING_FLAG.geometryChange}) <> 0, s.edits
+   FROM stage.staging s
+   JOIN tag_sets a ON a.id = s.tag_set
+   JOIN tag_sets b ON b.id = s.tag_set_before
+   ORDER BY s.spatial_key, s.type, s.id, s.valid_from, s.version, s.minor_version`,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
   `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,
   // The staging rows already come in (relation, version, position) order: no sort; roles by list lookup.
@@ -72,6 +73,8 @@ export const FINALIZE_STATEMENTS: string[] = [
   `DROP TABLE relation_roles`,
   `DROP TABLE stage.member_staging`,
   `DROP TABLE stage.staging`,
+  `DROP TABLE stage.tag_sets`,
+  `DROP TABLE tag_sets`,
   `DETACH stage`,
   `ALTER TABLE tag_keys DROP COLUMN pid`,
   CONTRIBUTIONS_VIEW_SQL(),

@@ -9,6 +9,7 @@ import { buildHistory, type BuildProgress, type HistoryStats } from '../history/
 import { openHistory } from '../io/open-history.js';
 import { StoreWriter } from './store-writer.js';
 import { TagDictionaryBuilder } from './tag-dictionary-builder.js';
+import { collectGarbage } from './collect-garbage.js';
 
 export interface ImportOptions {
   input: string;
@@ -43,13 +44,15 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
   removeDatabaseFiles(tmp);
   const dictionary = new TagDictionaryBuilder();
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
+  // Staging only appends (full blocks are written out), so it needs little; the finish sorts every row.
   const writer = new StoreWriter(
     {
       dbPath: tmp,
       stagingPath: join(workDir, 'staging.duckdb'),
       tempDirectory: join(workDir, 'duckdb-tmp'),
-      memoryLimit: '1GB',
-      finishMemoryLimit: '2GB',
+      memoryLimit: '512MB',
+      // 1.5 GB: measured on synth-x2, the finish took the same time as with 2 GB and peak RSS fell by 0.4 GB.
+      finishMemoryLimit: '1536MB',
     },
     dictionary,
   );
@@ -59,6 +62,7 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       options.onProgress?.({ ...p, ...opened.progress(), rows: writer.rowsWritten });
     });
     const built = performance.now();
+    collectGarbage();
     options.onProgress?.({ phase: 'finishing', ...opened.progress(), rows: writer.rowsWritten });
     await writer.finish(stats.users, {
       source: options.input,

@@ -15,8 +15,8 @@ export const STAGING_COLUMNS: [name: string, sql: string][] = [
   ['flags', 'UTINYINT'], // STAGING_FLAG bits
   ['changeset', 'DOUBLE'],
   ['user_id', 'INTEGER'],
-  ['tag_kv', 'DOUBLE[]'], // provisional key id × 2^32 + provisional value id
-  ['tag_kv_before', 'DOUBLE[]'],
+  ['tag_set', 'INTEGER'], // id of the state's tag list in the tag set table (TagSetBuilder; 0 = no tags)
+  ['tag_set_before', 'INTEGER'], // the same for the previous contribution's tags
   ['geometry_type', 'UTINYINT'],
   ['geometry', 'BLOB'],
   ['xmin', 'DOUBLE'], // NaN = no bbox
@@ -54,8 +54,8 @@ export interface StagingBatchData {
   rows: number;
   /** One typed array per fixed-width column, in STAGING_COLUMNS order (list and blob columns: null). */
   fixed: (Fixed | null)[];
-  tagKv: { values: Float64Array; offsets: Int32Array };
-  tagKvBefore: { values: Float64Array; offsets: Int32Array };
+  /** Tag sets first used in this batch: their ids, and set i's packed provisional ids at values[offsets[i]..offsets[i+1]]. */
+  tagSets: { ids: Int32Array; values: Float64Array; offsets: Int32Array };
   /** WKB bytes of all rows, and row i's bytes at offsets[i]..offsets[i+1] (empty = NULL). */
   geometry: { bytes: Uint8Array; offsets: Int32Array };
 }
@@ -65,10 +65,6 @@ const FIXED_KIND: Record<string, 'u8' | 'i32' | 'f64'> = { UTINYINT: 'u8', INTEG
 export class StagingBatch {
   rows = 0;
   readonly fixed: (Fixed | null)[];
-  private tagValues = new Float64Array(BATCH_ROWS * 4);
-  private tagBeforeValues = new Float64Array(BATCH_ROWS * 4);
-  private readonly tagOffsets = new Int32Array(BATCH_ROWS + 1);
-  private readonly tagBeforeOffsets = new Int32Array(BATCH_ROWS + 1);
   private geometryBytes = new Uint8Array(BATCH_ROWS * 64);
   private readonly geometryOffsets = new Int32Array(BATCH_ROWS + 1);
 
@@ -91,11 +87,9 @@ export class StagingBatch {
     return this.fixed[index]!;
   }
 
-  /** Append the list, tag and blob parts of the current row, then advance to the next row. */
-  endRow(tagKv: readonly number[], tagKvBefore: readonly number[], wkb: Uint8Array | null): void {
+  /** Append the blob part of the current row, then advance to the next row. */
+  endRow(wkb: Uint8Array | null): void {
     const r = this.rows;
-    this.tagValues = appendNumbers(this.tagValues, this.tagOffsets, r, tagKv);
-    this.tagBeforeValues = appendNumbers(this.tagBeforeValues, this.tagBeforeOffsets, r, tagKvBefore);
     const start = this.geometryOffsets[r];
     const length = wkb ? wkb.length : 0;
     if (start + length > this.geometryBytes.length) {
@@ -108,37 +102,47 @@ export class StagingBatch {
     this.rows = r + 1;
   }
 
-  /** The batch's data, sized to its rows; the batch must not be used afterwards. */
-  take(): { data: StagingBatchData; transfer: ArrayBuffer[] } {
+  /**
+   * The batch's data, sized to its rows, with the tag sets its rows are the first to use; the
+   * batch is empty afterwards.
+   */
+  take(tagSets: readonly { id: number; packed: readonly number[] }[]): { data: StagingBatchData; transfer: ArrayBuffer[] } {
     const n = this.rows;
     const fixed = this.fixed.map((a) => (a ? a.slice(0, n) : null));
     const data: StagingBatchData = {
       rows: n,
       fixed,
-      tagKv: { values: this.tagValues.slice(0, this.tagOffsets[n]), offsets: this.tagOffsets.slice(0, n + 1) },
-      tagKvBefore: { values: this.tagBeforeValues.slice(0, this.tagBeforeOffsets[n]), offsets: this.tagBeforeOffsets.slice(0, n + 1) },
+      tagSets: packSets(tagSets),
       geometry: { bytes: this.geometryBytes.slice(0, this.geometryOffsets[n]), offsets: this.geometryOffsets.slice(0, n + 1) },
     };
     const transfer: ArrayBuffer[] = [];
     for (const a of fixed) if (a) transfer.push(a.buffer as ArrayBuffer);
-    for (const part of [data.tagKv, data.tagKvBefore]) transfer.push(part.values.buffer as ArrayBuffer, part.offsets.buffer as ArrayBuffer);
+    transfer.push(data.tagSets.ids.buffer as ArrayBuffer, data.tagSets.values.buffer as ArrayBuffer, data.tagSets.offsets.buffer as ArrayBuffer);
     transfer.push(data.geometry.bytes.buffer as ArrayBuffer, data.geometry.offsets.buffer as ArrayBuffer);
     this.rows = 0;
     return { data, transfer };
   }
 }
 
-function appendNumbers(values: Float64Array<ArrayBuffer>, offsets: Int32Array, row: number, items: readonly number[]): Float64Array<ArrayBuffer> {
-  const start = offsets[row];
-  let out = values;
-  if (start + items.length > out.length) {
-    out = new Float64Array(Math.max(out.length * 2, start + items.length));
-    out.set(values.subarray(0, start));
+function packSets(sets: readonly { id: number; packed: readonly number[] }[]): StagingBatchData['tagSets'] {
+  const ids = new Int32Array(sets.length);
+  const offsets = new Int32Array(sets.length + 1);
+  let total = 0;
+  for (let i = 0; i < sets.length; i++) {
+    ids[i] = sets[i].id;
+    total += sets[i].packed.length;
+    offsets[i + 1] = total;
   }
-  for (let i = 0; i < items.length; i++) out[start + i] = items[i];
-  offsets[row + 1] = start + items.length;
-  return out;
+  const values = new Float64Array(total);
+  for (let i = 0; i < sets.length; i++) values.set(sets[i].packed, offsets[i]);
+  return { ids, values, offsets };
 }
+
+/** SQL of the tag set staging table: a set's tags as provisional packed ids (key id × 2^32 + value id), in the list's order. */
+export const TAG_SET_STAGING_COLUMNS: [name: string, sql: string][] = [
+  ['id', 'INTEGER'],
+  ['kv', 'DOUBLE[]'],
+];
 
 /** SQL of the relation members staging table (roles as ids into the role list sent at finish). */
 export const MEMBER_STAGING_COLUMNS: [name: string, sql: string][] = [

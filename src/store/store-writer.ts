@@ -10,9 +10,11 @@ import type { MetadataInput } from './metadata.js';
 import { MemberBatch, STAGING_FLAG, StagingBatch } from './staging-batch.js';
 import type { RelationVersion } from '../core/osm.js';
 import { OSM_TYPE_CODE } from '../core/osm.js';
-import { geometryColumns } from './state-row.js';
+import { geometryColumns, type GeometryColumns } from './state-row.js';
+import type { Geometry } from '../geometry/types.js';
 import type { WriterInit, WriterReply, WriterRequest } from './store-writer-worker.js';
 import type { TagDictionaryBuilder } from './tag-dictionary-builder.js';
+import { TagSetBuilder } from './tag-set-builder.js';
 
 const MAX_IN_FLIGHT = 4;
 
@@ -25,7 +27,10 @@ export class StoreWriter implements StateSink {
   private finished: ((e?: Error) => void) | undefined;
   rowsWritten = 0;
 
+  private readonly tagSets: TagSetBuilder;
+
   constructor(init: WriterInit, private readonly dictionary: TagDictionaryBuilder) {
+    this.tagSets = new TagSetBuilder(dictionary);
     this.worker = new Worker(new URL('./store-writer-worker.js', import.meta.url), { workerData: init });
     this.worker.on('message', (reply: WriterReply) => {
       if (reply.kind === 'ack') {
@@ -97,7 +102,7 @@ export class StoreWriter implements StateSink {
   private add(s: ElementState, edits: number): void {
     const b = this.batch;
     const r = b.rows;
-    const g = geometryColumns(s.geometry, s.wkb, !s.deleted);
+    const g = this.columnsOf(s);
     const c = b.fixed;
     c[0]![r] = s.type;
     c[1]![r] = s.id;
@@ -131,13 +136,32 @@ export class StoreWriter implements StateSink {
     c[24]![r] = g.roundness;
     c[25]![r] = g.squareness ?? NaN;
     c[26]![r] = edits;
-    b.endRow(this.dictionary.encode(s.tags, true), this.dictionary.encode(s.tagsBefore, false), g.wkb);
+    c[9]![r] = this.tagSets.idOf(s.tags, true);
+    c[10]![r] = this.tagSets.idOf(s.tagsBefore, false);
+    b.endRow(g.wkb);
     if (b.full) this.send();
+  }
+
+  private lastColumns: { geometry: Geometry | null; measured: boolean; wkb: Uint8Array | null; columns: GeometryColumns } | undefined;
+
+  /**
+   * The geometry columns of a state; the builders pass the same geometry object (and WKB) to
+   * consecutive states whose geometry did not change, which then reuse the measures.
+   */
+  private columnsOf(s: ElementState): GeometryColumns {
+    const last = this.lastColumns;
+    const measured = !s.deleted;
+    if (last !== undefined && s.geometry !== null && last.geometry === s.geometry && last.wkb === s.wkb && last.measured === measured) {
+      return last.columns;
+    }
+    const columns = geometryColumns(s.geometry, s.wkb, measured);
+    this.lastColumns = { geometry: s.geometry, measured, wkb: s.wkb, columns };
+    return columns;
   }
 
   private send(): void {
     if (this.batch.rows === 0) return;
-    const { data, transfer } = this.batch.take();
+    const { data, transfer } = this.batch.take(this.tagSets.takeNew());
     this.rowsWritten += data.rows;
     this.inFlight++;
     this.worker.postMessage({ kind: 'batch', data } satisfies WriterRequest, transfer);

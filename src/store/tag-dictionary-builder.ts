@@ -43,4 +43,13 @@ export class TagDictionaryBuilder {
     }
     return out;
   }
+
+  /** Counts one use of each tag of an encoded list (see `encode`). */
+  count(packed: readonly number[]): void {
+    for (let i = 0; i < packed.length; i++) {
+      const k = Math.floor(packed[i] / 4294967296);
+      this.keyFrequency[k]++;
+      this.valueFrequency[k][packed[i] - k * 4294967296]++;
+    }
+  }
 }
