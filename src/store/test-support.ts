@@ -1,5 +1,5 @@
 /** Test helpers: import a file into a throw-away database and query it. */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { importHistory, type ImportResult } from './import-history.js';
@@ -54,3 +54,14 @@ export const OSMIUM_COUNT_FILTERS: Readonly<Record<string, string>> = {
   nodes_amenity: 'type:node and amenity=*',
   relations_type_multipolygon: 'type:relation and type=multipolygon',
 };
+
+/** One line of ../shared/data/history/expected/<region>.snapshot-counts.jsonl: a timestamp and the osmium count per filter name. */
+export type SnapshotCounts = Record<string, number | string> & { timestamp: string };
+
+/** The osmium snapshot counts of a region, one entry per timestamp. */
+export function readSnapshotCounts(region: string): SnapshotCounts[] {
+  return readFileSync(join(SHARED_DATA, 'history', 'expected', `${region}.snapshot-counts.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as SnapshotCounts);
+}

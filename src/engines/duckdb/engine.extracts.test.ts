@@ -4,10 +4,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseFilter } from '../../filter/index.js';
-import { epoch, importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, SHARED_DATA, readSnapshotCounts, type ImportedDb } from '../../store/test-support.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
 
@@ -15,11 +14,8 @@ for (const region of ['andorra', 'maldives']) {
   describe(`snapshot counts of ${region} (whole-world bbox) equal osmium's`, () => {
     let db: ImportedDb;
     let engine: DuckDbQueryEngine;
-    const expected = readFileSync(join(SHARED_DATA, 'history', 'expected', `${region}.snapshot-counts.jsonl`), 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, number | string>);
-    const timestamps = expected.map((e) => epoch(e.timestamp as string));
+    const expected = readSnapshotCounts(region);
+    const timestamps = expected.map((e) => epoch(e.timestamp));
     before(async () => {
       db = await importToTemp(join(SHARED_DATA, 'history', `${region}.osh.pbf`));
       engine = await createDuckDbQueryEngine(db.store);
