@@ -243,25 +243,31 @@ export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQuery
       return labels;
     };
     type Single = [number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number | null, number | null, number | null, number | null];
-    const singles: { k: number; g: number; gb: number; userId: number; r: Single }[] = [];
-    const rowidOfRun = new Map<string, number>();
-    const runRowid = (run: string, rowid: number) => {
-      if (!rowidOfRun.has(run)) rowidOfRun.set(run, rowid);
-    };
+    let singles: { k: number; g: number; gb: number; userId: number; r: Single }[] = [];
     let i = 0;
     for (const r of rows) {
       if ((++i & 1023) === 0) checkAborted(q.signal);
       const [k, g, gb, kind, userId, n, b] = r as [number, number, number, number, number, number, number];
-      if (b === -1) {
-        add(labelsOf(kind, g, gb), k, n, userId);
-        continue;
-      }
-      const single = r.slice(7) as Single;
-      // One state per geometry run (same WKB) is fetched: the first seen.
+      if (b === -1) add(labelsOf(kind, g, gb), k, n, userId);
+      else singles.push({ k, g, gb, userId, r: r.slice(7) as Single });
+    }
+    if (users) {
+      // A single row can only add its user to the sets of its labels in its interval: when the user
+      // is already in all of them (whatever the row's kind turns out to be), it changes nothing and
+      // needs neither its geometry nor a classification.
+      const counted = (k: number, g: number, gb: number, userId: number) =>
+        totalUsers[k].has(userId) && [0, 1, 2].every((kind) => labelsOf(kind, g, gb).every((label) => userSets.get(label)?.[k].has(userId) === true));
+      singles = singles.filter(({ k, g, gb, userId }) => !counted(k, g, gb, userId));
+    }
+    // One state per geometry run (same WKB) is fetched: the first seen.
+    const rowidOfRun = new Map<string, number>();
+    const runRowid = (run: string, rowid: number) => {
+      if (!rowidOfRun.has(run)) rowidOfRun.set(run, rowid);
+    };
+    for (const { r: single } of singles) {
       const [type, id] = single;
       if (single[13] !== null) runRowid(`${type}/${id}/${single[15]}`, single[13]);
       if (single[14] !== null) runRowid(`${type}/${id}/${single[16]}`, single[14]);
-      singles.push({ k, g, gb, userId, r: single });
     }
     // The boundary rows' geometries, each distinct one fetched, decoded and clipped once.
     const gidOf = new Map<number, number>();
