@@ -7,6 +7,7 @@
 import type { Filter } from '../filter/index.js';
 import type { Geometry } from '../geometry/types.js';
 import type { AreaPlan } from './area-plan.js';
+import { PREVIOUS_CONTRIBUTION_CTE } from './plan.js';
 import type { AreaOfInterest } from './model.js';
 
 export type ExtractionKind = 'snapshot' | 'fullHistory' | 'contributions' | 'latestContributions';
@@ -131,11 +132,7 @@ s AS (
   FROM a st
   WHERE NOT st.collapsed
 ),
-w AS (
-  SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
-         lag(interior) OVER win AS p_interior, lag(geometry) OVER win AS p_geometry
-  FROM s WINDOW win AS (PARTITION BY type, id ORDER BY valid_from, version, minor_version)
-)
+${PREVIOUS_CONTRIBUTION_CTE}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
        deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        tag_kv::DOUBLE[] AS tags, tag_kv_before::DOUBLE[] AS tags_before, geometry AS geom, p_geometry AS p_geom,

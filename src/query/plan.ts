@@ -43,6 +43,17 @@ GROUP BY f, e, g, b`;
 }
 
 /**
+ * `w`: the candidate states `s` (kept states of the elements in range, with m = matches the filter,
+ * hit = bbox meets the area, interior) each with its previous kept state's facts and geometry.
+ * Shared by the contribution aggregation and the contribution extraction.
+ */
+export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
+  SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
+         lag(interior) OVER win AS p_interior, lag(geometry) OVER win AS p_geometry
+  FROM s WINDOW win AS (PARTITION BY type, id ORDER BY valid_from, version, minor_version)
+)`;
+
+/**
  * Contributions. The elements with a kept state whose bbox meets the area; their kept (NOT
  * collapsed) states up to the end of the range, each with its previous kept state's facts (lag
  * over (type, id) by valid_from); the states in [t_0, t_last) where the state or its predecessor
@@ -65,11 +76,7 @@ s AS (
   FROM states st SEMI JOIN e ON st.type = e.type AND st.id = e.id
   WHERE NOT st.collapsed AND st.valid_from < ${t1}
 ),
-w AS (
-  SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
-         lag(interior) OVER win AS p_interior, lag(geometry) OVER win AS p_geometry
-  FROM s WINDOW win AS (PARTITION BY type, id ORDER BY valid_from, version, minor_version)
-)
+${PREVIOUS_CONTRIBUTION_CTE}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
        deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        tag_kv::DOUBLE[] AS tags, tag_kv_before::DOUBLE[] AS tags_before,

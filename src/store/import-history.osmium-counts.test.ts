@@ -5,9 +5,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { importToTemp, SHARED_DATA, type ImportedDb } from './test-support.js';
+import { importToTemp, readSnapshotCounts, SHARED_DATA, type ImportedDb } from './test-support.js';
 
 const EXPECTED_DIR = join(SHARED_DATA, 'history', 'expected');
 const COUNTS: Record<string, string> = {
@@ -31,7 +31,7 @@ for (const region of regions) {
     });
     after(() => db.dispose());
 
-    const lines = readFileSync(join(EXPECTED_DIR, `${region}.snapshot-counts.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readSnapshotCounts(region);
     for (const line of lines) {
       it(`at ${line.timestamp}`, async () => {
         const t = `TIMESTAMP '${line.timestamp.replace('T', ' ').replace('Z', '')}'`;

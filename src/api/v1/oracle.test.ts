@@ -5,10 +5,9 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, readSnapshotCounts, type ImportedDb } from '../../store/test-support.js';
 import { createServer } from '../server.js';
 
 
@@ -16,8 +15,7 @@ describe('v1 elements/count equals osmium (andorra, the bundled sample)', () => 
   let db: ImportedDb;
   let app: FastifyInstance;
   let base: string;
-  const expected = readFileSync(join(SHARED_DATA, 'history', 'expected', 'andorra.snapshot-counts.jsonl'), 'utf8')
-    .trim().split('\n').map((l) => JSON.parse(l) as Record<string, number | string>);
+  const expected = readSnapshotCounts('andorra');
   before(async () => {
     db = await importToTemp(join(process.cwd(), 'sample', 'andorra.osh.pbf'));
     app = await createServer(db.store);

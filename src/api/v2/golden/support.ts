@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { V2GoldenCase } from './cases.js';
 

@@ -24,7 +24,7 @@ import { streamChunkRows as streamRows } from './chunk-rows.js';
 import type { ParquetRow } from './geoparquet-schema.js';
 import { bboxStruct, outputGeometry } from './geometry-output.js';
 import {
-  areaSql, filterSql, isInteger, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  areaSql, filterSql, isInteger, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 
@@ -129,11 +129,7 @@ export async function produceCollections(ctx: RowContext, request: CollectionsEx
         row.collection_osm_id = BigInt(r[1] as number);
         row.member_pos = r[n] as number;
         row.member_role = r[n + 1] as string;
-        row.geom = g.wkb;
-        row.geom_type = g.geomType;
-        row.bbox = g.bbox;
-        row.clipped = g.clipped;
-        const p = emit(row);
+        const p = emit(setGeometry(row, g, true));
         if (p) await p;
         continue;
       }

@@ -10,7 +10,7 @@ import type { ContributionsExtractionRequest } from '../../../api/v2/requests.js
 import { streamChunkRows as streamRows } from './chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  filterSql, isInteger, pairs, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  filterSql, isInteger, pairs, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 
@@ -51,10 +51,7 @@ export async function produceContributions(ctx: RowContext, request: Contributio
       row.contribution_type = contributionType(deleted, r[n + 4] as boolean, r[n + 5] as boolean, r[n + 6] as boolean);
       if (deleted) row.tags = before;
       row.tags_before = before;
-      row.geom = g.wkb;
-      row.geom_type = g.geomType;
-      row.bbox = g.bbox;
-      const p = emit(row);
+      const p = emit(setGeometry(row, g, false));
       if (p) await p;
     }
     checkAborted(ctx.signal);

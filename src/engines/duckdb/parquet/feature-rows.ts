@@ -10,7 +10,7 @@ import type { FeaturesExtractionRequest } from '../../../api/v2/requests.js';
 import { streamChunkRows as streamRows } from './chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  filterSql, isInteger, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  filterSql, isInteger, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 
@@ -34,12 +34,7 @@ export async function produceFeatures(ctx: RowContext, request: FeaturesExtracti
       const bbox = storeBBox(r, 0);
       const g = outputGeometry(ctx.plan, r[n + 1] as Uint8Array, r[n] as number, bbox!, r[n + 2] as boolean, request.clip);
       if (g === null) continue;
-      const row = stateRow(r, 0);
-      row.geom = g.wkb;
-      row.geom_type = g.geomType;
-      row.bbox = g.bbox;
-      row.clipped = g.clipped;
-      const p = emit(row);
+      const p = emit(setGeometry(stateRow(r, 0), g, true));
       if (p) await p;
     }
     checkAborted(ctx.signal);

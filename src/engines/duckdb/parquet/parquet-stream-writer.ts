@@ -60,7 +60,7 @@ export class GeoParquetStreamWriter {
   rowGroupsWritten = 0;
 
   constructor(
-    private readonly kind: ParquetKind,
+    kind: ParquetKind,
     out: Writable,
     private readonly extraMetadata: { key: string; value: string }[] = [],
   ) {

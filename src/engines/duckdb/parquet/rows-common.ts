@@ -9,6 +9,7 @@ import type { Store } from '../../../store/open-store.js';
 import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { OPEN_END } from '../../../store/schema.js';
 import type { BBoxStruct, MapEntry, ParquetRow } from './geoparquet-schema.js';
+import type { OutputGeometry } from './geometry-output.js';
 
 export interface RowContext {
   store: Store;
@@ -60,6 +61,15 @@ export function pairs(keys: unknown, values: unknown): MapEntry[] {
 }
 
 const MICROS = 1_000_000n;
+
+/** Sets a row's geometry columns (geom, geom_type, bbox) from the output geometry; `clipped` too where the file has it. */
+export function setGeometry(row: ParquetRow, g: OutputGeometry, withClipped: boolean): ParquetRow {
+  row.geom = g.wkb;
+  row.geom_type = g.geomType;
+  row.bbox = g.bbox;
+  if (withClipped) row.clipped = g.clipped;
+  return row;
+}
 
 /** A ParquetRow's state fields from the 16 state columns starting at `o` (geometry fields left empty). */
 export function stateRow(r: unknown[], o: number): ParquetRow {
