@@ -21,6 +21,7 @@ import { registerV2Routes } from './v2/plugin.js';
 import type { V2Services } from './v2/services.js';
 import { createParquetExtraction } from '../engines/duckdb/parquet/parquet-extraction.js';
 import { createDuckDbStatsEngine } from '../engines/duckdb/stats.js';
+import { createBoundaryCache } from '../engines/duckdb/boundary-cache.js';
 
 export interface ServerOptions {
   /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
@@ -85,9 +86,11 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
   const app = Fastify({ logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   const timeoutSeconds = options.timeoutSeconds ?? 600;
-  const engine = options.engine ?? (await createDuckDbQueryEngine(store));
+  // One boundary cache (WKB of the geometries crossing areas' edges) for both API versions.
+  const boundaryCache = createBoundaryCache();
+  const engine = options.engine ?? (await createDuckDbQueryEngine(store, { boundaryCache }));
   const dictionary = (engine as { dictionary?: StoreTagDictionary }).dictionary;
-  const stats = options.v2?.stats ?? (await createDuckDbStatsEngine(store, dictionary));
+  const stats = options.v2?.stats ?? (await createDuckDbStatsEngine(store, dictionary, boundaryCache));
   const extraction = options.v2?.extraction ?? (await createParquetExtraction(store, dictionary));
   // Open the streaming instance now, not inside the first extraction's time limit.
   (await store.connectStreaming()).closeSync();

@@ -67,6 +67,8 @@ export interface SideGeometry {
   clipped(): Geometry | null;
   /** The unclipped geometry (used when the side is interior). */
   unclipped(): Geometry | null;
+  /** Whether `clipped()` is not null, when the side can tell more cheaply than by clipping. */
+  meets?(): boolean;
   key?: number;
 }
 
@@ -95,14 +97,14 @@ export function classifyWith(
   let prevG: Geometry | null | undefined;
   let inCur = !row.deleted && row.matches && row.hit;
   if (inCur && !row.interior) {
-    cur = curSide.clipped();
-    inCur = cur !== null;
+    if (curSide.meets) inCur = curSide.meets();
+    else inCur = (cur = curSide.clipped()) !== null;
   }
   const p = row.prev;
   let inPrev = p !== null && !p.deleted && p.matches && p.hit;
   if (inPrev && !p!.interior) {
-    prevG = prevSide.clipped();
-    inPrev = prevG !== null;
+    if (prevSide.meets) inPrev = prevSide.meets();
+    else inPrev = (prevG = prevSide.clipped()) !== null;
   }
   if (!inCur && !inPrev) return null;
   const base = { type: row.type, id: row.id, time: row.validFrom, userId: row.userId };

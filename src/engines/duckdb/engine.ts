@@ -9,6 +9,9 @@ import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows } from './statements.js';
+import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
+import { representativeWkb } from './representative-wkb.js';
+import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, classifyWith, normalizedGeometry, passesTypes, type Contribution, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
 import { finishGroups, groupCoder, labelsOfCodes, labelsOfTags, type Grouping } from '../../query/groups.js';
@@ -37,7 +40,13 @@ export interface DuckDbQueryEngine extends QueryEngine {
   listContributions(q: ContributionQuery): Promise<Contribution[]>;
 }
 
-export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQueryEngine> {
+export interface DuckDbQueryEngineOptions {
+  /** The WKB of boundary geometries remembered between requests (shared with the v2 engine by the server). */
+  boundaryCache?: BoundaryCache;
+}
+
+export async function createDuckDbQueryEngine(store: Store, options: DuckDbQueryEngineOptions = {}): Promise<DuckDbQueryEngine> {
+  const boundaryCache = options.boundaryCache ?? createBoundaryCache();
   const dict = await dictionaryOf(store);
   const filterSql = (filter: Filter, alias?: string) => compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql;
 
@@ -269,23 +278,31 @@ export async function createDuckDbQueryEngine(store: Store): Promise<DuckDbQuery
       if (single[13] !== null) runRowid(`${type}/${id}/${single[15]}`, single[13]);
       if (single[14] !== null) runRowid(`${type}/${id}/${single[16]}`, single[14]);
     }
-    // The boundary rows' geometries, each distinct one fetched, decoded and clipped once.
-    const gidOf = new Map<number, number>();
-    const geometries = new Map<number, { wkb: Uint8Array; unclipped?: Geometry | null; clipped?: Geometry | null }>();
-    if (rowidOfRun.size > 0) {
-      for (const [r, gid, wkb] of (await query(geometriesByRowidSql([...new Set(rowidOfRun.values())], plan.intersectsSql), q.signal)) as [number | null, number, Uint8Array | null][]) {
-        if (r === null) geometries.set(gid, { wkb: wkb! });
-        else gidOf.set(r, gid);
-      }
-    }
+    // The run representatives' geometries (from the boundary cache or fetched once), each decoded
+    // and clipped at most once; whether a side is "in" is first settled by a vertex strictly
+    // inside the area, read from the WKB without decoding it.
+    const wkbOf = rowidOfRun.size > 0 ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (sql) => query(sql, q.signal), q.signal) : new Map<number, Uint8Array | null>();
+    const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
+    const sides = new Map<number, SideGeometry>();
     const none: SideGeometry = { clipped: () => null, unclipped: () => null };
     const sideOf = (type: number, id: number, run: number | null): SideGeometry => {
       const rowid = run === null ? undefined : rowidOfRun.get(`${type}/${id}/${run}`);
-      const gid = rowid === undefined ? undefined : gidOf.get(rowid);
-      const entry = gid === undefined ? undefined : geometries.get(gid);
-      if (!entry) return none;
-      const unclipped = () => (entry.unclipped === undefined ? (entry.unclipped = decodeWkb(entry.wkb)) : entry.unclipped);
-      return { key: gid, unclipped, clipped: () => (entry.clipped === undefined ? (entry.clipped = unclipped() === null ? null : plan.clip(unclipped()!)) : entry.clipped) };
+      const wkb = rowid === undefined ? undefined : wkbOf.get(rowid);
+      if (rowid === undefined || !wkb) return none;
+      let side = sides.get(rowid);
+      if (!side) {
+        let unclipped: Geometry | null | undefined;
+        let clipped: Geometry | null | undefined;
+        let meets: boolean | undefined;
+        const s: SideGeometry = {
+          key: rowid,
+          unclipped: () => (unclipped === undefined ? (unclipped = decodeWkb(wkb)) : unclipped),
+          clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : plan.clip(s.unclipped()!)) : clipped),
+          meets: () => (meets === undefined ? (meets = surelyMeets(wkb) || s.clipped() !== null) : meets),
+        };
+        sides.set(rowid, (side = s));
+      }
+      return side;
     };
     const normalizedJson = new WeakMap<Geometry, string>();
     const jsonOf = (g: Geometry) => {

@@ -12,10 +12,11 @@ import { decodeWkb } from '../../geometry/wkb.js';
 import { planArea, type AreaPlan } from '../../query/area-plan.js';
 import { valueIdSql } from '../../query/groups.js';
 import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsResult, StatsEngine, StatsMeasure } from '../../query/stats.js';
-import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from '../../query/stats-plan.js';
+import { contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from '../../query/stats-plan.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
-import { createBoundaryCache } from './boundary-cache.js';
+import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
+import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows } from './statements.js';
 
@@ -37,9 +38,9 @@ type Exact = Geometry | true | null;
 /** A row the scan could not decide: rowid, element type, element id. */
 type BoundaryRow = readonly [number, number, number];
 
-export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary): Promise<DuckDbStatsEngine> {
+/** `cache`: the boundary cache, shared with the v1 engine when the server makes both. */
+export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary, cache: BoundaryCache = createBoundaryCache()): Promise<DuckDbStatsEngine> {
   const d = await dictionaryOf(store, dictionary);
-  const cache = createBoundaryCache();
   const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') => compileSql(filter, { dialect: duckdbDialect, dictionary: d, tags }).sql;
 
   function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
@@ -97,20 +98,11 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const fetched = new Map<number, Exact>();
-    const test = (r: number, wkb: Uint8Array | null) => fetched.set(r, wkb === null ? null : surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
-    const toFetch: number[] = [];
+    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (sql) => query(sql, signal), signal);
     let i = 0;
-    for (const r of new Set(representative.values())) {
-      const wkb = cache.wkb.get(r);
-      if (wkb === undefined) toFetch.push(r);
-      else test(r, wkb);
-    }
-    if (toFetch.length > 0) {
-      for (const [r, wkb] of (await query(boundaryGeometriesSql(toFetch), signal)) as [number, Uint8Array | null][]) {
-        if ((++i & 63) === 0) checkAborted(signal);
-        cache.wkb.set(r, wkb);
-        test(r, wkb);
-      }
+    for (const [r, wkb] of wkbOf) {
+      if ((++i & 63) === 0) checkAborted(signal);
+      fetched.set(r, wkb === null ? null : surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
     }
     for (const [r] of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);
     return out;

@@ -1,0 +1,34 @@
+/**
+ * The WKB of geometry-run representatives (rowids), from the boundary cache when an earlier request
+ * fetched them, otherwise in one query (`boundaryGeometriesSql`) whose answers are remembered. Both
+ * engines (v1 aggregation, v2 statistics) read the boundary rows of an area this way: the big
+ * geometries crossing an area's edge (country borders, rivers, coastlines) are the same from one
+ * request to the next, and reading them from the geometry column dominates a request's cost.
+ */
+import type { ByteBoundedLru } from './boundary-cache.js';
+import { boundaryGeometriesSql } from '../../query/stats-plan.js';
+import { checkAborted } from './statements.js';
+
+export async function representativeWkb(
+  rowids: Iterable<number>,
+  cache: ByteBoundedLru<number, Uint8Array | null>,
+  query: (sql: string) => Promise<unknown[][]>,
+  signal: AbortSignal | undefined,
+): Promise<Map<number, Uint8Array | null>> {
+  const out = new Map<number, Uint8Array | null>();
+  const missing: number[] = [];
+  for (const r of rowids) {
+    if (out.has(r)) continue;
+    const wkb = cache.get(r);
+    if (wkb === undefined) missing.push(r);
+    else out.set(r, wkb);
+  }
+  if (missing.length === 0) return out;
+  let i = 0;
+  for (const [r, wkb] of (await query(boundaryGeometriesSql(missing))) as [number, Uint8Array | null][]) {
+    if ((++i & 63) === 0) checkAborted(signal);
+    cache.set(r, wkb);
+    out.set(r, wkb);
+  }
+  return out;
+}
