@@ -1,5 +1,5 @@
 /** Opens an existing maphist database for queries (read-only: the server never writes the history). */
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -32,16 +32,21 @@ export interface OpenStoreOptions {
   streamingMemoryLimit?: string;
 }
 
+let openedStores = 0;
+
 export async function openStore(path: string, options: OpenStoreOptions = {}): Promise<Store> {
   if (!existsSync(path)) {
     throw new MaphistError('DB_NOT_FOUND', `There is no maphist database at ${path}. Create one with \`maphist import <history file> --db ${path}\`.`);
   }
+  // Spill directories of this store's two instances, removed when it closes (one pair per open
+  // store: tests open several stores in one process).
+  const tempBase = join(tmpdir(), `maphist-duckdb-${process.pid}-${++openedStores}`);
   let instance: DuckDBInstance;
   try {
     instance = await DuckDBInstance.create(path, {
       access_mode: options.readOnly === false ? 'READ_WRITE' : 'READ_ONLY',
       memory_limit: options.memoryLimit ?? '2GB',
-      temp_directory: join(tmpdir(), `maphist-duckdb-${process.pid}`),
+      temp_directory: tempBase,
     });
   } catch (e) {
     throw new MaphistError('DB_INVALID', `${path} is not a DuckDB database maphist can open: ${(e as Error).message}`);
@@ -67,7 +72,7 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
       access_mode: 'READ_ONLY',
       memory_limit: options.streamingMemoryLimit ?? '64MB',
       threads: '1',
-      temp_directory: join(tmpdir(), `maphist-duckdb-${process.pid}-streaming`),
+      temp_directory: `${tempBase}-streaming`,
     }));
   return {
     path,
@@ -76,7 +81,11 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
     connectStreaming: async () => (await streamingInstance()).connect(),
     close: () => {
       instance.closeSync();
-      void streaming?.then((s) => s.closeSync());
+      rmSync(tempBase, { recursive: true, force: true });
+      void streaming?.then((s) => {
+        s.closeSync();
+        rmSync(`${tempBase}-streaming`, { recursive: true, force: true });
+      });
     },
   };
 }

@@ -1,5 +1,5 @@
 /** Test helpers: run an extraction into a temporary file, and read it back with hyparquet. */
-import { createWriteStream, mkdtempSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
@@ -10,6 +10,7 @@ import type { BBox } from '../../../geometry/types.js';
 import type { MaphistParquetExtraction, ParquetExtractionStats } from './parquet-extraction.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'maphist-parquet-test-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 
 export async function extractToFile(x: MaphistParquetExtraction, request: ExtractionRequest): Promise<{ path: string; stats: ParquetExtractionStats }> {
