@@ -14,6 +14,7 @@ import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows, streamRows } from './statements.js';
+import { lazyChunkRows } from './chunk-rows.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
 import {
@@ -86,13 +87,13 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     }
   }
 
-  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<unknown[][], void, undefined> {
-    for await (const sql of batchedStatements(q, plan)) yield* streamRows(store, sql, { signal: q.signal, spilling: true });
+  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<Iterable<unknown[]>, void, undefined> {
+    for await (const sql of batchedStatements(q, plan)) yield* streamRows(store, sql, { signal: q.signal, spilling: true }, lazyChunkRows);
   }
 
   async function* snapshots(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const rows of batchedRows(q, plan)) {
-      for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
+      for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown]>) {
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
         yield { type, id, version, changeset, time: t, time2: lastEdit, geometry, tags: tagsOf(keys, vals) };
@@ -103,7 +104,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* fullHistory(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const rows of batchedRows(q, plan)) {
-      for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as [number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown][]) {
+      for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown]>) {
         if (from >= to) continue;
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
@@ -115,7 +116,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* contributions(q: ExtractionQuery, plan: AreaPlan, sql: string, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
     let pending: ExtractedFeature | undefined;
-    for await (const rows of streamRows(store, sql, { signal: q.signal })) {
+    for await (const rows of streamRows(store, sql, { signal: q.signal }, lazyChunkRows)) {
       for (const r of rows) {
         const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, tags, tagsBefore, geom, pGeom, version, versionChangeset, changeset, keys, vals] = r as [
           number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[], Uint8Array | null, Uint8Array | null, number, number, number, unknown, unknown,

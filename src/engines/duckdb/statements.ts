@@ -42,8 +42,6 @@ export interface StreamOptions {
    * hash joins) — window functions cannot, so they run on the main instance.
    */
   spilling?: boolean;
-  /** How a chunk becomes rows (default: row-wise JS values). */
-  convert?: (chunk: DuckDBDataChunk) => unknown[][];
 }
 
 const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConverter) as unknown[][];
@@ -53,8 +51,16 @@ const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConver
  * consumer asks for it (backpressure reaches DuckDB). Ending the iteration early or aborting the
  * signal interrupts the statement and closes the connection.
  */
-export async function* streamRows(store: Store, sql: string, options: StreamOptions = {}): AsyncGenerator<unknown[][], void, undefined> {
-  const { signal, convert = rowsOf } = options;
+export function streamRows(store: Store, sql: string, options?: StreamOptions): AsyncGenerator<unknown[][], void, undefined>;
+/** `convert`: how a chunk becomes rows (default: row-wise JS values, `convertRows`). */
+export function streamRows<R>(store: Store, sql: string, options: StreamOptions, convert: (chunk: DuckDBDataChunk) => R): AsyncGenerator<R, void, undefined>;
+export async function* streamRows(
+  store: Store,
+  sql: string,
+  options: StreamOptions = {},
+  convert: (chunk: DuckDBDataChunk) => unknown = rowsOf,
+): AsyncGenerator<unknown, void, undefined> {
+  const { signal } = options;
   checkAborted(signal);
   const con: DuckDBConnection = options.spilling ? await store.connectStreaming() : await store.connect();
   const onAbort = () => con.interrupt();

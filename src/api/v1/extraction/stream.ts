@@ -21,6 +21,7 @@ import { createGzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ExtractedFeature } from '../../../query/extraction.js';
 import { queryTimeoutError } from '../error-status.js';
+import { ByteBatch } from './byte-batch.js';
 import { featureText, FEATURE_SEPARATOR, GEOJSON_CONTENT_TYPE, TAIL, type FeatureOptions } from './geojson.js';
 
 /** Bytes gathered before one write to the socket. */
@@ -42,8 +43,8 @@ export function acceptsGzip(request: FastifyRequest): boolean {
 }
 
 /** Writes, then waits for `drain` when the sink's buffer is full (rejects if the sink closes first). */
-function write(sink: Writable, text: string): Promise<void> | undefined {
-  if (sink.write(text)) return undefined;
+function write(sink: Writable, chunk: Buffer): Promise<void> | undefined {
+  if (sink.write(chunk)) return undefined;
   return new Promise<void>((resolve, reject) => {
     const done = (e?: Error) => {
       sink.off('drain', onDrain);
@@ -98,23 +99,27 @@ export async function streamExtraction(request: FastifyRequest, reply: FastifyRe
   const sink: Writable = gzip ? createGzip({ level: 1 }) : res;
   if (gzip) sink.pipe(res);
 
-  let buffer = o.head;
+  // Feature texts are copied into a byte buffer as they are made, so they die young: a string
+  // buffer of 64 KB would keep hundreds of them alive across garbage collections, promote them
+  // and make the V8 heap grow while streaming.
+  const out = new ByteBatch(WRITE_BATCH);
+  out.add(o.head);
   let count = 0;
   try {
     for (let r = first; !r.done; r = await features.next()) {
       if (controller.signal.aborted) throw controller.signal.reason;
       const text = featureText(r.value, o.feature);
       if (text === null) continue;
-      buffer += count++ === 0 ? text : FEATURE_SEPARATOR + text;
-      if (buffer.length >= WRITE_BATCH) {
-        const pending = write(sink, buffer);
-        buffer = '';
+      if (count++ > 0) out.add(FEATURE_SEPARATOR);
+      out.add(text);
+      if (out.full) {
+        const pending = write(sink, out.take());
         if (pending) await pending;
       }
     }
     if (controller.signal.aborted) throw controller.signal.reason;
-    buffer += TAIL;
-    sink.end(buffer);
+    out.add(TAIL);
+    sink.end(out.take());
     if (!res.writableFinished) {
       await new Promise<void>((resolve) => {
         res.once('finish', resolve);

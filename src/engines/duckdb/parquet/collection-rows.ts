@@ -20,7 +20,7 @@ import { checkAborted } from '../statements.js';
 import type { CollectionsExtractionRequest } from '../../../api/v2/requests.js';
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';
-import { streamChunkRows as streamRows } from './chunk-rows.js';
+import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import type { ParquetRow } from './geoparquet-schema.js';
 import { bboxStruct, outputGeometry } from './geometry-output.js';
 import {

@@ -7,7 +7,7 @@
  */
 import { checkAborted } from '../statements.js';
 import type { FeaturesExtractionRequest } from '../../../api/v2/requests.js';
-import { streamChunkRows as streamRows } from './chunk-rows.js';
+import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
   filterSql, isInteger, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
