@@ -107,8 +107,9 @@ ORDER BY c.type, c.id, c.valid_from, c.version, c.minor_version`;
 }
 
 /**
- * Contributions extraction: as query/plan.ts contributionSql (the kept, not changeset-collapsed
- * states in [t1, t2) that are or follow an "in" state, with the previous kept state's facts), plus
+ * Contributions extraction: the candidates of query/plan.ts `contributionCandidatesSql` (the kept,
+ * not changeset-collapsed states in [t1, t2) that are or follow an "in" state, with the previous
+ * kept state's facts), plus
  * what a feature prints: version, the version's changeset, the state's (contribution) changeset,
  * the tags and always both geometries.
  */

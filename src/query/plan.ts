@@ -54,37 +54,78 @@ export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
 )`;
 
 /**
- * Contributions. The elements with a kept state whose bbox meets the area; their kept (NOT
- * collapsed) states up to the end of the range, each with its previous kept state's facts (lag
- * over (type, id) by valid_from); the states in [t_0, t_last) where the state or its predecessor
- * could be "in" (not deleted, matching, bbox meeting the area). Geometries come back only when a
- * side is a boundary row; TypeScript (contributions.ts) clips and classifies.
+ * The contribution candidates, shared by the aggregation and the list: `e` the elements with a
+ * kept state whose bbox meets the area; `s` their kept (not collapsed) states up to the end of the
+ * range with m (matches the filter), hit (bbox meets the area), interior, the `carried` columns
+ * (`derived` ones are computed per state first); `w` each with its previous kept state's facts
+ * (lag over (type, id) by valid_from), its rowid (p_rid) and its geometry run (a maximal sequence
+ * of an element's kept states with the same WKB: a new one starts at a creation, a deletion, or a
+ * geometry change, so one state per (type, id, run) stands for all); `c` the states in
+ * [t_0, t_last) with ci / pi: "in" now / before by the SQL facts (not deleted, matching, bbox
+ * meeting the area). Returns the WITH clause up to and including `c`.
  */
-export function contributionSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string }): string {
+function contributionCandidatesSql(p: {
+  area: AreaPlan;
+  timestamps: readonly number[];
+  filterSql: string;
+  extraWith?: string;
+  derived?: string;
+  carried: readonly string[];
+}): string {
   const ts = p.timestamps;
   const t0 = ts[0];
   const t1 = ts[ts.length - 1];
-  return `WITH ${p.area.withSql ? `${p.area.withSql},\n` : ''}e AS (
+  const ctes = [p.area.withSql, p.extraWith ?? ''].filter((x) => x !== '');
+  return `WITH ${ctes.map((c) => `${c},\n`).join('')}e AS (
   SELECT DISTINCT type, id FROM states st
   WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}
 ),
 s AS (
-  SELECT st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted,
+  SELECT st.rid, st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted,
          coalesce(${p.filterSql}, FALSE) AS m, coalesce(${p.area.intersectsSql}, FALSE) AS hit,
          coalesce(${p.area.interiorWithSql}, FALSE) AS interior,
-         st.tag_change, st.geometry_change, st.tag_kv, st.tag_kv_before, st.geometry
-  FROM states st SEMI JOIN e ON st.type = e.type AND st.id = e.id
+         st.tag_change, st.geometry_change,${p.carried.map((c) => ` st.${c},`).join('')}
+         (st.deleted OR st.is_creation OR st.geometry_change) AS new_run
+  FROM (SELECT *, rowid AS rid${p.derived ? `, ${p.derived}` : ''} FROM states) st SEMI JOIN e ON st.type = e.type AND st.id = e.id
   WHERE NOT st.collapsed AND st.valid_from < ${t1}
 ),
-${PREVIOUS_CONTRIBUTION_CTE}
+w AS (
+  SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
+         lag(interior) OVER win AS p_interior, lag(rid) OVER win AS p_rid,
+         sum(new_run::INTEGER) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run
+  FROM s WINDOW win AS (PARTITION BY type, id ORDER BY valid_from, version, minor_version)
+),
+c AS (
+  SELECT *, (NOT deleted AND m AND hit) AS ci, coalesce(p_deleted = FALSE AND p_m AND p_hit, FALSE) AS pi
+  FROM w WHERE valid_from >= ${t0}
+)`;
+}
+
+/**
+ * Both sides interior and no geometry change: the classification needs no geometry ("in" is the
+ * SQL facts, and the geometry did not change), so none is read.
+ */
+const NEEDS_NO_GEOMETRY = '(interior AND coalesce(p_interior, TRUE) AND NOT geometry_change)';
+
+/**
+ * Contributions as a list, in (type, id, time) order: every candidate state
+ * (`contributionCandidatesSql`) that is or was "in" by the SQL facts, with what `classifyWith`
+ * needs: the facts of both sides, the store's flags, the tags after and before, and the rowids and
+ * geometry runs of the sides whose geometries must be read (g_rid, p_rid: NULL when the side is
+ * not "in" or no geometry is needed). Geometries are not shipped: the engine reads one
+ * representative per run (`boundaryGeometriesSql`, through the boundary cache). (contributions/
+ * latest/count does not use the list: it aggregates like the counts, `latest`.)
+ */
+export function contributionListSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string }): string {
+  return `${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
        deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        tag_kv::DOUBLE[] AS tags, tag_kv_before::DOUBLE[] AS tags_before,
-       CASE WHEN interior AND coalesce(p_interior, TRUE) AND NOT geometry_change THEN NULL ELSE geometry END AS geom,
-       CASE WHEN interior AND coalesce(p_interior, TRUE) AND NOT geometry_change THEN NULL ELSE p_geometry END AS p_geom
-FROM w
-WHERE valid_from >= ${t0}
-  AND ((NOT deleted AND m AND hit) OR (p_deleted = FALSE AND p_m AND p_hit))
+       (CASE WHEN NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END)::DOUBLE AS g_rid,
+       (CASE WHEN NOT pi OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE p_rid END)::DOUBLE AS p_rid,
+       run::DOUBLE AS run, (run - new_run::INTEGER)::DOUBLE AS p_run
+FROM c
+WHERE ci OR pi
 ORDER BY type, id, valid_from, version, minor_version`;
 }
 
@@ -98,7 +139,7 @@ function passesTypesSql(types: readonly string[] | undefined): string | null {
 }
 
 /**
- * Contributions aggregated in SQL. The same candidate rows as `contributionSql`; a row is *sure*
+ * Contributions aggregated in SQL. The candidate rows of `contributionCandidatesSql`; a row is *sure*
  * when no side needs clipping: each side that is "in" by the SQL facts (not deleted, matching,
  * bbox meeting the area) is interior, so clipping is the identity and in(side) is exact; with
  * `contributionTypes`, also not a geometry change between two "in" sides (that one needs the
@@ -111,11 +152,9 @@ function passesTypesSql(types: readonly string[] | undefined): string | null {
  *
  * Output columns: k, g, gb, kind, user_id, n, b, then (boundary rows only) type, id,
  * valid_from, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change,
- * geometry_change, g_rid, p_rid (rowids of the states whose geometries are
- * needed: `geometriesByRowidSql` fetches them), run, p_run: the geometry run of the state and of
- * its predecessor — a run is a maximal sequence of an element's kept states with the same WKB
- * (a new run starts at a creation, a deletion, or a geometry change), so one state per
- * (type, id, run) stands for all.
+ * geometry_change, g_rid, p_rid (rowids of the states whose geometries are needed), run,
+ * p_run: the geometry run of the state and of its predecessor (one representative per run is read
+ * through the boundary cache), ord (latest only: the row's place among its element's candidates).
  */
 export function contributionAggregateSql(p: {
   area: AreaPlan;
@@ -125,48 +164,37 @@ export function contributionAggregateSql(p: {
   codeBeforeSql: string;
   users: boolean;
   contributionTypes: readonly string[] | undefined;
+  /** contributions/latest: only each element's last contribution counts (see below). */
+  latest?: boolean;
 }): string {
   const ts = p.timestamps;
-  const t0 = ts[0];
-  const t1 = ts[ts.length - 1];
   const types = passesTypesSql(p.contributionTypes);
+  // latest: per element, `ord` numbers its candidate rows; rows before its last sure row cannot be
+  // its latest contribution and are dropped; when the last sure row is its last row, that row is
+  // the latest contribution and stays sure (aggregated); otherwise every remaining row of the
+  // element is single, and the engine picks the last one that classifies as a contribution.
+  const latestRows = `(
+  SELECT * REPLACE (sure AND coalesce(last_sure = last_ord, FALSE) AS sure) FROM (
+    SELECT *, max(CASE WHEN sure THEN ord END) OVER (PARTITION BY type, id) AS last_sure, max(ord) OVER (PARTITION BY type, id) AS last_ord
+    FROM (SELECT *, row_number() OVER (PARTITION BY type, id ORDER BY valid_from, version, minor_version) AS ord FROM d0)
+  )
+  WHERE ord >= coalesce(last_sure, 0)
+)`;
   const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${types === null ? '' : ' AND NOT (ci AND pi AND geometry_change)'}`;
   const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
-  const needsGeometry = '(interior AND coalesce(p_interior, TRUE) AND NOT geometry_change)';
   const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');
-  const ctes = [p.area.withSql, bin.withSql].filter((x) => x !== '');
-  return `WITH ${ctes.map((c) => `${c},\n`).join('')}e AS (
-  SELECT DISTINCT type, id FROM states st
-  WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}
+  return `${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
+d0 AS (
+  SELECT *, coalesce(${sure}, FALSE) AS sure${p.latest ? '' : ', NULL::BIGINT AS ord'} FROM c WHERE ci OR pi
 ),
-s AS (
-  SELECT st.rid, st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted,
-         coalesce(${p.filterSql}, FALSE) AS m, coalesce(${p.area.intersectsSql}, FALSE) AS hit,
-         coalesce(${p.area.interiorWithSql}, FALSE) AS interior,
-         st.tag_change, st.geometry_change, st.g, st.gb,
-         (st.deleted OR st.is_creation OR st.geometry_change) AS new_run
-  FROM (SELECT *, rowid AS rid, ${p.codeSql} AS g, ${p.codeBeforeSql} AS gb FROM states) st SEMI JOIN e ON st.type = e.type AND st.id = e.id
-  WHERE NOT st.collapsed AND st.valid_from < ${t1}
-),
-w AS (
-  SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
-         lag(interior) OVER win AS p_interior, lag(rid) OVER win AS p_rid,
-         sum(new_run::INTEGER) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run
-  FROM s WINDOW win AS (PARTITION BY type, id ORDER BY valid_from, version, minor_version)
-),
-c AS (
-  SELECT *, (NOT deleted AND m AND hit) AS ci, coalesce(p_deleted = FALSE AND p_m AND p_hit, FALSE) AS pi
-  FROM w WHERE valid_from >= ${t0}
-),
-d AS (
-  SELECT *, coalesce(${sure}, FALSE) AS sure FROM c WHERE ci OR pi
-)
+d AS (SELECT * FROM ${p.latest ? latestRows : 'd0'})
 SELECT k::INTEGER AS k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS user_id, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        any_value(type)::INTEGER AS type, any_value(id)::DOUBLE AS id, any_value(valid_from)::DOUBLE AS valid_from, any_value(deleted) AS deleted,
        any_value(m) AS m, any_value(hit) AS hit, any_value(interior) AS interior,
        any_value(p_deleted) AS p_deleted, any_value(p_m) AS p_m, any_value(p_hit) AS p_hit, any_value(p_interior) AS p_interior,
        any_value(tag_change) AS tag_change, any_value(geometry_change) AS geometry_change,
-       any_value(g_rid)::DOUBLE AS g_rid, any_value(p_rid)::DOUBLE AS p_rid, any_value(run)::DOUBLE AS run, any_value(p_run)::DOUBLE AS p_run
+       any_value(g_rid)::DOUBLE AS g_rid, any_value(p_rid)::DOUBLE AS p_rid, any_value(run)::DOUBLE AS run, any_value(p_run)::DOUBLE AS p_run,
+       any_value(ord)::DOUBLE AS ord
 FROM (
   SELECT ${bin.sql} - 1 AS k, g, gb,
          CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END AS kind,
@@ -176,22 +204,15 @@ FROM (
          ${single('m')} AS m, ${single('hit')} AS hit, ${single('interior')} AS interior,
          ${single('p_deleted')} AS p_deleted, ${single('p_m')} AS p_m, ${single('p_hit')} AS p_hit, ${single('p_interior')} AS p_interior,
          ${single('tag_change')} AS tag_change, ${single('geometry_change')} AS geometry_change,
-         CASE WHEN sure OR NOT ci OR ${needsGeometry} THEN NULL ELSE rid END AS g_rid,
-         CASE WHEN sure OR NOT pi OR ${needsGeometry} THEN NULL ELSE p_rid END AS p_rid,
-         ${single('run')} AS run, ${single('run - new_run::INTEGER')} AS p_run
+         CASE WHEN sure OR NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END AS g_rid,
+         CASE WHEN sure OR NOT pi OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE p_rid END AS p_rid,
+         ${single('run')} AS run, ${single('run - new_run::INTEGER')} AS p_run, ${single('ord')} AS ord
   FROM d
   WHERE NOT sure OR ${types ?? 'TRUE'}
 )
 GROUP BY k, g, gb, kind, user_id, b`;
 }
 
-/**
- * The geometries of the given states (by rowid), each distinct geometry once: rows (rowid, gid,
- * NULL) map a state to its geometry id, rows (NULL, gid, wkb) give each geometry. Boundary
- * states of long-lived elements (country relations) repeat the same large geometry over many
- * states; this ships and clips it once. `intersectsSql` (every state asked for meets the area)
- * lets the zone maps skip row groups.
- */
 /**
  * `rowid BETWEEN min AND max` of a rowid list: lets DuckDB skip the row groups outside the range
  * (a bare `rowid IN (…)` or a semi join scans the geometry column of every row group the other
@@ -208,6 +229,13 @@ export function rowidRangeSql(rowids: readonly number[], prefix = ''): string {
   return `${prefix}rowid BETWEEN ${lo} AND ${hi}`;
 }
 
+/**
+ * The geometries of the given states (by rowid), each distinct geometry once: rows (rowid, gid,
+ * NULL) map a state to its geometry id, rows (NULL, gid, wkb) give each geometry. Boundary
+ * states of long-lived elements (country relations) repeat the same large geometry over many
+ * states; this ships and clips it once. `intersectsSql` (every state asked for meets the area)
+ * lets the zone maps skip row groups.
+ */
 export function geometriesByRowidSql(rowids: readonly number[], intersectsSql = 'TRUE'): string {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
   return `WITH g AS (

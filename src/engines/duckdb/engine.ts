@@ -13,8 +13,8 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
-import { classifyContribution, classifyWith, normalizedGeometry, passesTypes, type Contribution, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
-import { finishGroups, groupCoder, labelsOfCodes, labelsOfTags, type Grouping } from '../../query/groups.js';
+import { classifyWith, normalizedGeometry, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
+import { finishGroups, groupCoder, labelsOfCodes, type Grouping } from '../../query/groups.js';
 import type {
   AreaOfInterest,
   ContributionQuery,
@@ -26,8 +26,8 @@ import type {
   RatioSeries,
   SnapshotQuery,
 } from '../../query/model.js';
-import { contributionAggregateSql, contributionSql, geometriesByRowidSql, snapshotSql } from '../../query/plan.js';
-import { DiffSeries, intervalOf } from '../../query/time-plan.js';
+import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotSql } from '../../query/plan.js';
+import { DiffSeries } from '../../query/time-plan.js';
 
 const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };
 
@@ -184,23 +184,93 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     return { groups };
   }
 
-  /** All contributions (unfiltered by type) in [t_0, t_last) for one area, ordered by element then time. */
+  /**
+   * The geometry sides of contribution rows: `refs` (type, id, rowid, run) name the states whose
+   * geometries are needed; one state per geometry run is read (through the boundary cache, so the
+   * big geometries on an area's edge are read once per server, not per request), decoded and
+   * clipped at most once, and whether a side is "in" is first settled by a vertex strictly inside
+   * the area, read from the WKB without decoding it.
+   */
+  async function edgeSides(
+    plan: AreaPlan,
+    refs: Iterable<readonly [number, number, number | null, number | null]>,
+    signal: AbortSignal | undefined,
+  ): Promise<(type: number, id: number, run: number | null) => SideGeometry> {
+    const rowidOfRun = new Map<string, number>();
+    for (const [type, id, rowid, run] of refs) {
+      if (rowid === null) continue;
+      const key = `${type}/${id}/${run}`;
+      if (!rowidOfRun.has(key)) rowidOfRun.set(key, rowid);
+    }
+    const wkbOf = rowidOfRun.size > 0 ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (sql) => query(sql, signal), signal) : new Map<number, Uint8Array | null>();
+    const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
+    const sides = new Map<number, SideGeometry>();
+    const none: SideGeometry = { clipped: () => null, unclipped: () => null };
+    return (type, id, run) => {
+      const rowid = run === null ? undefined : rowidOfRun.get(`${type}/${id}/${run}`);
+      const wkb = rowid === undefined ? undefined : wkbOf.get(rowid);
+      if (rowid === undefined || !wkb) return none;
+      let side = sides.get(rowid);
+      if (!side) {
+        let unclipped: Geometry | null | undefined;
+        let clipped: Geometry | null | undefined;
+        let meets: boolean | undefined;
+        const s: SideGeometry = {
+          key: rowid,
+          unclipped: () => (unclipped === undefined ? (unclipped = decodeWkb(wkb)) : unclipped),
+          clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : plan.clip(s.unclipped()!)) : clipped),
+          meets: () => (meets === undefined ? (meets = surelyMeets(wkb) || s.clipped() !== null) : meets),
+        };
+        sides.set(rowid, (side = s));
+      }
+      return side;
+    };
+  }
+
+  /** `sameGeometry`, with each geometry's normalized JSON computed once. */
+  function memoizedSame(): (a: Geometry | null, b: Geometry | null) => boolean {
+    const normalizedJson = new WeakMap<Geometry, string>();
+    const jsonOf = (g: Geometry) => {
+      let j = normalizedJson.get(g);
+      if (j === undefined) normalizedJson.set(g, (j = JSON.stringify(normalizedGeometry(g))));
+      return j;
+    };
+    return (a, b) => (a === null || b === null ? a === b : a === b || jsonOf(a) === jsonOf(b));
+  }
+
+  /**
+   * All contributions (unfiltered by type) in [t_0, t_last) for one area, ordered by element then
+   * time, with every flag exact (listContributions).
+   */
   async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
     const plan = planArea(area, 'st');
-    const rows = await query(contributionSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'st') }), q.signal);
+    type ListRow = [
+      number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[],
+      number | null, number | null, number, number,
+    ];
+    const rows = (await query(contributionListSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'st') }), q.signal)) as ListRow[];
+    function* refs(): Generator<readonly [number, number, number | null, number | null]> {
+      for (const r of rows) {
+        yield [r[0], r[1], r[16], r[18]];
+        yield [r[0], r[1], r[17], r[19]];
+      }
+    }
+    const sideOf = await edgeSides(plan, refs(), q.signal);
+    const same = memoizedSame();
     const out: Contribution[] = [];
     let i = 0;
-    for (const r of rows) {
+    for (const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChangeFlag, tags, tagsBefore, gRid, pRid, run, pRun] of rows) {
       if ((++i & 255) === 0) checkAborted(q.signal);
-      const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, tags, tagsBefore, geom, pGeom] = r as [
-        number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[], Uint8Array | null, Uint8Array | null,
-      ];
-      const row: ContributionRow = {
-        type, id, validFrom, userId, deleted, matches: m, hit, interior,
-        prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
-        tagChange, geometryChange, tags, tagsBefore, geometry: geom, prevGeometry: pGeom,
-      };
-      const c = classifyContribution(row, plan.clip);
+      const c = classifyWith(
+        {
+          type, id, validFrom, userId, deleted, matches: m, hit, interior,
+          prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
+          tagChange, geometryChange: geometryChangeFlag, tags, tagsBefore,
+        },
+        sideOf(type, id, gRid === null ? null : run),
+        sideOf(type, id, pRid === null ? null : pRun),
+        { same },
+      );
       if (c) out.push(c);
     }
     return out;
@@ -210,7 +280,8 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * contributions/count and users/count over one area: sure rows (no clipping matters) are
    * aggregated in SQL (`contributionAggregateSql`), the others classified here.
    */
-  async function contributionAggregates(area: AreaOfInterest, q: ContributionQuery, users: boolean, inner: Grouping): Promise<{ key: GroupKey; values: number[] }[]> {
+  async function contributionAggregates(area: AreaOfInterest, q: ContributionQuery, mode: Mode, inner: Grouping): Promise<{ key: GroupKey; values: number[] }[]> {
+    const users = mode === 'users';
     const intervals = q.timestamps.length - 1;
     const plan = planArea(area, 'st');
     const coder = groupCoder(inner, dict);
@@ -223,6 +294,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       codeBeforeSql: before.codeSql,
       users,
       contributionTypes: q.contributionTypes,
+      latest: mode === 'latest',
     });
     const rows = await query(sql, q.signal);
     const counts = new Map<string, { value: number[]; present: boolean }>();
@@ -251,7 +323,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       if (!labels) labelCache.set(ck, (labels = labelsOfCodes(inner, coder, KINDS[kind], g, gb)));
       return labels;
     };
-    type Single = [number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number | null, number | null, number | null, number | null];
+    type Single = [number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number | null, number | null, number | null, number | null, number | null];
     let singles: { k: number; g: number; gb: number; userId: number; r: Single }[] = [];
     let i = 0;
     for (const r of rows) {
@@ -268,52 +340,19 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         totalUsers[k].has(userId) && [0, 1, 2].every((kind) => labelsOf(kind, g, gb).every((label) => userSets.get(label)?.[k].has(userId) === true));
       singles = singles.filter(({ k, g, gb, userId }) => !counted(k, g, gb, userId));
     }
-    // One state per geometry run (same WKB) is fetched: the first seen.
-    const rowidOfRun = new Map<string, number>();
-    const runRowid = (run: string, rowid: number) => {
-      if (!rowidOfRun.has(run)) rowidOfRun.set(run, rowid);
-    };
-    for (const { r: single } of singles) {
-      const [type, id] = single;
-      if (single[13] !== null) runRowid(`${type}/${id}/${single[15]}`, single[13]);
-      if (single[14] !== null) runRowid(`${type}/${id}/${single[16]}`, single[14]);
-    }
-    // The run representatives' geometries (from the boundary cache or fetched once), each decoded
-    // and clipped at most once; whether a side is "in" is first settled by a vertex strictly
-    // inside the area, read from the WKB without decoding it.
-    const wkbOf = rowidOfRun.size > 0 ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (sql) => query(sql, q.signal), q.signal) : new Map<number, Uint8Array | null>();
-    const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
-    const sides = new Map<number, SideGeometry>();
-    const none: SideGeometry = { clipped: () => null, unclipped: () => null };
-    const sideOf = (type: number, id: number, run: number | null): SideGeometry => {
-      const rowid = run === null ? undefined : rowidOfRun.get(`${type}/${id}/${run}`);
-      const wkb = rowid === undefined ? undefined : wkbOf.get(rowid);
-      if (rowid === undefined || !wkb) return none;
-      let side = sides.get(rowid);
-      if (!side) {
-        let unclipped: Geometry | null | undefined;
-        let clipped: Geometry | null | undefined;
-        let meets: boolean | undefined;
-        const s: SideGeometry = {
-          key: rowid,
-          unclipped: () => (unclipped === undefined ? (unclipped = decodeWkb(wkb)) : unclipped),
-          clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : plan.clip(s.unclipped()!)) : clipped),
-          meets: () => (meets === undefined ? (meets = surelyMeets(wkb) || s.clipped() !== null) : meets),
-        };
-        sides.set(rowid, (side = s));
+    function* refs(): Generator<readonly [number, number, number | null, number | null]> {
+      for (const { r } of singles) {
+        yield [r[0], r[1], r[13], r[15]];
+        yield [r[0], r[1], r[14], r[16]];
       }
-      return side;
-    };
-    const normalizedJson = new WeakMap<Geometry, string>();
-    const jsonOf = (g: Geometry) => {
-      let j = normalizedJson.get(g);
-      if (j === undefined) normalizedJson.set(g, (j = JSON.stringify(normalizedGeometry(g))));
-      return j;
-    };
-    const same = (a: Geometry | null, b: Geometry | null) => (a === null || b === null ? a === b : a === b || jsonOf(a) === jsonOf(b));
+    }
+    const sideOf = await edgeSides(plan, refs(), q.signal);
+    const same = memoizedSame();
+    // latest: per element, the single with the highest `ord` that classifies as a contribution.
+    const latestOf = new Map<string, { ord: number; c: Contribution; k: number; g: number; gb: number }>();
     for (const { k, g, gb, userId, r } of singles) {
       if ((++i & 255) === 0) checkAborted(q.signal);
-      const [type, id, validFrom, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, gRid, pRid, run, pRun] = r;
+      const [type, id, validFrom, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, gRid, pRid, run, pRun, ord] = r;
       const c = classifyWith(
         {
           type, id, validFrom, userId, deleted, matches: m, hit, interior,
@@ -324,8 +363,18 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         sideOf(type, id, pRid === null ? null : pRun),
         { geometryChange: q.contributionTypes !== undefined, same },
       );
-      if (!c || !passesTypes(c, q.contributionTypes)) continue;
+      if (!c) continue;
+      if (mode === 'latest') {
+        const key = `${type}/${id}`;
+        const last = latestOf.get(key);
+        if (!last || last.ord < ord!) latestOf.set(key, { ord: ord!, c, k, g, gb });
+        continue;
+      }
+      if (!passesTypes(c, q.contributionTypes)) continue;
       add(labelsOf(c.creation ? 0 : c.deletion ? 1 : 2, g, gb), k, 1, userId);
+    }
+    for (const { c, k, g, gb } of latestOf.values()) {
+      if (passesTypes(c, q.contributionTypes)) add(labelsOf(c.creation ? 0 : c.deletion ? 1 : 2, g, gb), k, 1, c.userId);
     }
     if (users) for (const [label, sets] of userSets) counts.set(label, { value: sets.map((s) => s.size), present: true });
     const total = users && (inner.by === 'tag' || inner.by === 'key') ? totalUsers.map((s) => s.size) : undefined;
@@ -342,30 +391,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const inner: Grouping = g.by === 'boundary' ? { by: 'none' } : g;
     const areas = perArea ? q.areas : [unionOfAreas(q.areas)];
     const results: { area: AreaOfInterest; groups: { key: GroupKey; values: number[] }[] }[] = [];
-    for (const area of areas) {
-      if (mode !== 'latest') {
-        results.push({ area, groups: await contributionAggregates(area, q, mode === 'users', inner) });
-        continue;
-      }
-      // latest: per element its last contribution in range, then contributionTypes.
-      const list = await contributionsIn(area, q);
-      const counts = new Map<string, { value: number[]; present: boolean }>();
-      for (let j = 0; j < list.length; j++) {
-        const c = list[j];
-        const next = list[j + 1];
-        if (next && next.type === c.type && next.id === c.id) continue;
-        if (!passesTypes(c, q.contributionTypes)) continue;
-        const k = intervalOf(q.timestamps, c.time);
-        if (k < 0) continue;
-        for (const label of labelsOfTags(inner, dict, c.tagSets, c.type)) {
-          let entry = counts.get(label);
-          if (!entry) counts.set(label, (entry = { value: new Array(intervals).fill(0), present: true }));
-          entry.value[k] += 1;
-        }
-      }
-      const groups = finishGroups(inner, counts, () => new Array(intervals).fill(0)).map(({ key, value }) => ({ key, values: value }));
-      results.push({ area, groups });
-    }
+    for (const area of areas) results.push({ area, groups: await contributionAggregates(area, q, mode, inner) });
     if (perArea) return { groups: results.map(({ area, groups }) => ({ key: { kind: 'boundary', id: area.id }, values: groups[0].values })) };
     return { groups: results[0].groups };
   }
