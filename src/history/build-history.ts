@@ -13,6 +13,9 @@ import { buildRelationStates } from './relation-states.js';
 import { WayStateStore } from './way-state-store.js';
 import { buildWayStates } from './way-states.js';
 
+/** The node page cache in the relation phase (256 MB before it, see NodeHistoryStore.shrinkCache). */
+const RELATION_PHASE_NODE_CACHE_BYTES = 32 * 1024 * 1024;
+
 export interface StateSink {
   write(states: readonly ElementState[]): void;
   /** Awaited between input batches: a sink that writes asynchronously applies backpressure here. */
@@ -86,7 +89,10 @@ export async function buildHistory(
           flushGroup();
           // Leaving the nodes (or ways) means their store is complete and may now be read.
           if (typeCode === 0) nodes.finish();
-          if (code === 2) ways.finish();
+          if (code === 2) {
+            ways.finish();
+            nodes.shrinkCache(RELATION_PHASE_NODE_CACHE_BYTES);
+          }
           typeCode = code;
         } else if (group.length > 0 && v.id !== group[group.length - 1].id) {
           flushGroup();

@@ -32,6 +32,21 @@ describe('NodeHistoryStore', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('keeps answering after its page cache is shrunk', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'maphist-nodes-'));
+    const store = new NodeHistoryStore(join(dir, 'nodes.bin'));
+    for (let id = 1; id <= 100_000; id++) store.add(id, { timestamp: id, changeset: id, uid: 1, visible: true, lon: id, lat: id });
+    store.finish();
+    const ids: number[] = [];
+    for (let id = 100_000; id >= 1; id -= 997) ids.push(id);
+    const before = ids.map((id) => store.get(id));
+    assert.equal(before[0]![0].lat, 100_000);
+    store.shrinkCache(1);
+    assert.deepEqual(ids.map((id) => store.get(id)), before);
+    store.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('refuses ids out of order', () => {
     const dir = mkdtempSync(join(tmpdir(), 'maphist-nodes-'));
     const store = new NodeHistoryStore(join(dir, 'nodes.bin'));

@@ -38,7 +38,7 @@ export class NodeHistoryStore {
   private finished = false;
 
   private readonly cache = new Map<number, DataView>();
-  private readonly maxCachedPages: number;
+  private maxCachedPages: number;
 
   constructor(private readonly path: string, options: { cacheBytes?: number } = {}) {
     this.fd = openSync(path, 'w+');
@@ -172,6 +172,19 @@ export class NodeHistoryStore {
     }
     this.cache.set(index, view);
     return view;
+  }
+
+  /**
+   * Lowers the page cache's size (evicting the least recently used pages). The importer shrinks it
+   * for the relation phase, whose node lookups (node members) are few and local to a relation, so
+   * that the pages the way phase cached do not add to that phase's peak memory.
+   */
+  shrinkCache(cacheBytes: number): void {
+    this.maxCachedPages = Math.max(16, Math.min(this.maxCachedPages, Math.floor(cacheBytes / PAGE_BYTES)));
+    for (const oldest of this.cache.keys()) {
+      if (this.cache.size <= this.maxCachedPages) break;
+      this.cache.delete(oldest);
+    }
   }
 
   /** Closes and deletes the backing file. */

@@ -57,10 +57,16 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
     dictionary,
   );
   let complete = false;
+  // MAPHIST_DEBUG_MEM=1 logs the phase and the main thread's memory every 5 s to stderr (the writer
+  // thread logs its own heap and DuckDB's buffer memory): for finding what holds an import's peak.
+  let phase = 'start';
+  const memoryLog = process.env.MAPHIST_DEBUG_MEM ? setInterval(() => logMemory(`main ${phase}`), 5000) : undefined;
   try {
     const stats = await buildHistory(opened.batches(), writer, workDir, (p) => {
+      phase = p.phase;
       options.onProgress?.({ ...p, ...opened.progress(), rows: writer.rowsWritten });
     });
+    phase = 'finishing';
     const built = performance.now();
     collectGarbage();
     options.onProgress?.({ phase: 'finishing', ...opened.progress(), rows: writer.rowsWritten });
@@ -82,11 +88,22 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       stats,
     };
   } finally {
+    if (memoryLog) clearInterval(memoryLog);
     if (!complete) await writer.abort();
     await opened.close();
     removeDatabaseFiles(tmp);
     rmSync(workDir, { recursive: true, force: true });
   }
+}
+
+/** One line of MAPHIST_DEBUG_MEM output: seconds since start, RSS and this thread's V8 heap, in MB. */
+export function logMemory(label: string): void {
+  const m = process.memoryUsage();
+  const mb = (n: number) => (n / 1048576).toFixed(0);
+  console.error(
+    `mem ${(performance.now() / 1000).toFixed(0)}s ${label}: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} ` +
+      `external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`,
+  );
 }
 
 function removeDatabaseFiles(path: string): void {

@@ -46,6 +46,15 @@ export const STAGING_FLAG = {
 } as const;
 
 export const BATCH_ROWS = 16384;
+/**
+ * A batch is also full once its rows' WKB reaches this many bytes. Relation states carry large
+ * geometries (8.7 kB on average in the 4-country file, up to hundreds of kB), so 16,384 of them made
+ * batches of 150 MB and more, several of them queued for the writer thread at once: on synth-x8 that
+ * was about 0.6 GB of the relation phase's peak RSS. Node and way batches stay below it (way rows
+ * average 0.7 kB).
+ */
+export const BATCH_GEOMETRY_BYTES = 16 * 1024 * 1024;
+const INITIAL_GEOMETRY_BYTES = BATCH_ROWS * 64;
 
 type Fixed = Uint8Array | Int32Array | Float64Array;
 
@@ -65,7 +74,7 @@ const FIXED_KIND: Record<string, 'u8' | 'i32' | 'f64'> = { UTINYINT: 'u8', INTEG
 export class StagingBatch {
   rows = 0;
   readonly fixed: (Fixed | null)[];
-  private geometryBytes = new Uint8Array(BATCH_ROWS * 64);
+  private geometryBytes = new Uint8Array(INITIAL_GEOMETRY_BYTES);
   private readonly geometryOffsets = new Int32Array(BATCH_ROWS + 1);
 
   constructor() {
@@ -79,7 +88,7 @@ export class StagingBatch {
   }
 
   get full(): boolean {
-    return this.rows === BATCH_ROWS;
+    return this.rows === BATCH_ROWS || this.geometryOffsets[this.rows] >= BATCH_GEOMETRY_BYTES;
   }
 
   /** Columns by index, for the row writer. */
@@ -120,6 +129,8 @@ export class StagingBatch {
     transfer.push(data.tagSets.ids.buffer as ArrayBuffer, data.tagSets.values.buffer as ArrayBuffer, data.tagSets.offsets.buffer as ArrayBuffer);
     transfer.push(data.geometry.bytes.buffer as ArrayBuffer, data.geometry.offsets.buffer as ArrayBuffer);
     this.rows = 0;
+    // A single huge geometry may have grown the buffer far beyond a batch: do not keep that for the rest of the import.
+    if (this.geometryBytes.length > 2 * BATCH_GEOMETRY_BYTES) this.geometryBytes = new Uint8Array(INITIAL_GEOMETRY_BYTES);
     return { data, transfer };
   }
 }

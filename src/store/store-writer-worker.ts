@@ -9,6 +9,7 @@ import {
   BLOB, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, UTINYINT,
   blobValue, listValue, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue,
 } from '@duckdb/node-api';
+import { collectGarbage } from './collect-garbage.js';
 import { FINALIZE_STATEMENTS } from './finalize-sql.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
 import { MEMBER_STAGING_COLUMNS, STAGING_COLUMNS, TAG_SET_STAGING_COLUMNS, type MemberBatchData, type StagingBatchData } from './staging-batch.js';
@@ -38,7 +39,24 @@ export interface DictionaryData {
 }
 
 const CHUNK_ROWS = 2048;
+/**
+ * The writer thread collects its garbage after receiving this many bytes of batches. The batches'
+ * buffers are transferred from the main thread and are garbage once appended, but V8 does not count
+ * them towards this thread's heap, which stays at a few MB, so it collected them rarely: on synth-x16
+ * about 2 GB of dead batch buffers (relation rows carry large WKB) accumulated in the relation phase
+ * before a collection released them. A full collection of this small heap takes a few milliseconds.
+ */
+const COLLECT_EVERY_BYTES = 128 * 1024 * 1024;
 const FLUSH_ROWS = 262_144;
+/**
+ * The states appender is flushed once its unflushed rows hold this many bytes (WKB plus about 200
+ * bytes of fixed columns per row). An appender keeps its rows in memory outside DuckDB's buffer
+ * manager (and its memory limit) until it flushes itself, which it does every 204,800 rows: for
+ * relation rows (8.7 kB of WKB on average) that was 1.8 GB, the largest part of the relation phase's
+ * peak RSS. Node rows reach the row count first (4 MB), way rows at about 140 MB.
+ */
+const STATE_FLUSH_BYTES = 64 * 1024 * 1024;
+const STATE_ROW_BYTES = 200;
 const TYPES: Record<string, DuckDBType> = { UTINYINT, INTEGER, DOUBLE, BLOB, 'DOUBLE[]': LIST(DOUBLE) };
 
 async function main(): Promise<void> {
@@ -50,15 +68,39 @@ async function main(): Promise<void> {
   await con.run(`ATTACH '${init.stagingPath.replace(/'/g, "''")}' AS stage`);
   await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const appender = await con.createAppender('staging', 'main', 'stage');
-  const types = STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
+  const stateChunks = new ChunkAppender(appender, STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
   await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const memberAppender = await con.createAppender('member_staging', 'main', 'stage');
-  const memberTypes = MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
+  const memberChunks = new ChunkAppender(memberAppender, MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
   await con.run(`CREATE TABLE stage.tag_sets (${TAG_SET_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const tagSetAppender = await con.createAppender('tag_sets', 'main', 'stage');
-  const tagSetTypes = TAG_SET_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]);
+  const tagSetChunks = new ChunkAppender(tagSetAppender, TAG_SET_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
 
   let stagedMembers = 0;
+  let stagedStateBytes = 0;
+  let receivedBytes = 0;
+  const received = (bytes: number): void => {
+    receivedBytes += bytes;
+    if (receivedBytes < COLLECT_EVERY_BYTES) return;
+    receivedBytes = 0;
+    collectGarbage();
+  };
+  let stage = 'staging';
+  if (process.env.MAPHIST_DEBUG_MEM) {
+    // A connection of its own, so that the sampling query runs beside appends and finalize statements.
+    const probe = await instance.connect();
+    setInterval(() => {
+      void probe.runAndReadAll('SELECT tag, memory_usage_bytes, temporary_storage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0 OR temporary_storage_bytes > 0').then(
+        (r) => {
+          const m = process.memoryUsage();
+          const mb = (n: number | bigint) => (Number(n) / 1048576).toFixed(0);
+          const rows = r.getRows().map(([tag, used, temp]) => `${String(tag)} ${mb(used as bigint)}/${mb(temp as bigint)}`);
+          console.error(`mem ${(performance.now() / 1000).toFixed(0)}s writer ${stage}: heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)} duckdb[mem/tmp] ${rows.join(', ')}`);
+        },
+        () => undefined,
+      );
+    }, 5000).unref();
+  }
 
   parentPort!.on('message', (message: WriterRequest) => {
     void handle(message).then(
@@ -69,13 +111,20 @@ async function main(): Promise<void> {
 
   async function handle(message: WriterRequest): Promise<WriterReply> {
     if (message.kind === 'batch') {
-      appendBatch(appender, types, message.data);
-      appendTagSets(tagSetAppender, tagSetTypes, message.data.tagSets);
+      appendBatch(stateChunks, message.data);
+      stagedStateBytes += message.data.geometry.bytes.byteLength + message.data.rows * STATE_ROW_BYTES;
+      if (stagedStateBytes >= STATE_FLUSH_BYTES) {
+        appender.flushSync();
+        stagedStateBytes = 0;
+      }
+      appendTagSets(tagSetChunks, message.data.tagSets);
+      received(batchBytes(message.data));
       return { kind: 'ack' };
     }
     if (message.kind === 'members') {
-      appendMembers(memberAppender, memberTypes, message.data);
+      appendMembers(memberChunks, message.data);
       stagedMembers = flushEvery(memberAppender, stagedMembers + message.data.rows);
+      received(message.data.columns.reduce((sum, c) => sum + c.byteLength, 0));
       return { kind: 'ack' };
     }
     appender.flushSync();
@@ -89,6 +138,7 @@ async function main(): Promise<void> {
     await writeDictionary(con, message.dictionary);
     // MAPHIST_DEBUG_SQL=1 prints the time of each finalize statement (for diagnosing slow imports).
     for (const sql of FINALIZE_STATEMENTS) {
+      stage = sql.slice(0, 40).replace(/\s+/g, ' ');
       const t0 = performance.now();
       await con.run(sql);
       if (process.env.MAPHIST_DEBUG_SQL) console.error(`${(performance.now() - t0).toFixed(0)} ms: ${sql.slice(0, 70).replace(/\s+/g, " ")}`);
@@ -102,17 +152,53 @@ async function main(): Promise<void> {
   }
 }
 
-function appendBatch(appender: DuckDBAppender, types: DuckDBType[], batch: StagingBatchData): void {
+function batchBytes(b: StagingBatchData): number {
+  let bytes = b.geometry.bytes.byteLength + b.geometry.offsets.byteLength;
+  for (const a of b.fixed) if (a) bytes += a.byteLength;
+  return bytes + b.tagSets.ids.byteLength + b.tagSets.values.byteLength + b.tagSets.offsets.byteLength;
+}
+
+/**
+ * One data chunk per appender, reused for every CHUNK_ROWS rows and reset after each append.
+ * A chunk's vectors and its blob/list data live in native memory that V8 does not see: chunks
+ * created per 2,048 rows and left to the garbage collector piled up between the writer thread's
+ * rare collections (its heap stays small), about 2 GB of RSS in synth-x16's relation phase,
+ * released all at once when a collection finally ran. The appender copies a chunk's rows, so
+ * the chunk may be refilled as soon as `appendDataChunk` returns.
+ */
+class ChunkAppender {
+  private readonly chunk: DuckDBDataChunk;
+
+  constructor(readonly appender: DuckDBAppender, types: DuckDBType[]) {
+    this.chunk = DuckDBDataChunk.create(types, CHUNK_ROWS);
+  }
+
+  /** Appends `rows` rows (at most CHUNK_ROWS) that `fill` writes into the chunk. */
+  append(rows: number, fill: (chunk: DuckDBDataChunk) => void): void {
+    const chunk = this.chunk;
+    chunk.reset();
+    chunk.rowCount = rows;
+    try {
+      fill(chunk);
+      this.appender.appendDataChunk(chunk);
+    } finally {
+      // Frees the chunk's string and list data now (the vectors' own buffers stay for the next rows).
+      chunk.reset();
+    }
+  }
+}
+
+function appendBatch(target: ChunkAppender, batch: StagingBatchData): void {
   const geometryIndex = STAGING_COLUMNS.findIndex(([n]) => n === 'geometry');
   for (let start = 0; start < batch.rows; start += CHUNK_ROWS) {
     const end = Math.min(batch.rows, start + CHUNK_ROWS);
-    const chunk = DuckDBDataChunk.create(types, end - start);
-    batch.fixed.forEach((a, i) => {
-      if (a) setNumbers(chunk, i, a.subarray(start, end));
-      else if (i === geometryIndex) chunk.setColumnValues(i, blobs(batch.geometry, start, end));
-      else throw new Error(`no data for staging column ${STAGING_COLUMNS[i][0]}`);
-    });
-    appender.appendDataChunk(chunk);
+    target.append(end - start, (chunk) =>
+      batch.fixed.forEach((a, i) => {
+        if (a) setNumbers(chunk, i, a.subarray(start, end));
+        else if (i === geometryIndex) chunk.setColumnValues(i, blobs(batch.geometry, start, end));
+        else throw new Error(`no data for staging column ${STAGING_COLUMNS[i][0]}`);
+      }),
+    );
   }
 }
 
@@ -120,7 +206,7 @@ function appendBatch(appender: DuckDBAppender, types: DuckDBType[], batch: Stagi
  * Flushes an appender every FLUSH_ROWS rows, so that flushing runs while the history builder works
  * rather than when the import finishes. Measured on the 4-country file: the relation members'
  * final flush took 1 s (it took the same 1.5–2 s for the states whatever the interval, so those are
- * only flushed at the end). Returns the rows not yet flushed.
+ * flushed by size instead, see STATE_FLUSH_BYTES). Returns the rows not yet flushed.
  */
 function flushEvery(appender: DuckDBAppender, unflushed: number): number {
   if (unflushed < FLUSH_ROWS) return unflushed;
@@ -128,22 +214,20 @@ function flushEvery(appender: DuckDBAppender, unflushed: number): number {
   return 0;
 }
 
-function appendTagSets(appender: DuckDBAppender, types: DuckDBType[], sets: StagingBatchData['tagSets']): void {
+function appendTagSets(target: ChunkAppender, sets: StagingBatchData['tagSets']): void {
   for (let start = 0; start < sets.ids.length; start += CHUNK_ROWS) {
     const end = Math.min(sets.ids.length, start + CHUNK_ROWS);
-    const chunk = DuckDBDataChunk.create(types, end - start);
-    setNumbers(chunk, 0, sets.ids.subarray(start, end));
-    chunk.setColumnValues(1, lists(sets, start, end));
-    appender.appendDataChunk(chunk);
+    target.append(end - start, (chunk) => {
+      setNumbers(chunk, 0, sets.ids.subarray(start, end));
+      chunk.setColumnValues(1, lists(sets, start, end));
+    });
   }
 }
 
-function appendMembers(appender: DuckDBAppender, types: DuckDBType[], batch: MemberBatchData): void {
+function appendMembers(target: ChunkAppender, batch: MemberBatchData): void {
   for (let start = 0; start < batch.rows; start += CHUNK_ROWS) {
     const end = Math.min(batch.rows, start + CHUNK_ROWS);
-    const chunk = DuckDBDataChunk.create(types, end - start);
-    batch.columns.forEach((c, i) => setNumbers(chunk, i, c.subarray(start, end)));
-    appender.appendDataChunk(chunk);
+    target.append(end - start, (chunk) => batch.columns.forEach((c, i) => setNumbers(chunk, i, c.subarray(start, end))));
   }
 }
 
