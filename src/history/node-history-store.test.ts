@@ -47,6 +47,25 @@ describe('NodeHistoryStore', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  it('finds a node whose versions begin exactly at the start of a page', () => {
+    // 2,048 records fill page 0; node 2049 is the first record of page 1 (get() steps back to
+    // page 0 in case a node's versions straddle the boundary, and must then go on to page 1).
+    const dir = mkdtempSync(join(tmpdir(), 'maphist-nodes-'));
+    const store = new NodeHistoryStore(join(dir, 'nodes.bin'));
+    for (let id = 1; id <= 2048; id++) store.add(id, { timestamp: id, changeset: id, uid: 1, visible: true, lon: id, lat: id });
+    store.add(2049, { timestamp: 1, changeset: 1, uid: 1, visible: true, lon: 7, lat: 8 });
+    store.add(2049, { timestamp: 2, changeset: 2, uid: 1, visible: true, lon: 9, lat: 10 });
+    store.add(2050, { timestamp: 1, changeset: 1, uid: 1, visible: true, lon: 11, lat: 12 });
+    store.finish();
+    assert.deepEqual(store.get(2049)?.map((r) => [r.lon, r.lat]), [[7, 8], [9, 10]]);
+    assert.deepEqual(store.get(2048)?.map((r) => [r.lon, r.lat]), [[2048, 2048]]);
+    assert.deepEqual(store.get(2050)?.map((r) => [r.lon, r.lat]), [[11, 12]]);
+    assert.equal(store.get(2051), undefined);
+    assert.equal(store.get(0), undefined);
+    store.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it('refuses ids out of order', () => {
     const dir = mkdtempSync(join(tmpdir(), 'maphist-nodes-'));
     const store = new NodeHistoryStore(join(dir, 'nodes.bin'));

@@ -110,7 +110,9 @@ export class NodeHistoryStore {
           lat: view.getInt32(o + 28, true),
         });
       }
-      if (out === undefined) return undefined;
+      // Nothing here: the versions start on the next page only when that page begins with the id
+      // (the step back above found the previous page empty of it).
+      if (out === undefined && this.pageFirstIds[page + 1] !== id) return undefined;
     }
     return out;
   }
