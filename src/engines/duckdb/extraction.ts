@@ -65,8 +65,13 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     }
   }
 
-  /** The clipped geometry of a row (null when the clip is empty); `output` is what the feature carries. */
-  function geometryOf(plan: AreaPlan, interior: boolean, wkb: Uint8Array, clipGeometry: boolean): Geometry | null {
+  /**
+   * The clipped geometry of a row (null when the clip is empty, and for an element without any
+   * geometry — a way or relation whose members are all missing —, which a whole-world area keeps:
+   * there is nothing to extract; see area-plan.ts); `output` is what the feature carries.
+   */
+  function geometryOf(plan: AreaPlan, interior: boolean, wkb: Uint8Array | null, clipGeometry: boolean): Geometry | null {
+    if (wkb === null) return null;
     const g = decodeWkb(wkb);
     if (interior) return g;
     const clipped = plan.clip(g);
@@ -93,7 +98,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* snapshots(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const rows of batchedRows(q, plan)) {
-      for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown]>) {
+      for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
         yield { type, id, version, changeset, time: t, time2: lastEdit, geometry, tags: tagsOf(keys, vals) };
@@ -104,7 +109,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* fullHistory(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const rows of batchedRows(q, plan)) {
-      for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array, unknown, unknown]>) {
+      for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
         if (from >= to) continue;
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;

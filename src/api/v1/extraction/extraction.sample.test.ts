@@ -227,6 +227,22 @@ describe('extraction on the sample', () => {
     assert.ok(r.text.endsWith(']\n}\n'));
   });
 
+  it('a whole-world extraction passes over elements without any geometry (ways whose nodes are all missing)', async () => {
+    // The whole world keeps such states (they count in /elements/count, as the reference counts
+    // them); there is nothing to extract for them. They used to fail the stream mid-way.
+    // In the sample, such ways (first versions drawn in September 2007) are valid on 2007-09-20.
+    const rows = await db.query<{ n: bigint }>(
+      `SELECT count(*) AS n FROM states WHERE type = 1 AND geometry IS NULL AND NOT deleted AND valid_from <= ${Date.UTC(2007, 8, 20) / 1000} AND valid_to > ${Date.UTC(2007, 8, 20) / 1000}`,
+    );
+    assert.ok(Number(rows[0].n) > 0, 'the sample has geometry-less ways on 2007-09-20');
+    for (const [path, time] of [['/elements/geometry', '2007-09-20'], ['/elementsFullHistory/geometry', '2007-09-01,2007-10-01']]) {
+      const r = await extract(base, path, { bboxes: '-180,-90,180,90', time, filter: 'type:way' });
+      assert.equal(r.status, 200, `${path}: ${r.text.slice(0, 200)}`);
+      assert.ok(r.features.length > 100, `${path}: ${r.features.length} features`);
+      assert.ok(r.features.every((f) => f.geometry !== null), path);
+    }
+  });
+
   describe('streaming failures (an instrumented engine)', () => {
     let engine: ExtractionEngine;
     let mini: FastifyInstance;
