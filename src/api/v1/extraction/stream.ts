@@ -99,9 +99,8 @@ export async function streamExtraction(request: FastifyRequest, reply: FastifyRe
   const sink: Writable = gzip ? createGzip({ level: 1 }) : res;
   if (gzip) sink.pipe(res);
 
-  // Feature texts are copied into a byte buffer as they are made, so they die young: a string
-  // buffer of 64 KB would keep hundreds of them alive across garbage collections, promote them
-  // and make the V8 heap grow while streaming.
+  // Feature texts are copied into a byte buffer as they are made, so they die young (a string
+  // buffer of 64 KB keeps hundreds of them alive until it is written).
   const out = new ByteBatch(WRITE_BATCH);
   out.add(o.head);
   let count = 0;
