@@ -4,7 +4,7 @@
  * /v1/elements/geometry for every node of the whole world at the store's last timestamp, counts
  * features until FEATURES (default 1,000,000) have arrived, samples the server's RSS every 500 ms
  * from /proc, then disconnects; then the same request once more on the same server. Target: RSS
- * growth under 200 MB.
+ * growth under 200 MB. FILTER: another filter than `type:node`.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { machineDescription, replaceResultsSection } from './support.js';
 
 const db = process.argv[2] ?? 'bench/out/synth-x48.duckdb';
 const wanted = Number(process.env.FEATURES ?? 1_000_000);
+const filter = process.env.FILTER ?? 'type:node';
 const port = 18000 + Math.floor(Math.random() * 1000);
 
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
@@ -30,7 +31,8 @@ async function streamOnce(): Promise<{ before: number; peak: number; features: n
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 500);
   const controller = new AbortController();
   const started = performance.now();
-  const res = await fetch(`${base}/v1/elements/geometry?bboxes=-180,-90,180,90&time=${time}&filter=type:node`, { signal: controller.signal });
+  const res = await fetch(`${base}/v1/elements/geometry?bboxes=-180,-90,180,90&time=${time}&filter=${encodeURIComponent(filter)}`, { signal: controller.signal });
+  if (res.status !== 200) throw new Error(`the extraction answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
   let features = 0;
   let bytes = 0;
   const reader = res.body!.getReader();
@@ -53,17 +55,23 @@ async function streamOnce(): Promise<{ before: number; peak: number; features: n
 }
 
 // First on the fresh server, then the same request again: the second run shows whether memory
-// stays flat once DuckDB's streaming instance has loaded the table's metadata and filled its pool.
-const cold = await streamOnce();
-await new Promise((r) => setTimeout(r, 2000));
-const warm = await streamOnce();
-server.kill('SIGTERM');
+// stays flat once DuckDB's streaming instance has loaded the table's metadata and filled its pool
+// (and that the first, ended by a disconnect, left the instance's memory free).
+let cold: Awaited<ReturnType<typeof streamOnce>>;
+let warm: typeof cold;
+try {
+  cold = await streamOnce();
+  await new Promise((r) => setTimeout(r, 2000));
+  warm = await streamOnce();
+} finally {
+  server.kill('SIGTERM');
+}
 
 const run = (r: typeof cold) =>
   `streamed ${r.features.toLocaleString('en')} features (${(r.bytes / 1e6).toFixed(0)} MB) in ${r.seconds.toFixed(1)} s (${Math.round(r.features / r.seconds).toLocaleString('en')} features/s), then disconnected; RSS ${r.before.toFixed(0)} MB before, ${r.peak.toFixed(0)} MB peak: growth **${(r.peak - r.before).toFixed(0)} MB**`;
 const lines = [
   `- machine: ${machineDescription()}`,
-  `- store: \`${db}\`; request: /v1/elements/geometry, whole world, type:node, at ${time}`,
+  `- store: \`${db}\`; request: /v1/elements/geometry, whole world, filter \`${filter}\`, at ${time}`,
   `- fresh server: ${run(cold)} (target < 200 MB)`,
   `- the same request again on that server: ${run(warm)}`,
 ];

@@ -1,28 +1,48 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { batchSql, idBatches } from './extraction.js';
+import { BATCH_BYTES, BATCH_ROWS, batchCount, batchSql, candidatesWhere, idBatches, idCutsSql, type IdBatch } from './extraction.js';
+import { planArea } from './area-plan.js';
 
-test('idBatches cut each type\'s id range into ascending, disjoint batches that cover it exactly', () => {
-  const stat = fc.record({ type: fc.constantFrom(0, 1, 2), lo: fc.integer({ min: 1, max: 1e9 }), span: fc.integer({ min: 0, max: 1e7 }), n: fc.integer({ min: 1, max: 5e6 }) });
+const inBatch = (b: IdBatch, id: number) => (b.from === undefined || id >= b.from) && (b.to === undefined || id < b.to);
+
+test('idBatches put every id in exactly one batch, batches ascending, whatever the cuts', () => {
   fc.assert(
-    fc.property(fc.uniqueArray(stat, { selector: (s) => s.type, maxLength: 3 }), fc.integer({ min: 1, max: 1e6 }), (stats, batchRows) => {
-      const input = stats.map(({ type, lo, span, n }) => ({ type, lo, hi: lo + span, n }));
-      const batches = idBatches(input, batchRows);
-      for (const s of input) {
-        const own = batches.filter((b) => b.type === s.type);
-        assert.equal(own[0].lo, s.lo);
-        assert.equal(own[own.length - 1].hi, s.hi);
-        for (let i = 1; i < own.length; i++) assert.equal(own[i].lo, own[i - 1].hi + 1);
-        assert.ok(own.length <= Math.max(1, Math.ceil(s.n / batchRows)));
-      }
-      const types = batches.map((b) => b.type);
-      assert.deepEqual(types, [...types].sort((a, b) => a - b));
+    fc.property(fc.array(fc.double({ min: -1e12, max: 1e12, noNaN: true }), { maxLength: 20 }), fc.array(fc.integer({ min: -1e12, max: 1e12 }), { maxLength: 50 }), (cuts, ids) => {
+      const batches = idBatches(1, cuts);
+      assert.ok(batches.every((b) => b.type === 1));
+      assert.ok(batches.length <= cuts.length + 1);
+      for (const id of [...ids, ...cuts.map(Math.ceil)]) assert.equal(batches.filter((b) => inBatch(b, id)).length, 1, `id ${id}`);
+      for (let i = 1; i < batches.length; i++) assert.ok(batches[i].from! > (batches[i - 1].from ?? -Infinity) && batches[i - 1].to === batches[i].from);
     }),
   );
 });
 
-test('batchSql takes only integers', () => {
-  assert.equal(batchSql({ type: 1, lo: 5, hi: 9 }), '(st.type = 1 AND st.id BETWEEN 5 AND 9)');
-  assert.throws(() => batchSql({ type: 1, lo: 0.5, hi: 9 }), RangeError);
+test('no cuts: one batch of the whole type', () => {
+  assert.deepEqual(idBatches(2, []), [{ type: 2 }]);
+});
+
+test('batchCount keeps a batch under the row and byte budgets', () => {
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 1e8 }), fc.integer({ min: 0, max: 1e4 }), (n, verticesEach) => {
+      const rows = { type: 1, n, vertices: n * verticesEach, minor: 0 };
+      const k = batchCount(rows);
+      assert.ok(n / k <= BATCH_ROWS);
+      assert.ok((n * 160 + rows.vertices * 16) / k <= BATCH_BYTES);
+      assert.ok(k === 1 || (n / (k - 1) > BATCH_ROWS || (n * 160 + rows.vertices * 16) / (k - 1) > BATCH_BYTES), 'no more batches than needed');
+    }),
+  );
+  // The x48 synthetic store's ways at 2017-01-01: 1.94 M rows of 14.7 vertices on average.
+  assert.equal(batchCount({ type: 1, n: 1_938_240, vertices: 28_445_424, minor: 0 }), 23);
+});
+
+test('batchSql and idCutsSql take only integers', () => {
+  assert.equal(batchSql({ type: 1, from: 5, to: 9 }), '(st.type = 1 AND st.id >= 5 AND st.id < 9)');
+  assert.equal(batchSql({ type: 0 }, 'v'), '(v.type = 0)');
+  assert.equal(batchSql({ type: 2, from: 7 }), '(st.type = 2 AND st.id >= 7)');
+  assert.throws(() => batchSql({ type: 1, from: 0.5 }), RangeError);
+  const area = planArea({ id: 'a', bbox: [0, 0, 1, 1], geometry: { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 1], [0, 0]]] } }, 'st');
+  const where = candidatesWhere({ area, kind: 'snapshot' as const, t1: 0, t2: 10, filterSql: 'TRUE' });
+  assert.match(idCutsSql({ where, type: 1, parts: 4 }), /quantile_disc\(sample\.id, \[0\.25\d*, 0\.5\d*, 0\.75\d*\]\)[^]*reservoir\(4000 ROWS\)/);
+  assert.throws(() => idCutsSql({ where, type: 1, parts: 1 }), RangeError);
 });

@@ -51,59 +51,38 @@ function values(ts: readonly number[]): string {
 
 /**
  * Snapshot extraction: one row per (state valid at a timestamp). Columns: type, id, version,
- * changeset and start of the version in force (a member-induced state reports its version's),
- * ts, interior, geometry, tag keys, tag values.
+ * minor version, changeset, start of the state, ts, interior, geometry, tag keys, tag values. A
+ * member-induced state (minor version > 0) reports its version's changeset and start: the engine
+ * looks them up with `versionStatesSql`, batch by batch (a join here made DuckDB build its hash
+ * table on the side carrying the geometries, which does not fit the streaming instance's memory).
  */
 export function snapshotExtractionSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string }): string {
   const ts = p.timestamps;
-  return `WITH c AS NOT MATERIALIZED (
-  SELECT st.type, st.id, st.version, st.minor_version, st.valid_from, st.changeset, t.ts,
-         coalesce(${p.area.interiorSql}, FALSE) AS interior, st.geometry, st.tags
-  FROM states st JOIN (VALUES ${values(ts)}) t(ts) ON st.valid_from <= t.ts AND st.valid_to > t.ts
-  WHERE NOT st.deleted AND st.valid_from <= ${ts[ts.length - 1]} AND st.valid_to > ${ts[0]}
-    AND ${p.area.intersectsSql} AND ${p.filterSql}
-),
-${VERSION_CTE}
-SELECT c.type::INTEGER AS type, c.id::DOUBLE AS id, c.version::INTEGER AS version,
-       coalesce(v.changeset, c.changeset)::DOUBLE AS changeset, coalesce(v.valid_from, c.valid_from)::DOUBLE AS valid_from,
-       c.ts::DOUBLE AS ts, c.interior, c.geometry, map_keys(c.tags) AS tag_keys, map_values(c.tags) AS tag_values
-FROM c ${VERSION_JOIN}
-ORDER BY c.type, c.id, c.ts`;
+  return `SELECT st.type::INTEGER AS type, st.id::DOUBLE AS id, st.version::INTEGER AS version, st.minor_version::INTEGER AS minor_version,
+       st.changeset::DOUBLE AS changeset, st.valid_from::DOUBLE AS valid_from, t.ts::DOUBLE AS ts,
+       coalesce(${p.area.interiorSql}, FALSE) AS interior, st.geometry, map_keys(st.tags) AS tag_keys, map_values(st.tags) AS tag_values
+FROM states st JOIN (VALUES ${values(ts)}) t(ts) ON st.valid_from <= t.ts AND st.valid_to > t.ts
+WHERE NOT st.deleted AND st.valid_from <= ${ts[ts.length - 1]} AND st.valid_to > ${ts[0]}
+  AND ${p.area.intersectsSql} AND ${p.filterSql}
+ORDER BY st.type, st.id, t.ts`;
 }
 
 /**
- * The version's own state (minor_version 0) of the member-induced states in `c`. `c` is referenced
- * twice, so it is declared NOT MATERIALIZED: materialising its geometries and tag maps costs more
- * than evaluating its (cheap, zone-map pruned) scan twice.
- */
-const VERSION_CTE = `v AS (
-  SELECT type, id, version, changeset, valid_from FROM states
-  WHERE minor_version = 0 AND (type, id, version) IN (SELECT type, id, version FROM c WHERE minor_version > 0)
-)`;
-const VERSION_JOIN = 'LEFT JOIN v ON c.minor_version > 0 AND c.type = v.type AND c.id = v.id AND c.version = v.version';
-
-/**
  * Full-history extraction: every state overlapping [t1, t2) that is not a deletion, with its
- * interval clamped to [t1, t2]. Columns: type, id, version, changeset, from, to, interior, geometry,
- * tag keys, tag values. `changeset` is the version's own changeset (minor states inherit it).
+ * interval clamped to [t1, t2]. Columns: type, id, version, minor version, changeset, from, to,
+ * interior, geometry, tag keys, tag values. A member-induced state reports its version's
+ * changeset (looked up as for snapshots).
  */
 export function fullHistoryExtractionSql(p: { area: AreaPlan; t1: number; t2: number; filterSql: string }): string {
   const [t1, t2] = [p.t1, p.t2];
   values([t1, t2]);
-  return `WITH c AS NOT MATERIALIZED (
-  SELECT st.type, st.id, st.version, st.minor_version, st.valid_from, st.valid_to, st.changeset,
-         coalesce(${p.area.interiorSql}, FALSE) AS interior, st.geometry, st.tags
-  FROM states st
-  WHERE NOT st.deleted AND st.valid_from < ${t2} AND st.valid_to > ${t1}
-    AND ${p.area.intersectsSql} AND ${p.filterSql}
-),
-${VERSION_CTE}
-SELECT c.type::INTEGER AS type, c.id::DOUBLE AS id, c.version::INTEGER AS version,
-       coalesce(v.changeset, c.changeset)::DOUBLE AS changeset,
-       greatest(c.valid_from, ${t1})::DOUBLE AS valid_from, least(c.valid_to, ${t2})::DOUBLE AS valid_to,
-       c.interior, c.geometry, map_keys(c.tags) AS tag_keys, map_values(c.tags) AS tag_values
-FROM c ${VERSION_JOIN}
-ORDER BY c.type, c.id, c.valid_from, c.version, c.minor_version`;
+  return `SELECT st.type::INTEGER AS type, st.id::DOUBLE AS id, st.version::INTEGER AS version, st.minor_version::INTEGER AS minor_version,
+       st.changeset::DOUBLE AS changeset, greatest(st.valid_from, ${t1})::DOUBLE AS valid_from, least(st.valid_to, ${t2})::DOUBLE AS valid_to,
+       coalesce(${p.area.interiorSql}, FALSE) AS interior, st.geometry, map_keys(st.tags) AS tag_keys, map_values(st.tags) AS tag_values
+FROM states st
+WHERE NOT st.deleted AND st.valid_from < ${t2} AND st.valid_to > ${t1}
+  AND ${p.area.intersectsSql} AND ${p.filterSql}
+ORDER BY st.type, st.id, st.valid_from, st.version, st.minor_version`;
 }
 
 /**
@@ -113,17 +92,18 @@ ORDER BY c.type, c.id, c.valid_from, c.version, c.minor_version`;
  * what a feature prints: version, the version's changeset, the state's (contribution) changeset,
  * the tags and always both geometries.
  */
-export function contributionExtractionSql(p: { area: AreaPlan; t1: number; t2: number; filterSql: string }): string {
+export function contributionExtractionSql(p: { area: AreaPlan; t1: number; t2: number; filterSql: string; batchSql?: string }): string {
   const [t0, t1] = [p.t1, p.t2];
   values([t0, t1]);
+  const batch = p.batchSql === undefined ? '' : ` AND ${p.batchSql}`;
   return `WITH e AS (
   SELECT DISTINCT type, id FROM states st
-  WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}
+  WHERE ${contributionElementsWhere({ area: p.area, t2: t1 })}${batch}
 ),
 a AS (
   SELECT st.*, first_value(st.changeset) OVER (PARTITION BY st.type, st.id, st.version ORDER BY st.minor_version) AS version_changeset
   FROM states st SEMI JOIN e ON st.type = e.type AND st.id = e.id
-  WHERE st.valid_from < ${t1}
+  WHERE st.valid_from < ${t1}${batch}
 ),
 s AS (
   SELECT st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted, st.changeset, st.version_changeset,
@@ -145,47 +125,130 @@ WHERE valid_from >= ${t0}
 ORDER BY type, id, valid_from, version, minor_version`;
 }
 
+/** What the candidate rows of a snapshot or full-history extraction have in common (alias `st`). */
+export interface CandidateRows {
+  area: AreaPlan;
+  kind: 'snapshot' | 'fullHistory';
+  t1: number;
+  t2: number;
+  filterSql: string;
+}
+
 /**
- * The rows a snapshot or full-history extraction will sort, per element type: (type, min id, max id,
- * count). The engine cuts each type's id range into batches of about `BATCH_ROWS` rows and runs
- * the extraction once per batch, in (type, id) order: every batch sorts little, so the stable order
- * (type, id, time) never needs one sort of the whole result (which a country- or world-sized
- * extraction cannot hold in a bounded memory, and which delays the first feature until it ends).
+ * The candidates' condition (alias `st`): not deleted, in time (the envelope of a snapshot's
+ * timestamps), in the area, matching the filter.
  */
-export function extractionBatchesSql(p: { area: AreaPlan; kind: 'snapshot' | 'fullHistory'; t1: number; t2: number; filterSql: string }): string {
+export function candidatesWhere(p: CandidateRows): string {
   values([p.t1, p.t2]);
   const time = p.kind === 'snapshot' ? `st.valid_from <= ${p.t2} AND st.valid_to > ${p.t1}` : `st.valid_from < ${p.t2} AND st.valid_to > ${p.t1}`;
-  return `SELECT st.type::INTEGER AS type, min(st.id)::DOUBLE AS lo, max(st.id)::DOUBLE AS hi, count(*)::DOUBLE AS n
+  return `NOT st.deleted AND ${time} AND ${p.area.intersectsSql} AND ${p.filterSql}`;
+}
+
+/**
+ * The states that make an element a contribution candidate (alias `st`): a kept state before t2
+ * whose bbox meets the area (`e` of `contributionExtractionSql`).
+ */
+export function contributionElementsWhere(p: { area: AreaPlan; t2: number }): string {
+  values([p.t2]);
+  return `NOT st.collapsed AND st.valid_from < ${p.t2} AND ${p.area.intersectsSql}`;
+}
+
+/**
+ * The rows an extraction will sort, per element type, for the rows that meet `where` (alias `st`:
+ * `candidatesWhere` or `contributionElementsWhere`): (type, count, their vertices, how many are
+ * member-induced states). The engine cuts each type into batches by id (`batchCount`,
+ * `idCutsSql`, `idBatches`) and runs the extraction once per batch, in (type, id) order: every
+ * batch sorts little, so the stable order (type, id, time) never needs one sort (or one window)
+ * of the whole result, which a country- or world-sized extraction cannot hold in a bounded
+ * memory, and which delays the first feature until it ends.
+ */
+export function typeRowsSql(where: string): string {
+  return `SELECT st.type::INTEGER AS type, count(*)::DOUBLE AS n, sum(st.vertices)::DOUBLE AS vertices,
+       count(*) FILTER (WHERE st.minor_version > 0)::DOUBLE AS minor
 FROM states st
-WHERE NOT st.deleted AND ${time} AND ${p.area.intersectsSql} AND ${p.filterSql}
+WHERE ${where}
 GROUP BY st.type ORDER BY st.type`;
 }
 
-/** About how many candidate rows one extraction batch sorts. */
-export const BATCH_ROWS = 250_000;
-
-export interface IdBatch {
+export interface TypeRows {
   type: number;
-  lo: number;
-  hi: number;
+  n: number;
+  vertices: number;
+  minor: number;
 }
 
+/** At most this many rows in one batch. */
+export const BATCH_ROWS = 250_000;
 /**
- * Cuts each type's [lo, hi] into ceil(n / batchRows) ranges of equal width, ascending (ids are not
- * uniform, so a batch may hold more or fewer rows; the engine's sort spills what does not fit).
+ * About this many bytes of rows in one batch's sort: the streaming instance has 64 MB, and a sort
+ * whose rows carry big geometries must fit (DuckDB could not spill a 200 k-row sort of ways
+ * there). Estimated as ROW_BYTES a row plus VERTEX_BYTES a vertex of WKB.
  */
-export function idBatches(stats: readonly { type: number; lo: number; hi: number; n: number }[], batchRows = BATCH_ROWS): IdBatch[] {
+export const BATCH_BYTES = 32 * 2 ** 20;
+const ROW_BYTES = 160;
+const VERTEX_BYTES = 16;
+
+/** How many batches the rows of one type are cut into. */
+export function batchCount(rows: TypeRows, batchRows = BATCH_ROWS, batchBytes = BATCH_BYTES): number {
+  const bytes = rows.n * ROW_BYTES + rows.vertices * VERTEX_BYTES;
+  return Math.max(1, Math.ceil(rows.n / batchRows), Math.ceil(bytes / batchBytes));
+}
+
+/** Sampled ids per batch when cutting a type into batches (the batches come out within a few per cent of equal). */
+export const SAMPLE_PER_BATCH = 1_000;
+
+/**
+ * SQL: the ids that cut the candidates of one type into `parts` batches of about equal count: the
+ * quantiles of a reservoir sample of their ids (`SAMPLE_PER_BATCH` a batch; bounded memory, one
+ * scan). Ids are far from uniform — the synthetic histories tile a region with id offsets —, so
+ * equal-width id ranges do not do, and DuckDB's approx_quantile left batches up to 2.2 times
+ * their size (a 400 k-row batch of nodes did not fit the streaming instance's sort).
+ */
+export function idCutsSql(p: { where: string; type: number; parts: number }): string {
+  if (!Number.isSafeInteger(p.type) || !Number.isSafeInteger(p.parts) || p.parts < 2) throw new RangeError(`bad batch cut: type ${p.type}, ${p.parts} parts`);
+  const qs = Array.from({ length: p.parts - 1 }, (_, i) => ((i + 1) / p.parts).toPrecision(17));
+  return `SELECT quantile_disc(sample.id, [${qs.join(', ')}])::DOUBLE[] AS cuts
+FROM (SELECT st.id FROM states st WHERE st.type = ${p.type} AND ${p.where}) sample
+USING SAMPLE reservoir(${p.parts * SAMPLE_PER_BATCH} ROWS)`;
+}
+
+/** One batch: the rows of `type` with `from` <= id < `to` (an end left out is open). */
+export interface IdBatch {
+  type: number;
+  from?: number;
+  to?: number;
+}
+
+/** The batches of one type between the cut ids (any order, repeats allowed): ascending, disjoint, covering every id. */
+export function idBatches(type: number, cuts: readonly number[]): IdBatch[] {
+  const bounds = [...new Set(cuts.map((c) => Math.ceil(c)))].sort((a, b) => a - b);
   const out: IdBatch[] = [];
-  for (const { type, lo, hi, n } of [...stats].sort((a, b) => a.type - b.type)) {
-    const k = Math.max(1, Math.ceil(n / batchRows));
-    const width = Math.ceil((hi - lo + 1) / k);
-    for (let from = lo; from <= hi; from += width) out.push({ type, lo: from, hi: Math.min(hi, from + width - 1) });
+  for (let i = 0; i <= bounds.length; i++) {
+    const b: IdBatch = { type };
+    if (i > 0) b.from = bounds[i - 1];
+    if (i < bounds.length) b.to = bounds[i];
+    out.push(b);
   }
   return out;
 }
 
 /** SQL: the rows of one batch (added to the extraction's filter). */
 export function batchSql(b: IdBatch, alias = 'st'): string {
-  for (const x of [b.type, b.lo, b.hi]) if (!Number.isSafeInteger(x)) throw new RangeError(`not an integer: ${x}`);
-  return `(${alias}.type = ${b.type} AND ${alias}.id BETWEEN ${b.lo} AND ${b.hi})`;
+  for (const x of [b.type, b.from ?? 0, b.to ?? 0]) if (!Number.isSafeInteger(x)) throw new RangeError(`not an integer: ${x}`);
+  const parts = [`${alias}.type = ${b.type}`];
+  if (b.from !== undefined) parts.push(`${alias}.id >= ${b.from}`);
+  if (b.to !== undefined) parts.push(`${alias}.id < ${b.to}`);
+  return `(${parts.join(' AND ')})`;
+}
+
+/**
+ * SQL: the version's own state (minor version 0) of every member-induced candidate of a batch,
+ * as (id, version, changeset, valid_from): what such a state reports as its version's changeset
+ * and start. Small (one row per member-induced candidate at most), so the engine holds it in a map.
+ */
+export function versionStatesSql(p: CandidateRows, batch: IdBatch): string {
+  return `SELECT v.id::DOUBLE AS id, v.version::INTEGER AS version, v.changeset::DOUBLE AS changeset, v.valid_from::DOUBLE AS valid_from
+FROM states v
+WHERE v.minor_version = 0 AND ${batchSql(batch, 'v')}
+  AND (v.id, v.version) IN (SELECT st.id, st.version FROM states st WHERE st.minor_version > 0 AND ${batchSql(batch)} AND ${candidatesWhere(p)})`;
 }

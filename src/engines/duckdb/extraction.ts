@@ -18,14 +18,22 @@ import { lazyChunkRows } from './chunk-rows.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
 import {
+  batchCount,
   batchSql,
+  candidatesWhere,
+  contributionElementsWhere,
   contributionExtractionSql,
-  extractionBatchesSql,
-  idBatches,
+  typeRowsSql,
   fullHistoryExtractionSql,
+  idBatches,
+  idCutsSql,
   snapshotExtractionSql,
+  versionStatesSql,
+  type CandidateRows,
   type ExtractedFeature,
   type ExtractionQuery,
+  type IdBatch,
+  type TypeRows,
 } from '../../query/extraction.js';
 
 export interface ExtractionEngine {
@@ -36,6 +44,10 @@ export interface ExtractionEngine {
   extract(q: ExtractionQuery): AsyncGenerator<ExtractedFeature, void, undefined>;
 }
 
+
+/** A batch's member-induced states' version facts: "id/version" → [the version's changeset, its start]. */
+type VersionFacts = Map<string, [number, number]>;
+const versionKey = (id: number, version: number) => `${id}/${version}`;
 
 function tagsOf(keys: unknown, vals: unknown): [string, string][] {
   const k = keys as string[];
@@ -80,48 +92,80 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   }
 
   /**
-   * The statements of a snapshot or full-history extraction, one per id batch, in (type, id)
-   * order (query/extraction.ts `extractionBatchesSql`): each sorts only its batch.
+   * The id batches of the rows that meet `where`, in (type, id) order, each with its type's row
+   * counts (query/extraction.ts `typeRowsSql`, `batchCount`, `idCutsSql`, `idBatches`).
    */
-  async function* batchedStatements(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<string, void, undefined> {
-    const ts = q.timestamps;
-    const kind = q.kind === 'snapshot' ? 'snapshot' : 'fullHistory';
-    const stats = (await readAllRows(store, extractionBatchesSql({ area: plan, kind, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) }), q.signal, true)) as [number, number, number, number][];
-    for (const batch of idBatches(stats.map(([type, lo, hi, n]) => ({ type, lo, hi, n })))) {
-      yield sqlFor(q, plan, batchSql(batch));
+  async function* idBatchesOf(where: string, signal: AbortSignal | undefined): AsyncGenerator<{ batch: IdBatch; rows: TypeRows }, void, undefined> {
+    const types = (await readAllRows(store, typeRowsSql(where), signal, true)).map(([type, n, vertices, minor]) => ({ type, n, vertices, minor }) as TypeRows);
+    for (const rows of types) {
+      const parts = batchCount(rows);
+      const cuts = parts > 1 ? ((await readAllRows(store, idCutsSql({ where, type: rows.type, parts }), signal, true))[0][0] as number[]) : [];
+      for (const batch of idBatches(rows.type, cuts)) yield { batch, rows };
     }
   }
 
-  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<Iterable<unknown[]>, void, undefined> {
-    for await (const sql of batchedStatements(q, plan)) yield* streamRows(store, sql, { signal: q.signal, spilling: true }, lazyChunkRows);
+  /**
+   * The rows of a snapshot or full-history extraction, batch by batch: each statement sorts only
+   * its batch. With each batch come its member-induced states' version facts
+   * (`versionStatesSql`), when it has any.
+   */
+  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<{ rows: Iterable<unknown[]>; versions: VersionFacts }, void, undefined> {
+    const ts = q.timestamps;
+    const candidates: CandidateRows = { area: plan, kind: q.kind === 'snapshot' ? 'snapshot' : 'fullHistory', t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) };
+    for await (const { batch, rows } of idBatchesOf(candidatesWhere(candidates), q.signal)) {
+      const versions: VersionFacts = new Map();
+      if (rows.minor > 0) {
+        for (const [id, version, changeset, from] of (await readAllRows(store, versionStatesSql(candidates, batch), q.signal, true)) as number[][]) {
+          versions.set(versionKey(id, version), [changeset, from]);
+        }
+      }
+      for await (const chunk of streamRows(store, sqlFor(q, plan, batchSql(batch)), { signal: q.signal, spilling: true }, lazyChunkRows)) {
+        yield { rows: chunk, versions };
+      }
+    }
+  }
+
+  /**
+   * The rows of a contributions extraction, batch by batch: each statement's window functions see
+   * only its batch's elements. They run on the main instance: DuckDB's windows do not fit the
+   * streaming instance's 64 MB even for one batch.
+   */
+  async function* contributionRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<Iterable<unknown[]>, void, undefined> {
+    const ts = q.timestamps;
+    for await (const { batch } of idBatchesOf(contributionElementsWhere({ area: plan, t2: ts[ts.length - 1] }), q.signal)) {
+      const sql = contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q), batchSql: batchSql(batch) });
+      yield* streamRows(store, sql, { signal: q.signal }, lazyChunkRows);
+    }
   }
 
   async function* snapshots(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of batchedRows(q, plan)) {
-      for (const [type, id, version, changeset, lastEdit, t, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
+    for await (const { rows, versions } of batchedRows(q, plan)) {
+      for (const [type, id, version, minor, changeset, from, t, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
-        yield { type, id, version, changeset, time: t, time2: lastEdit, geometry, tags: tagsOf(keys, vals) };
+        const own = minor > 0 ? versions.get(versionKey(id, version)) : undefined;
+        yield { type, id, version, changeset: own?.[0] ?? changeset, time: t, time2: own?.[1] ?? from, geometry, tags: tagsOf(keys, vals) };
       }
       checkAborted(q.signal);
     }
   }
 
   async function* fullHistory(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
-    for await (const rows of batchedRows(q, plan)) {
-      for (const [type, id, version, changeset, from, to, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
+    for await (const { rows, versions } of batchedRows(q, plan)) {
+      for (const [type, id, version, minor, changeset, from, to, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
         if (from >= to) continue;
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
         if (geometry === null) continue;
-        yield { type, id, version, changeset, time: from, time2: to, geometry, tags: tagsOf(keys, vals) };
+        const own = minor > 0 ? versions.get(versionKey(id, version)) : undefined;
+        yield { type, id, version, changeset: own?.[0] ?? changeset, time: from, time2: to, geometry, tags: tagsOf(keys, vals) };
       }
       checkAborted(q.signal);
     }
   }
 
-  async function* contributions(q: ExtractionQuery, plan: AreaPlan, sql: string, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
+  async function* contributions(q: ExtractionQuery, plan: AreaPlan, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
     let pending: ExtractedFeature | undefined;
-    for await (const rows of streamRows(store, sql, { signal: q.signal }, lazyChunkRows)) {
+    for await (const rows of contributionRows(q, plan)) {
       for (const r of rows) {
         const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, tags, tagsBefore, geom, pGeom, version, versionChangeset, changeset, keys, vals] = r as [
           number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[], Uint8Array | null, Uint8Array | null, number, number, number, unknown, unknown,
@@ -163,9 +207,9 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
         case 'fullHistory':
           return fullHistory(q, plan);
         case 'contributions':
-          return contributions(q, plan, sqlFor(q, plan), false);
+          return contributions(q, plan, false);
         case 'latestContributions':
-          return contributions(q, plan, sqlFor(q, plan), true);
+          return contributions(q, plan, true);
       }
     },
   };

@@ -3,7 +3,7 @@
  * statistics, extraction) do it: an abort interrupts the statement and the call rejects with the
  * signal's reason; every statement gets its own connection, closed afterwards.
  */
-import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk } from '@duckdb/node-api';
+import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import type { Store } from '../../store/open-store.js';
 
 /** Throws the signal's reason when it is aborted. */
@@ -66,8 +66,9 @@ export async function* streamRows(
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
   let done = false;
+  let result: DuckDBResult | undefined;
   try {
-    const result = await con.stream(sql);
+    result = await con.stream(sql);
     for (;;) {
       checkAborted(signal);
       const chunk = await result.fetchChunk();
@@ -80,7 +81,13 @@ export async function* streamRows(
     throw e;
   } finally {
     signal?.removeEventListener('abort', onAbort);
-    if (!done) con.interrupt();
+    if (!done) {
+      con.interrupt();
+      // An interrupted query releases its memory (the pinned blocks of its sort) only when it next
+      // runs: until then it holds them for as long as the result object lives, which is until a
+      // garbage collection, and the streaming instance's next query ran out of memory.
+      await result?.fetchChunk().catch(() => undefined);
+    }
     con.closeSync();
   }
 }

@@ -42,9 +42,12 @@ export function acceptsGzip(request: FastifyRequest): boolean {
   return /(^|,)\s*gzip\s*(;\s*q=(?!0(\.0*)?\s*(,|$))[\d.]+)?\s*(,|$)/i.test(v);
 }
 
-/** Writes, then waits for `drain` when the sink's buffer is full (rejects if the sink closes first). */
-function write(sink: Writable, chunk: Buffer): Promise<void> | undefined {
-  if (sink.write(chunk)) return undefined;
+/**
+ * Writes, then waits for `drain` when the sink's buffer is full (rejects if the sink closes first).
+ * `written` runs once the sink no longer needs the bytes.
+ */
+function write(sink: Writable, chunk: Buffer, written: () => void): Promise<void> | undefined {
+  if (sink.write(chunk, (e) => e || written())) return undefined;
   return new Promise<void>((resolve, reject) => {
     const done = (e?: Error) => {
       sink.off('drain', onDrain);
@@ -112,7 +115,8 @@ export async function streamExtraction(request: FastifyRequest, reply: FastifyRe
       if (count++ > 0) out.add(FEATURE_SEPARATOR);
       out.add(text);
       if (out.full) {
-        const pending = write(sink, out.take());
+        const batch = out.take();
+        const pending = write(sink, batch, () => out.recycle(batch));
         if (pending) await pending;
       }
     }

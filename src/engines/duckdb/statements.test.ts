@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DuckDBInstance } from '@duckdb/node-api';
+import type { Store } from '../../store/open-store.js';
+import { streamRows } from './statements.js';
+
+/** A store whose connections all go to one small in-memory instance (only what streamRows uses). */
+async function smallStore(): Promise<{ store: Store; usedBytes: () => Promise<number>; close: () => void }> {
+  const instance = await DuckDBInstance.create(':memory:', { memory_limit: '64MB', threads: '1' });
+  const store = { connect: () => instance.connect(), connectStreaming: () => instance.connect() } as unknown as Store;
+  const usedBytes = async () => {
+    const con = await instance.connect();
+    const rows = (await con.runAndReadAll('SELECT sum(memory_usage_bytes)::DOUBLE FROM duckdb_memory()')).getRowsJS();
+    con.closeSync();
+    return rows[0][0] as number;
+  };
+  return { store, usedBytes, close: () => instance.closeSync() };
+}
+
+const BIG_SORT = "SELECT i, repeat('x', 60) || i AS payload FROM range(400000) t(i) ORDER BY i DESC";
+
+test('a streamed query ended early releases its memory at once, not when its result is garbage collected', async () => {
+  const { store, usedBytes, close } = await smallStore();
+  try {
+    const idle = await usedBytes();
+    const rows = streamRows(store, BIG_SORT, { spilling: true });
+    const first = await rows.next();
+    assert.equal(first.done, false);
+    assert.ok((await usedBytes()) > idle + 8 * 2 ** 20, 'the sort holds memory while streaming');
+    await rows.return(undefined);
+    const after = await usedBytes();
+    assert.ok(after < idle + 4 * 2 ** 20, `after the early end DuckDB still holds ${((after - idle) / 2 ** 20).toFixed(1)} MB`);
+    // And the same statement runs again to its end in the same small memory.
+    let n = 0;
+    for await (const chunk of streamRows(store, BIG_SORT, { spilling: true })) n += chunk.length;
+    assert.equal(n, 400000);
+  } finally {
+    close();
+  }
+});
+
+test('an aborted signal ends the stream with its reason and releases the memory', async () => {
+  const { store, usedBytes, close } = await smallStore();
+  try {
+    const idle = await usedBytes();
+    const controller = new AbortController();
+    const reason = new Error('client gone');
+    const rows = streamRows(store, BIG_SORT, { spilling: true, signal: controller.signal });
+    await rows.next();
+    controller.abort(reason);
+    await assert.rejects(rows.next(), (e) => e === reason);
+    assert.ok((await usedBytes()) < idle + 4 * 2 ** 20);
+  } finally {
+    close();
+  }
+});
