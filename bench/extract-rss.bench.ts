@@ -19,6 +19,8 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 const server = spawn(process.execPath, ['dist/src/cli/main.js', 'serve', '--db', db, '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
 await new Promise<void>((resolve) => server.stdout!.on('data', (d: Buffer) => d.toString().includes('serving') && resolve()));
+// SERVER_LOG=1: the server's log on stderr.
+if (process.env.SERVER_LOG) server.stdout!.on('data', (d: Buffer) => process.stderr.write(d));
 const pid = server.pid!;
 const base = `http://127.0.0.1:${port}`;
 const meta = (await (await fetch(`${base}/v1/metadata`)).json()) as { extractRegion: { temporalExtent: { toTimestamp: string } } };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { BATCH_BYTES, BATCH_ROWS, batchCount, batchSql, candidatesWhere, idBatches, idCutsSql, type IdBatch } from './extraction.js';
+import { BATCH_BYTES, BATCH_ROWS, batchCount, batchSql, candidatesWhere, idBatches, idCutsSql, splitBatch, type IdBatch } from './extraction.js';
 import { planArea } from './area-plan.js';
 
 const inBatch = (b: IdBatch, id: number) => (b.from === undefined || id >= b.from) && (b.to === undefined || id < b.to);
@@ -45,4 +45,18 @@ test('batchSql and idCutsSql take only integers', () => {
   const where = candidatesWhere({ area, kind: 'snapshot' as const, t1: 0, t2: 10, filterSql: 'TRUE' });
   assert.match(idCutsSql({ where, type: 1, parts: 4 }), /quantile_disc\(sample\.id, \[0\.25\d*, 0\.5\d*, 0\.75\d*\]\)[^]*reservoir\(4000 ROWS\)/);
   assert.throws(() => idCutsSql({ where, type: 1, parts: 1 }), RangeError);
+});
+
+test('splitBatch cuts a batch into two that hold exactly its ids, or refuses a cut outside it', () => {
+  const bound = fc.option(fc.integer({ min: -1000, max: 1000 }), { nil: undefined });
+  fc.assert(
+    fc.property(bound, bound, fc.integer({ min: -1100, max: 1100 }), fc.array(fc.integer({ min: -1100, max: 1100 }), { maxLength: 40 }), (from, to, cut, ids) => {
+      const b: IdBatch = { type: 1, ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
+      const halves = splitBatch(b, cut);
+      const inside = (from === undefined || cut > from) && (to === undefined || cut < to);
+      assert.equal(halves !== null, inside);
+      if (halves === null) return;
+      for (const id of [...ids, cut, cut - 1]) assert.equal(halves.filter((h) => inBatch(h, id)).length, inBatch(b, id) ? 1 : 0);
+    }),
+  );
 });

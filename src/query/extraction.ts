@@ -232,6 +232,17 @@ export function idBatches(type: number, cuts: readonly number[]): IdBatch[] {
   return out;
 }
 
+/** The two halves of a batch either side of `cut` (the lower one ends before it), or null when `cut` does not fall strictly inside. */
+export function splitBatch(b: IdBatch, cut: number): [IdBatch, IdBatch] | null {
+  const c = Math.ceil(cut);
+  if ((b.from !== undefined && c <= b.from) || (b.to !== undefined && c >= b.to)) return null;
+  const lower: IdBatch = { type: b.type, to: c };
+  if (b.from !== undefined) lower.from = b.from;
+  const upper: IdBatch = { type: b.type, from: c };
+  if (b.to !== undefined) upper.to = b.to;
+  return [lower, upper];
+}
+
 /** SQL: the rows of one batch (added to the extraction's filter). */
 export function batchSql(b: IdBatch, alias = 'st'): string {
   for (const x of [b.type, b.from ?? 0, b.to ?? 0]) if (!Number.isSafeInteger(x)) throw new RangeError(`not an integer: ${x}`);

@@ -28,6 +28,7 @@ import {
   idBatches,
   idCutsSql,
   snapshotExtractionSql,
+  splitBatch,
   versionStatesSql,
   type CandidateRows,
   type ExtractedFeature,
@@ -45,6 +46,9 @@ export interface ExtractionEngine {
 }
 
 
+/** How many times over a batch that does not fit the streaming instance is cut in two. */
+const SPLITS = 4;
+
 /** A batch's member-induced states' version facts: "id/version" → [the version's changeset, its start]. */
 type VersionFacts = Map<string, [number, number]>;
 const versionKey = (id: number, version: number) => `${id}/${version}`;
@@ -57,7 +61,12 @@ function tagsOf(keys: unknown, vals: unknown): [string, string][] {
   return out;
 }
 
-export async function createDuckDbExtractionEngine(store: Store, dictionary?: StoreTagDictionary): Promise<ExtractionEngine> {
+export interface ExtractionEngineOptions {
+  /** Called when a batch did not fit the streaming instance and is cut in two (tests, logs). */
+  onBatchSplit?: (batch: IdBatch) => void;
+}
+
+export async function createDuckDbExtractionEngine(store: Store, dictionary?: StoreTagDictionary, options: ExtractionEngineOptions = {}): Promise<ExtractionEngine> {
   const d = await dictionaryOf(store, dictionary);
   const filterSql = (q: ExtractionQuery) => compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql;
   const planOf = (q: ExtractionQuery) => planArea(unionOfAreas(q.areas), 'st');
@@ -119,9 +128,30 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
           versions.set(versionKey(id, version), [changeset, from]);
         }
       }
-      for await (const chunk of streamRows(store, sqlFor(q, plan, batchSql(batch)), { signal: q.signal, spilling: true }, lazyChunkRows)) {
-        yield { rows: chunk, versions };
+      for await (const rows of sortedBatch(q, plan, candidates, batch, 0)) yield { rows, versions };
+    }
+  }
+
+  /**
+   * The rows of one batch from the streaming instance. Batch sizes are estimates: when DuckDB
+   * runs out of memory before the first row (in the batch's sort), the batch is cut in two at a
+   * sampled id and each half is tried in turn (at most SPLITS times over).
+   */
+  async function* sortedBatch(q: ExtractionQuery, plan: AreaPlan, candidates: CandidateRows, batch: IdBatch, splits: number): AsyncGenerator<Iterable<unknown[]>, void, undefined> {
+    let started = false;
+    try {
+      for await (const rows of streamRows(store, sqlFor(q, plan, batchSql(batch)), { signal: q.signal, spilling: true }, lazyChunkRows)) {
+        started = true;
+        yield rows;
       }
+    } catch (e) {
+      if (started || splits >= SPLITS || !/^Out of Memory Error/.test((e as Error).message)) throw e;
+      const where = `${candidatesWhere(candidates)} AND ${batchSql(batch)}`;
+      options.onBatchSplit?.(batch);
+      const [cut] = (await readAllRows(store, idCutsSql({ where, type: batch.type, parts: 2 }), q.signal, true))[0][0] as number[];
+      const halves = cut === undefined ? null : splitBatch(batch, cut);
+      if (halves === null) throw e;
+      for (const half of halves) yield* sortedBatch(q, plan, candidates, half, splits + 1);
     }
   }
 
