@@ -72,14 +72,15 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   const planOf = (q: ExtractionQuery) => planArea(unionOfAreas(q.areas), 'st');
 
   /** The extraction's statement; `batch`: only the rows of one id batch (snapshot and full history). */
-  function sqlFor(q: ExtractionQuery, plan: AreaPlan, batch?: string): string {
+  function sqlFor(q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch): string {
     const ts = q.timestamps;
-    const where = batch ? `(${filterSql(q)} AND ${batch})` : filterSql(q);
+    const where = batch ? `(${filterSql(q)} AND ${batchSql(batch)})` : filterSql(q);
+    const points = batch?.type === 0;
     switch (q.kind) {
       case 'snapshot':
-        return snapshotExtractionSql({ area: plan, timestamps: ts, filterSql: where });
+        return snapshotExtractionSql({ area: plan, timestamps: ts, filterSql: where, points });
       case 'fullHistory':
-        return fullHistoryExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: where });
+        return fullHistoryExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: where, points });
       case 'contributions':
       case 'latestContributions':
         return contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) });
@@ -91,9 +92,11 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
    * geometry — a way or relation whose members are all missing —, which a whole-world area keeps:
    * there is nothing to extract; see area-plan.ts); `output` is what the feature carries.
    */
-  function geometryOf(plan: AreaPlan, interior: boolean, wkb: Uint8Array | null, clipGeometry: boolean): Geometry | null {
-    if (wkb === null) return null;
-    const g = decodeWkb(wkb);
+  function geometryOf(plan: AreaPlan, interior: boolean, wkb: Uint8Array | null, clipGeometry: boolean, x: number | null = null, y: number | null = null): Geometry | null {
+    let g: Geometry;
+    if (wkb !== null) g = decodeWkb(wkb);
+    else if (x !== null && y !== null) g = { type: 'Point', coordinates: [x, y] };
+    else return null;
     if (interior) return g;
     const clipped = plan.clip(g);
     if (clipped === null) return null;
@@ -140,7 +143,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   async function* sortedBatch(q: ExtractionQuery, plan: AreaPlan, candidates: CandidateRows, batch: IdBatch, splits: number): AsyncGenerator<Iterable<unknown[]>, void, undefined> {
     let started = false;
     try {
-      for await (const rows of streamRows(store, sqlFor(q, plan, batchSql(batch)), { signal: q.signal, spilling: true }, lazyChunkRows)) {
+      for await (const rows of streamRows(store, sqlFor(q, plan, batch), { signal: q.signal, spilling: true }, lazyChunkRows)) {
         started = true;
         yield rows;
       }
@@ -170,8 +173,8 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* snapshots(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const { rows, versions } of batchedRows(q, plan)) {
-      for (const [type, id, version, minor, changeset, from, t, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
-        const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
+      for (const [type, id, version, minor, changeset, from, t, interior, wkb, x, y, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, number | null, number | null, unknown, unknown]>) {
+        const geometry = geometryOf(plan, interior, wkb, q.clipGeometry, x, y);
         if (geometry === null) continue;
         const own = minor > 0 ? versions.get(versionKey(id, version)) : undefined;
         yield { type, id, version, changeset: own?.[0] ?? changeset, time: t, time2: own?.[1] ?? from, geometry, tags: tagsOf(keys, vals) };
@@ -182,9 +185,9 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* fullHistory(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const { rows, versions } of batchedRows(q, plan)) {
-      for (const [type, id, version, minor, changeset, from, to, interior, wkb, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, unknown, unknown]>) {
+      for (const [type, id, version, minor, changeset, from, to, interior, wkb, x, y, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, number | null, number | null, unknown, unknown]>) {
         if (from >= to) continue;
-        const geometry = geometryOf(plan, interior, wkb, q.clipGeometry);
+        const geometry = geometryOf(plan, interior, wkb, q.clipGeometry, x, y);
         if (geometry === null) continue;
         const own = minor > 0 ? versions.get(versionKey(id, version)) : undefined;
         yield { type, id, version, changeset: own?.[0] ?? changeset, time: from, time2: to, geometry, tags: tagsOf(keys, vals) };

@@ -311,8 +311,6 @@ describe('extraction on the sample', () => {
           req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
           req.end();
         });
-        // With gzip the server waited for the compressor to drain, which a closed response never lets
-        // it do: the query stayed open, holding its DuckDB memory, and the request never ended.
         assert.ok(await waitFor(() => stats.closed), 'the feature iterator (and its DuckDB statement) is closed');
         assert.ok(stats.yielded < total / 2, `${stats.yielded} of ${total} features produced`);
       });

@@ -43,22 +43,29 @@ export function acceptsGzip(request: FastifyRequest): boolean {
 }
 
 /**
- * Writes, then waits for `drain` when the sink's buffer is full (rejects if the sink closes first).
- * `written` runs once the sink no longer needs the bytes.
+ * Writes, then waits for `drain` when the sink's buffer is full; rejects if the sink closes or
+ * `signal` aborts first (the signal aborts when the client goes away: with gzip the sink is the
+ * compressor, which is not closed with the response, so only the signal guarantees that a wait
+ * for its drain ends and the query, with its DuckDB memory, is released). `written` runs once the
+ * sink no longer needs the bytes.
  */
-function write(sink: Writable, chunk: Buffer, written: () => void): Promise<void> | undefined {
+function write(sink: Writable, chunk: Buffer, written: () => void, signal: AbortSignal): Promise<void> | undefined {
   if (sink.write(chunk, (e) => e || written())) return undefined;
   return new Promise<void>((resolve, reject) => {
-    const done = (e?: Error) => {
+    const done = (e?: unknown) => {
       sink.off('drain', onDrain);
       sink.off('close', onClose);
+      signal.removeEventListener('abort', onAbort);
       if (e) reject(e);
       else resolve();
     };
     const onDrain = () => done();
     const onClose = () => done(new Error('the response stream closed'));
+    const onAbort = () => done(signal.reason ?? new Error('aborted'));
+    if (signal.aborted) return onAbort();
     sink.on('drain', onDrain);
     sink.on('close', onClose);
+    signal.addEventListener('abort', onAbort);
   });
 }
 
@@ -116,7 +123,7 @@ export async function streamExtraction(request: FastifyRequest, reply: FastifyRe
       out.add(text);
       if (out.full) {
         const batch = out.take();
-        const pending = write(sink, batch, () => out.recycle(batch));
+        const pending = write(sink, batch, () => out.recycle(batch), controller.signal);
         if (pending) await pending;
       }
     }
