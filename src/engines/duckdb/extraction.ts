@@ -23,12 +23,12 @@ import {
   candidatesWhere,
   contributionElementsWhere,
   contributionExtractionSql,
-  typeRowsSql,
   fullHistoryExtractionSql,
   idBatches,
   idCutsSql,
   snapshotExtractionSql,
   splitBatch,
+  typeRowsSql,
   versionStatesSql,
   type CandidateRows,
   type ExtractedFeature,
@@ -52,6 +52,8 @@ const SPLITS = 4;
 /** A batch's member-induced states' version facts: "id/version" → [the version's changeset, its start]. */
 type VersionFacts = Map<string, [number, number]>;
 const versionKey = (id: number, version: number) => `${id}/${version}`;
+/** The version facts a state reports: its version's, when it is member-induced (minor > 0) and they were found. */
+const ownVersion = (versions: VersionFacts, id: number, version: number, minor: number) => (minor > 0 ? versions.get(versionKey(id, version)) : undefined);
 
 function tagsOf(keys: unknown, vals: unknown): [string, string][] {
   const k = keys as string[];
@@ -90,7 +92,8 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   /**
    * The clipped geometry of a row (null when the clip is empty, and for an element without any
    * geometry — a way or relation whose members are all missing —, which a whole-world area keeps:
-   * there is nothing to extract; see area-plan.ts); `output` is what the feature carries.
+   * there is nothing to extract; see area-plan.ts); `output` is what the feature carries. A node
+   * row of a batch of nodes carries no WKB but the point's `x` and `y`.
    */
   function geometryOf(plan: AreaPlan, interior: boolean, wkb: Uint8Array | null, clipGeometry: boolean, x: number | null = null, y: number | null = null): Geometry | null {
     let g: Geometry;
@@ -131,7 +134,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
           versions.set(versionKey(id, version), [changeset, from]);
         }
       }
-      for await (const rows of sortedBatch(q, plan, candidates, batch, 0)) yield { rows, versions };
+      for await (const chunk of sortedBatch(q, plan, candidates, batch, 0)) yield { rows: chunk, versions };
     }
   }
 
@@ -176,7 +179,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
       for (const [type, id, version, minor, changeset, from, t, interior, wkb, x, y, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, number | null, number | null, unknown, unknown]>) {
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry, x, y);
         if (geometry === null) continue;
-        const own = minor > 0 ? versions.get(versionKey(id, version)) : undefined;
+        const own = ownVersion(versions, id, version, minor);
         yield { type, id, version, changeset: own?.[0] ?? changeset, time: t, time2: own?.[1] ?? from, geometry, tags: tagsOf(keys, vals) };
       }
       checkAborted(q.signal);
@@ -189,7 +192,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
         if (from >= to) continue;
         const geometry = geometryOf(plan, interior, wkb, q.clipGeometry, x, y);
         if (geometry === null) continue;
-        const own = minor > 0 ? versions.get(versionKey(id, version)) : undefined;
+        const own = ownVersion(versions, id, version, minor);
         yield { type, id, version, changeset: own?.[0] ?? changeset, time: from, time2: to, geometry, tags: tagsOf(keys, vals) };
       }
       checkAborted(q.signal);
