@@ -67,13 +67,18 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
     throw new MaphistError('DB_INVALID', `${path} has maphist schema version ${metadata.schemaVersion}; this maphist reads version ${SCHEMA_VERSION}. Import the history file again.`);
   }
   let streaming: Promise<DuckDBInstance> | undefined;
+  let streamingOpen: DuckDBInstance | undefined;
   const streamingInstance = () =>
     (streaming ??= DuckDBInstance.create(path, {
       access_mode: 'READ_ONLY',
       memory_limit: options.streamingMemoryLimit ?? '64MB',
       threads: '1',
       temp_directory: `${tempBase}-streaming`,
-    }));
+    }).then((s) => (streamingOpen = s)));
+  const closeStreaming = (s: DuckDBInstance) => {
+    s.closeSync();
+    rmSync(`${tempBase}-streaming`, { recursive: true, force: true });
+  };
   return {
     path,
     metadata,
@@ -82,10 +87,10 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
     close: () => {
       instance.closeSync();
       rmSync(tempBase, { recursive: true, force: true });
-      void streaming?.then((s) => {
-        s.closeSync();
-        rmSync(`${tempBase}-streaming`, { recursive: true, force: true });
-      });
+      // Synchronously when the streaming instance is open: `maphist serve` exits right after
+      // closing on SIGTERM, and a deferred removal left its spill directory behind.
+      if (streamingOpen) closeStreaming(streamingOpen);
+      else void streaming?.then(closeStreaming);
     },
   };
 }
