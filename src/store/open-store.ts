@@ -1,5 +1,5 @@
 /** Opens an existing maphist database for queries (read-only: the server never writes the history). */
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
@@ -34,12 +34,45 @@ export interface OpenStoreOptions {
 
 let openedStores = 0;
 
+/** Whether a process with this pid is running (signal 0 only checks; EPERM: running, not ours). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes the spill directories (`maphist-duckdb-<pid>-…`) of processes that are no longer
+ * running: a killed or crashed server or import never got to remove its own, and a window query
+ * can leave gigabytes there. Run once per process, at the first open. Returns the names removed.
+ */
+export function removeStaleSpillDirectories(dir = tmpdir()): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const pid = Number(/^maphist-duckdb-(\d+)-/.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
 export async function openStore(path: string, options: OpenStoreOptions = {}): Promise<Store> {
   if (!existsSync(path)) {
     throw new MaphistError('DB_NOT_FOUND', `There is no maphist database at ${path}. Create one with \`maphist import <history file> --db ${path}\`.`);
   }
   // Spill directories of this store's two instances, removed when it closes (one pair per open
   // store: tests open several stores in one process).
+  if (openedStores === 0) removeStaleSpillDirectories();
   const tempBase = join(tmpdir(), `maphist-duckdb-${process.pid}-${++openedStores}`);
   let instance: DuckDBInstance;
   try {
