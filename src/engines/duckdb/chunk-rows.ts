@@ -10,6 +10,9 @@
 import { DuckDBBlobVector, DuckDBListVector, type DuckDBDataChunk, type DuckDBVector } from '@duckdb/node-api';
 import type { Store } from '../../store/open-store.js';
 import { streamRows } from './statements.js';
+import { chunkCollectionPacer } from './chunk-collection.js';
+
+const pacer = chunkCollectionPacer();
 
 /**
  * A blob's bytes, owned by the caller: payloads of more than 12 bytes already come back as a
@@ -17,6 +20,7 @@ import { streamRows } from './statements.js';
  */
 function blobAt(v: DuckDBBlobVector, i: number): Uint8Array | null {
   const b = v.getItemBytes(i);
+  if (b !== null) pacer.payloadRead(b.length);
   return b === null ? null : b.length <= 12 ? b.slice() : b;
 }
 

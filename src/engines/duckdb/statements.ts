@@ -5,6 +5,7 @@
  */
 import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import type { Store } from '../../store/open-store.js';
+import { chunkCollectionPacer } from './chunk-collection.js';
 
 /** Throws the signal's reason when it is aborted. */
 export function checkAborted(signal: AbortSignal | undefined): void {
@@ -48,7 +49,8 @@ const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConver
 
 /**
  * Streams the rows of `sql`, one DuckDB chunk at a time: the next chunk is fetched only when the
- * consumer asks for it (backpressure reaches DuckDB). Ending the iteration early or aborting the
+ * consumer asks for it (backpressure reaches DuckDB). Chunks read are reported to the process's
+ * chunk-collection pacer (chunk-collection.ts), which keeps consumed chunks from piling up. Ending the iteration early or aborting the
  * signal interrupts the statement and closes the connection.
  */
 export function streamRows(store: Store, sql: string, options?: StreamOptions): AsyncGenerator<unknown[][], void, undefined>;
@@ -62,6 +64,7 @@ export async function* streamRows(
 ): AsyncGenerator<unknown, void, undefined> {
   const { signal } = options;
   checkAborted(signal);
+  const pacer = chunkCollectionPacer();
   const con: DuckDBConnection = options.spilling ? await store.connectStreaming() : await store.connect();
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -73,6 +76,7 @@ export async function* streamRows(
       checkAborted(signal);
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;
+      pacer.chunkRead(chunk.rowCount, chunk.columnCount);
       yield convert(chunk);
     }
     done = true;
