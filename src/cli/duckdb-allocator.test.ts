@@ -1,0 +1,29 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DUCKDB_ALLOCATOR_DEFAULT, DUCKDB_ALLOCATOR_ENV, withDuckDbAllocatorDefault } from './duckdb-allocator.js';
+
+const MAIN = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
+const HANDMADE = join(process.cwd(), '..', 'shared', 'data', 'testcases', 'handmade', 'history-small.osh.pbf');
+
+test('maphist adds its allocator default only when the user set none', () => {
+  assert.equal(withDuckDbAllocatorDefault({ PATH: '/bin' })[DUCKDB_ALLOCATOR_ENV], DUCKDB_ALLOCATOR_DEFAULT);
+  assert.equal(withDuckDbAllocatorDefault({ [DUCKDB_ALLOCATOR_ENV]: 'narenas:4' })[DUCKDB_ALLOCATOR_ENV], 'narenas:4');
+  assert.equal(withDuckDbAllocatorDefault({ [DUCKDB_ALLOCATOR_ENV]: '' })[DUCKDB_ALLOCATOR_ENV], '');
+});
+
+test('the configuration main.ts puts in the environment reaches DuckDB (it is set before DuckDB loads)', () => {
+  // stats_print makes jemalloc print its options at exit (stats_print_opts leaves out all but the general section).
+  const env = { ...process.env, [DUCKDB_ALLOCATOR_ENV]: `${DUCKDB_ALLOCATOR_DEFAULT},stats_print:true,stats_print_opts:mdablxe` };
+  const dir = mkdtempSync(join(tmpdir(), 'maphist-allocator-'));
+  try {
+    const r = spawnSync(process.execPath, [MAIN, 'import', HANDMADE, '--db', join(dir, 'h.duckdb')], { encoding: 'utf8', env });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout + r.stderr, /opt\.narenas: 1\b/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

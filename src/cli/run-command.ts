@@ -1,0 +1,51 @@
+/**
+ * The `maphist` command: the composition root that picks a command and maps errors to exit codes.
+ * Loaded by main.ts once DuckDB's allocator is configured.
+ */
+import { isMaphistError } from '../core/errors.js';
+import { importCommand } from './commands/import.js';
+import { keysCommand } from './commands/keys.js';
+import { serveCommand } from './commands/serve.js';
+import { sqlCommand } from './commands/sql.js';
+import { startCommand } from './commands/start.js';
+import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
+
+const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
+  import: importCommand,
+  sql: sqlCommand,
+  serve: serveCommand,
+  start: startCommand,
+  keys: keysCommand,
+};
+
+const USAGE = `usage: maphist <command> [options]
+  import <file> [--db PATH]        build a database from a full-history file (.osh.pbf, .osh/.osm[.gz|.bz2])
+  sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
+  serve [--db PATH] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)
+        [--no-api-keys]            (version 2 statistics and extraction need no key: private deployment)
+  start                            import the bundled sample if there is no database, then serve on :8080
+  keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)`;
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) {
+    console.error(USAGE);
+    return name === undefined || name === '--help' || name === 'help' ? (name ? 0 : 2) : 2;
+  }
+  try {
+    await command(rest);
+    return 0;
+  } catch (e) {
+    if (isMaphistError(e)) {
+      console.error(`maphist ${name}: ${e.message}`);
+      return exitCodeFor(e.code);
+    }
+    if ((e as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || (e as { code?: string }).code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+      console.error(`maphist ${name}: ${(e as Error).message}\n${USAGE}`);
+      return exitCodeFor('CLI_USAGE');
+    }
+    console.error(`maphist ${name}: internal error: ${(e as Error).stack ?? e}`);
+    return EXIT_INTERNAL;
+  }
+}
