@@ -77,7 +77,7 @@ try {
 }
 
 const run = (r: typeof cold) =>
-  `streamed ${r.features.toLocaleString('en')} features (${(r.bytes / 1e6).toFixed(0)} MB) in ${r.seconds.toFixed(1)} s (${Math.round(r.features / r.seconds).toLocaleString('en')} features/s), then disconnected; RSS ${r.before.toFixed(0)} MB before, ${r.peak.toFixed(0)} MB peak: growth **${(r.peak - r.before).toFixed(0)} MB**; from the ${STREAMING_FROM.toLocaleString('en')}th feature on ${(r.peak - r.streaming).toFixed(0)} MB`;
+  `streamed ${r.features.toLocaleString('en')} features (${(r.bytes / 1e6).toFixed(0)} MB) in ${r.seconds.toFixed(1)} s (${Math.round(r.features / r.seconds).toLocaleString('en')} features/s), then disconnected; RSS ${r.before.toFixed(0)} MB before, ${r.peak.toFixed(0)} MB peak: growth **${(r.peak - r.before).toFixed(0)} MB**; from the ${STREAMING_FROM.toLocaleString('en')}th feature on ${r.streaming ? `${(r.peak - r.streaming).toFixed(0)} MB` : 'n/a (fewer features)'}`;
 const lines = [
   `- machine: ${machineDescription()}`,
   `- store: \`${db}\`; request: /v1/elements/geometry, whole world, filter \`${filter}\`, at ${time}`,

@@ -7,8 +7,10 @@
  * generation (each one lives across the writes it feeds), and V8 sees no reason for a major
  * collection. The x48 whole-world node extraction held about 50 MB of consumed chunks that way, and
  * more DuckDB memory beside them. A full collection after every `BYTES_PER_COLLECTION` of chunk data
- * read (values, and the blob payloads in the chunk's heap) bounds it; it costs a few tens of milliseconds per 16 MB streamed (about 1 %).
- * Measured in bench/RESULTS.md (extract-rss-notes).
+ * read (values, and the blob payloads in the chunk's heap) bounds it. One takes about 30 ms on a
+ * streaming server: about 1 % of a node extraction (16 MB is some 170,000 nodes), about 3 % of a
+ * way extraction (some 20,000 ways with their geometries). Measured in bench/RESULTS.md
+ * (extract-rss-notes).
  */
 import v8 from 'node:v8';
 import vm from 'node:vm';
