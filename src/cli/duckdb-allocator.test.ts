@@ -4,15 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DUCKDB_ALLOCATOR_DEFAULT, DUCKDB_ALLOCATOR_ENV, withDuckDbAllocatorDefault } from './duckdb-allocator.js';
+import { DUCKDB_ALLOCATOR_DEFAULT, DUCKDB_ALLOCATOR_ENV, duckDbAllocatorConf } from './duckdb-allocator.js';
 
 const MAIN = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
 const HANDMADE = join(process.cwd(), '..', 'shared', 'data', 'testcases', 'handmade', 'history-small.osh.pbf');
 
 test('maphist adds its allocator default only when the user set none', () => {
-  assert.equal(withDuckDbAllocatorDefault({ PATH: '/bin' })[DUCKDB_ALLOCATOR_ENV], DUCKDB_ALLOCATOR_DEFAULT);
-  assert.equal(withDuckDbAllocatorDefault({ [DUCKDB_ALLOCATOR_ENV]: 'narenas:4' })[DUCKDB_ALLOCATOR_ENV], 'narenas:4');
-  assert.equal(withDuckDbAllocatorDefault({ [DUCKDB_ALLOCATOR_ENV]: '' })[DUCKDB_ALLOCATOR_ENV], '');
+  assert.equal(duckDbAllocatorConf({ PATH: '/bin' }), DUCKDB_ALLOCATOR_DEFAULT);
+  assert.equal(duckDbAllocatorConf({ [DUCKDB_ALLOCATOR_ENV]: 'narenas:4' }), 'narenas:4');
+  assert.equal(duckDbAllocatorConf({ [DUCKDB_ALLOCATOR_ENV]: '' }), '');
 });
 
 test('the configuration main.ts puts in the environment reaches DuckDB (it is set before DuckDB loads)', () => {

@@ -13,7 +13,7 @@
 export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
 export const DUCKDB_ALLOCATOR_DEFAULT = 'narenas:1';
 
-/** The environment with maphist's allocator default added, unless the user set their own. */
-export function withDuckDbAllocatorDefault(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return env[DUCKDB_ALLOCATOR_ENV] === undefined ? { ...env, [DUCKDB_ALLOCATOR_ENV]: DUCKDB_ALLOCATOR_DEFAULT } : env;
+/** The allocator configuration DuckDB runs with: the user's own `DUCKDB_JE_MALLOC_CONF`, or maphist's default. */
+export function duckDbAllocatorConf(env: NodeJS.ProcessEnv): string {
+  return env[DUCKDB_ALLOCATOR_ENV] ?? DUCKDB_ALLOCATOR_DEFAULT;
 }

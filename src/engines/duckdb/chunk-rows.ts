@@ -12,15 +12,13 @@ import type { Store } from '../../store/open-store.js';
 import { streamRows } from './statements.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
 
-const pacer = chunkCollectionPacer();
-
 /**
  * A blob's bytes, owned by the caller: payloads of more than 12 bytes already come back as a
  * fresh copy; the short ones are a view into the chunk and are copied.
  */
 function blobAt(v: DuckDBBlobVector, i: number): Uint8Array | null {
   const b = v.getItemBytes(i);
-  if (b !== null) pacer.payloadRead(b.length);
+  if (b !== null) chunkCollectionPacer().payloadRead(b.length);
   return b === null ? null : b.length <= 12 ? b.slice() : b;
 }
 
