@@ -6,8 +6,8 @@
  * imported `states` table by spatial key into a fresh file and checkpointing it: the finish step
  * without its joins). The finish cannot start before the last version is read, so no import into
  * this layout takes less than their sum. And reading and building the history with no store at
- * all (states dropped): the history builder's own cost. Prints machine, versions, data size, medians and ratios,
- * and rewrites its section of bench/RESULTS.md.
+ * all (states dropped): the history builder's own cost. Prints machine, versions, data size,
+ * medians and ratios, and rewrites its section of bench/RESULTS.md.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -32,14 +32,6 @@ function timeOsmium(): number | undefined {
   return (performance.now() - t0) / 1000;
 }
 
-/** One import into `dir`; CPU seconds are the whole process's (main thread, readers, writer). */
-async function timeImport(dir: string): Promise<{ seconds: number; cpuSeconds: number; versions: number; rows: number; build: number; finish: number }> {
-  const cpu = process.cpuUsage();
-  const r = await importHistory({ input, db: join(dir, 'bench.duckdb') });
-  const used = process.cpuUsage(cpu);
-  return { seconds: r.seconds, cpuSeconds: (used.user + used.system) / 1e6, versions: r.versions, rows: r.rows, build: r.phaseSeconds.build, finish: r.phaseSeconds.finish };
-}
-
 /** Wall and CPU seconds (the whole process: every thread, DuckDB's included) since `t0` and `cpu`. */
 interface Timing {
   seconds: number;
@@ -48,6 +40,14 @@ interface Timing {
 function timing(t0: number, cpu: NodeJS.CpuUsage): Timing {
   const used = process.cpuUsage(cpu);
   return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (used.user + used.system) / 1e6 };
+}
+
+/** One import into `dir`; CPU seconds are the whole process's (main thread, readers, writer). */
+async function timeImport(dir: string): Promise<Timing & { versions: number; rows: number; build: number; finish: number }> {
+  const t0 = performance.now();
+  const cpu = process.cpuUsage();
+  const r = await importHistory({ input, db: join(dir, 'bench.duckdb') });
+  return { ...timing(t0, cpu), versions: r.versions, rows: r.rows, build: r.phaseSeconds.build, finish: r.phaseSeconds.finish };
 }
 
 /** Reading alone: every version decoded (in the reader workers) and handed to the main thread. */
