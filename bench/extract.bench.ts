@@ -1,6 +1,6 @@
 /**
  * bench:extract — the v1 extraction routes through HTTP on the merged four-country history
- * (../shared/data/history/oshdb-4countries-merged.osh.pbf, imported to a temp dir at start):
+ * (testdata/history/oshdb-4countries-merged.osh.pbf, imported to a temp dir at start):
  * (a) /elements/geometry, all buildings at 2017-01-01 with tags; (b) /elementsFullHistory/geometry,
  * all highways 2008-01-01..2017-01-01 with tags. For each: features/s and MB/s of the streamed
  * document (identity and gzip), and the ratio to the raw DuckDB query reading the same rows
@@ -18,8 +18,9 @@ import { streamRows } from '../src/engines/duckdb/statements.js';
 import type { ExtractionQuery } from '../src/query/extraction.js';
 import { epoch, importToTemp } from '../src/store/test-support.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 
-const FILE = process.env.BENCH_FILE ?? join(process.cwd(), '..', 'shared', 'data', 'history', 'oshdb-4countries-merged.osh.pbf');
+const FILE = process.env.BENCH_FILE ?? FOUR_COUNTRIES;
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 interface Run {

@@ -20,8 +20,9 @@ import { openHistory } from '../src/io/open-history.js';
 import { importHistory } from '../src/store/import-history.js';
 import { geometryColumns } from '../src/store/state-row.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 
-const input = process.argv[2] ?? join('..', 'shared', 'data', 'history', 'oshdb-4countries-merged.osh.pbf');
+const input = process.argv[2] ?? FOUR_COUNTRIES;
 const runs = Number(process.env.BENCH_RUNS ?? 3);
 const TARGET = 300_000;
 

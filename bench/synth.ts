@@ -21,8 +21,9 @@ import { parseArgs } from 'node:util';
 import { OSM_TYPE_CODE, OSM_TYPE_NAME, type FileHeader, type OsmVersion } from '../src/core/osm.js';
 import { openHistory } from '../src/io/open-history.js';
 import { createPbfWriter, type PbfWriter } from '../src/io/pbf-writer/index.js';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 
-const DEFAULT_INPUT = '../shared/data/history/oshdb-4countries-merged.osh.pbf';
+const DEFAULT_INPUT = FOUR_COUNTRIES;
 const PROGRESS_EVERY_MS = 5_000;
 
 /** Fixed-point (1e-7 degree) limits: longitudes wrap at ±180, latitudes fold back at ±85. */

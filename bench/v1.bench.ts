@@ -1,6 +1,6 @@
 /**
  * bench:v1 — the v1 aggregation API through HTTP on the merged four-country history
- * (../shared/data/history/oshdb-4countries-merged.osh.pbf, imported to a temp dir at start):
+ * (testdata/history/oshdb-4countries-merged.osh.pbf, imported to a temp dir at start):
  * (a) elements/count monthly 2008–2017 over Andorra, building=*; (b) elements/area of a bpolys
  * border region, yearly; (c) users/count monthly; (d) contributions/count monthly;
  * (e) elements/length/groupBy/tag highway, yearly. Each: median of repeated runs and the ratio to
@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { createServer } from '../src/api/server.js';
 import { importToTemp } from '../src/store/test-support.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 
-const FILE = join(process.cwd(), '..', 'shared', 'data', 'history', 'oshdb-4countries-merged.osh.pbf');
+const FILE = FOUR_COUNTRIES;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const CLIENTS = 32;

@@ -1,7 +1,7 @@
 /**
  * bench:v2:extract — version 2 GeoParquet extraction (features.parquet) of every feature at one
  * instant, clipped to an area covering the whole data, on the merged four-country history
- * (../shared/data/history/oshdb-4countries-merged.osh.pbf). The store is BENCH_DB (default
+ * (testdata/history/oshdb-4countries-merged.osh.pbf). The store is BENCH_DB (default
  * /tmp/v2pq-4c.duckdb), imported first when missing. For each of BENCH_RUNS (3) runs: rows/s,
  * MB written, time to the first byte, JS heap growth; and, in the same run, DuckDB's own
  * `COPY (SELECT … the same rows …) TO '….parquet' (FORMAT parquet, COMPRESSION zstd)` as the
@@ -20,8 +20,9 @@ import { importHistory } from '../src/store/import-history.js';
 import { openStore } from '../src/store/open-store.js';
 import { loadStoreTagDictionary } from '../src/store/store-tag-dictionary.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 
-const FILE = process.env.BENCH_FILE ?? join(process.cwd(), '..', 'shared', 'data', 'history', 'oshdb-4countries-merged.osh.pbf');
+const FILE = process.env.BENCH_FILE ?? FOUR_COUNTRIES;
 const DB = process.env.BENCH_DB ?? '/tmp/v2pq-4c.duckdb';
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const AT = process.env.BENCH_AT ?? '2017-01-01T00:00:00Z';

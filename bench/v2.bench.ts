@@ -1,6 +1,6 @@
 /**
  * bench:v2 — the version 2 statistics API through HTTP on the merged four-country history
- * (../shared/data/history/oshdb-4countries-merged.osh.pbf; the store is BENCH_DB, default
+ * (testdata/history/oshdb-4countries-merged.osh.pbf; the store is BENCH_DB, default
  * /tmp/v2pq-4c.duckdb, imported first when missing — the same store bench/v2-extract.bench.ts uses): (a) /stats/features/count monthly over ten years for all of Andorra;
  * (b) /stats/contributors/count with monthly bins over the same decade. Each: median of repeated
  * runs and the ratio to the raw DuckDB lower bound (the same numbers from a single SQL statement with
@@ -14,8 +14,9 @@ import { openStore } from '../src/store/open-store.js';
 import { existsSync } from 'node:fs';
 import { importHistory } from '../src/store/import-history.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 
-const FILE = join(process.cwd(), '..', 'shared', 'data', 'history', 'oshdb-4countries-merged.osh.pbf');
+const FILE = FOUR_COUNTRIES;
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);
 /** All of Andorra (the country's bbox). */
 const ANDORRA = [1.4, 42.42, 1.8, 42.66] as const;

@@ -1,8 +1,10 @@
 // Runs every compiled *.test.js under dist/ with Node's built-in test runner.
-// (Node 20's `node --test` does not expand globs, so the file list is gathered here.)
+// (Node 20's `node --test` does not expand globs, so the file list is gathered here.) The reporter
+// (test-reporter.mjs) prints test names and failures without durations, then `N passed, N failed`.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 function collect(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -19,5 +21,6 @@ if (files.length === 0) {
   console.error('no test files found under dist/');
   process.exit(1);
 }
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', ...files], { stdio: 'inherit' });
+const reporter = fileURLToPath(new URL('./test-reporter.mjs', import.meta.url));
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', `--test-reporter=${reporter}`, ...files], { stdio: 'inherit' });
 process.exit(result.status ?? 1);

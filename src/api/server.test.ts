@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { importToTemp, SHARED_DATA, type ImportedDb } from '../store/test-support.js';
+import { importToTemp, TEST_DATA, type ImportedDb } from '../store/test-support.js';
 import { createServer } from './server.js';
 
 describe('HTTP server', () => {
@@ -11,7 +11,7 @@ describe('HTTP server', () => {
   let app: FastifyInstance;
   let base: string;
   before(async () => {
-    db = await importToTemp(join(SHARED_DATA, 'testcases', 'handmade', 'history-small.osh.pbf'));
+    db = await importToTemp(join(TEST_DATA, 'testcases', 'handmade', 'history-small.osh.pbf'));
     app = await createServer(db.store, { timeoutSeconds: 123 });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
   });

@@ -5,9 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DUCKDB_ALLOCATOR_DEFAULT, DUCKDB_ALLOCATOR_ENV, duckDbAllocatorConf } from './duckdb-allocator.js';
+import { TESTCASES_DIR } from '../testing/test-data.js';
 
 const MAIN = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
-const HANDMADE = join(process.cwd(), '..', 'shared', 'data', 'testcases', 'handmade', 'history-small.osh.pbf');
+const HANDMADE = join(TESTCASES_DIR, 'handmade', 'history-small.osh.pbf');
 
 test('maphist adds its allocator default only when the user set none', () => {
   assert.equal(duckDbAllocatorConf({ PATH: '/bin' }), DUCKDB_ALLOCATOR_DEFAULT);

@@ -7,9 +7,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TESTCASES_DIR } from '../testing/test-data.js';
 
 const MAIN = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
-const HANDMADE = join(process.cwd(), '..', 'shared', 'data', 'testcases', 'handmade', 'history-small.osh.pbf');
+const HANDMADE = join(TESTCASES_DIR, 'handmade', 'history-small.osh.pbf');
 
 function maphist(...args: string[]) {
   const r = spawnSync(process.execPath, [MAIN, ...args], { encoding: 'utf8' });

@@ -8,15 +8,16 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { areaOf, shapeCounts } from './measures.js';
 import { assembleMultipolygon, type AssemblyOptions, type MemberLine } from './multipolygon.js';
 import { readOsmSnapshot, relationLines, wayLine } from './testing/osm-snapshot.js';
 import { buildWayGeometry } from './way-geometry.js';
 import { parseWkt } from './wkt.js';
+import { TESTCASES_DIR } from '../testing/test-data.js';
 
-const GRID = '/work/shared/data/testcases/osm-testdata-grid/data/7';
+const GRID = join(TESTCASES_DIR, 'osm-testdata-grid', 'data', '7');
 const REQUIRED_PASS_RATE = 0.95;
 const RELATIVE_TOLERANCE = 1e-6;
 
@@ -86,7 +87,7 @@ function runGrid(options: AssemblyOptions): { results: CaseResult[]; failing: Ca
   return { results, failing, passRate, report };
 }
 
-describe('osm-testdata multipolygon grid (category 7)', { skip: !existsSync(GRID) && `${GRID} not present` }, () => {
+describe('osm-testdata multipolygon grid (category 7)', () => {
   it(`at least ${REQUIRED_PASS_RATE * 100} % of the valid cases match the expected area`, () => {
     const { results, failing, passRate, report } = runGrid({});
     assert.ok(passRate >= REQUIRED_PASS_RATE, `pass rate ${passRate} below ${REQUIRED_PASS_RATE}:\n${report}`);

@@ -1,12 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { areaOf } from './measures.js';
 import { assembleMultipolygon, type AssemblyOptions, type MemberLine } from './multipolygon.js';
 import { readOsmSnapshot, relationLines } from './testing/osm-snapshot.js';
 import type { Geometry, Position } from './types.js';
 import { parseWkt } from './wkt.js';
+import { TESTCASES_DIR } from '../testing/test-data.js';
 
 /** A member line from node ids, placing node n at `positions[n]`. */
 function line(positions: Record<number, Position>, ...ids: number[]): MemberLine {
@@ -112,7 +114,7 @@ describe('assembleMultipolygon: robustness', () => {
   });
 });
 
-const RELATIONS = '/work/shared/data/testcases/oshdb-history/relations';
+const RELATIONS = join(TESTCASES_DIR, 'oshdb-history', 'relations');
 
 function relationGeometry(file: string, relationId: number, options: AssemblyOptions = {}, order?: number[]): Geometry | null {
   const snapshot = readOsmSnapshot(readFileSync(`${RELATIONS}/${file}`, 'utf8'));
@@ -126,7 +128,7 @@ function permutations(n: number): number[][] {
   return permutations(n - 1).flatMap((p) => Array.from({ length: n }, (_, i) => [...p.slice(0, i), n - 1, ...p.slice(i)]));
 }
 
-describe('reference relation tests (oshdb-history/relations)', { skip: !existsSync(RELATIONS) && `${RELATIONS} not present` }, () => {
+describe('reference relation tests (oshdb-history/relations)', () => {
   for (const options of [{}, { exactReference: true }] as AssemblyOptions[]) {
     const mode = options.exactReference ? 'exact reference' : 'default';
 

@@ -9,7 +9,7 @@
  * --consumer-us makes the consumer busy-wait that long per version, standing in for the import
  * pipeline: the wall time minus that work is what the reader costs the main thread.
  *
- * Default FILE: /work/shared/data/history/oshdb-4countries-merged.osh.pbf. Prints one line per
+ * Default FILE: testdata/history/oshdb-4countries-merged.osh.pbf. Prints one line per
  * configuration: best and median wall time and throughput over the runs, the median CPU time of
  * the process (all threads), and peak RSS.
  */
@@ -22,6 +22,7 @@ import { openHistory } from './open-history.js';
 import type { OpenedHistory } from './opened-history.js';
 import type { BlockTransport } from './pbf/decode-task.js';
 import { defaultWorkerCount, openPbfHistory } from './pbf/pbf-history.js';
+import { FOUR_COUNTRIES } from '../testing/test-data.js';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,7 +34,7 @@ const { values, positionals } = parseArgs({
   },
 });
 
-const path = positionals[0] ?? '/work/shared/data/history/oshdb-4countries-merged.osh.pbf';
+const path = positionals[0] ?? FOUR_COUNTRIES;
 const runs = Number(values.runs);
 const workerCounts = (values.workers ?? `${defaultWorkerCount()}`).split(',').map(Number);
 const transports = values.transport!.split(',') as BlockTransport[];

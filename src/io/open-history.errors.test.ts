@@ -11,11 +11,10 @@ import { gzipSync } from 'node:zlib';
 import { isMaphistError, type ErrorCode } from '../core/errors.js';
 import { openHistory } from './open-history.js';
 import { concatBytes, encodeBlob, encodeHeaderBlock, encodePbfFile, encodePrimitiveBlock, frame, type TestBlock } from './pbf/pbf-test-files.js';
-import { DATA_DIR, HAVE_DATA, HISTORY_DIR, makeTempDir, TESTDATA_DIR } from './test-helpers.js';
+import { DATA_DIR, HISTORY_DIR, makeTempDir, TESTDATA_DIR } from './test-helpers.js';
 
 const HANDMADE_XML = join(DATA_DIR, 'testcases/handmade/history-small.osh');
 const HANDMADE_PBF = `${HANDMADE_XML}.pbf`;
-const skipNoData = HAVE_DATA ? false : `no shared data at ${DATA_DIR}`;
 
 let tmp: ReturnType<typeof makeTempDir>;
 before(() => {
@@ -82,24 +81,24 @@ describe('INPUT_NOT_OSM', () => {
 });
 
 describe('INPUT_TRUNCATED', () => {
-  test('a PBF cut inside its first block header', { skip: skipNoData }, async () => {
+  test('a PBF cut inside its first block header', async () => {
     await expectError(write('cut-10.osh.pbf', readFileSync(HANDMADE_PBF).subarray(0, 10)), 'INPUT_TRUNCATED', /cut off/);
   });
-  test('a PBF cut inside its header block', { skip: skipNoData }, async () => {
+  test('a PBF cut inside its header block', async () => {
     await expectError(write('cut-40.osh.pbf', readFileSync(HANDMADE_PBF).subarray(0, 40)), 'INPUT_TRUNCATED', /cut off/);
   });
-  test('a PBF cut inside a data block, after complete blocks', { skip: skipNoData }, async () => {
+  test('a PBF cut inside a data block, after complete blocks', async () => {
     // 1,000,000 bytes of the 4-country file: the blocks before the cut arrive, then the error.
     const bytes = readFileSync(join(HISTORY_DIR, 'oshdb-4countries-merged.osh.pbf')).subarray(0, 1_000_000);
     const { delivered } = await expectError(write('cut-1m.osh.pbf', bytes), 'INPUT_TRUNCATED', /ends in the middle of a OSMData block/);
     assert.ok(delivered > 50_000, `only ${delivered} versions before the error`);
   });
-  test('a PBF cut inside the length of the next block', { skip: skipNoData }, async () => {
+  test('a PBF cut inside the length of the next block', async () => {
     const bytes = readFileSync(HANDMADE_PBF);
     const cut = concatBytes([bytes, Uint8Array.from([0, 0])]);
     await expectError(write('cut-length.osh.pbf', cut), 'INPUT_TRUNCATED', /length of a block header/);
   });
-  test('an XML file cut inside an element', { skip: skipNoData }, async () => {
+  test('an XML file cut inside an element', async () => {
     const text = readFileSync(HANDMADE_XML, 'utf8');
     const cut = text.slice(0, text.indexOf('<way id="11"') + 30);
     const { delivered } = await expectError(write('cut.osh', cut), 'INPUT_TRUNCATED', /cut off/);
@@ -108,7 +107,7 @@ describe('INPUT_TRUNCATED', () => {
   test('an XML file cut before its root element closes', async () => {
     await expectError(write('no-end.osh', '<?xml version="1.0"?>\n<osm version="0.6">\n'), 'INPUT_TRUNCATED');
   });
-  test('a gzip file cut short', { skip: skipNoData }, async () => {
+  test('a gzip file cut short', async () => {
     const gz = gzipSync(readFileSync(HANDMADE_XML));
     await expectError(write('cut.osh.gz', gz.subarray(0, gz.length - 100)), 'INPUT_TRUNCATED', /gzip/);
   });
@@ -119,7 +118,7 @@ describe('INPUT_TRUNCATED', () => {
 });
 
 describe('INPUT_CORRUPT', () => {
-  test('a PBF block whose zlib data is damaged', { skip: skipNoData }, async () => {
+  test('a PBF block whose zlib data is damaged', async () => {
     const bytes = new Uint8Array(readFileSync(HANDMADE_PBF));
     // The handmade file has a header blob and one data blob; damage the middle of the data blob.
     for (let i = 0; i < 40; i++) bytes[bytes.length - 200 + i] ^= 0x5a;
@@ -173,7 +172,7 @@ describe('INPUT_UNSORTED', () => {
   test('XML listing a version twice', async () => {
     await expectError(write('duplicate.osh', xml(xmlNode(1, 1) + xmlNode(1, 1))), 'INPUT_UNSORTED', /twice/);
   });
-  test('the shared handmade XML with two nodes swapped', { skip: skipNoData }, async () => {
+  test('the shared handmade XML with two nodes swapped', async () => {
     const lines = readFileSync(HANDMADE_XML, 'utf8').split('\n');
     const i = lines.findIndex((l) => l.includes('<node id="6"'));
     [lines[i], lines[i + 1]] = [lines[i + 1]!, lines[i]!];

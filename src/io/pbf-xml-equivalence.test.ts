@@ -8,13 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import type { NodeVersion } from '../core/osm.js';
-import { DATA_DIR, fingerprint, HAVE_DATA, HAVE_OSMIUM, HISTORY_DIR, makeTempDir, OSMIUM, readAllVersions } from './test-helpers.js';
+import { DATA_DIR, fingerprint, HAVE_OSMIUM, HISTORY_DIR, makeTempDir, OSMIUM, readAllVersions } from './test-helpers.js';
 
-const skip = HAVE_DATA ? false : `no shared data at ${DATA_DIR}`;
 const HANDMADE = join(DATA_DIR, 'testcases/handmade/history-small.osh');
 const DELETED_NODES = join(DATA_DIR, 'testcases/libosmium/deleted_nodes.osh');
 
-test('handmade history: .osh and .osh.pbf give identical records', { skip }, async () => {
+test('handmade history: .osh and .osh.pbf give identical records', async () => {
   const fromXml = await readAllVersions(HANDMADE);
   const fromPbf = await readAllVersions(`${HANDMADE}.pbf`);
   assert.equal(fromXml.length, 28);
@@ -39,7 +38,7 @@ test('handmade history: .osh and .osh.pbf give identical records', { skip }, asy
   ]);
 });
 
-test('libosmium deleted_nodes: .osh and .osh.pbf give identical records', { skip }, async () => {
+test('libosmium deleted_nodes: .osh and .osh.pbf give identical records', async () => {
   const fromXml = await readAllVersions(DELETED_NODES);
   const fromPbf = await readAllVersions(`${DELETED_NODES}.pbf`);
   assert.deepStrictEqual(fromPbf, fromXml);
@@ -50,7 +49,7 @@ test('libosmium deleted_nodes: .osh and .osh.pbf give identical records', { skip
   ]);
 });
 
-test('the PBF reader gives the same records with 0, 1 and 2 worker threads', { skip }, async () => {
+test('the PBF reader gives the same records with 0, 1 and 2 worker threads', async () => {
   const path = join(HISTORY_DIR, 'equatorial-guinea.osh.pbf');
   const inline = await fingerprint(path, { workers: 0 });
   assert.equal(inline.count, 227170);
@@ -59,7 +58,7 @@ test('the PBF reader gives the same records with 0, 1 and 2 worker threads', { s
 });
 
 test('a real history read from PBF equals osmium\'s XML rendering of it read from XML', {
-  skip: skip || (HAVE_OSMIUM ? false : 'osmium is not installed'),
+  skip: HAVE_OSMIUM ? false : 'osmium is not installed',
 }, async () => {
   const tmp = makeTempDir();
   try {

@@ -7,19 +7,17 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { HISTORY_DIR, REPO_ROOT, TEST_DATA } from '../testing/test-data.js';
 import type { OsmType, OsmVersion } from '../core/osm.js';
 import { openHistory } from './open-history.js';
 import type { OpenHistoryOptions } from './opened-history.js';
 
-/** The repository root (tests run from dist/src/io/, compiled with rootDir "."). */
-export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+/** The io tests' own small files (src/io/testdata). */
 export const TESTDATA_DIR = join(REPO_ROOT, 'src/io/testdata');
 
-/** The shared test and benchmark data (see its README.md). */
-export const DATA_DIR = process.env.MAPHIST_DATA_DIR ?? '/work/shared/data';
-export const HISTORY_DIR = join(DATA_DIR, 'history');
-export const HAVE_DATA = existsSync(HISTORY_DIR);
+/** The repository's test and benchmark data (testdata/, see its README.md). */
+export const DATA_DIR = TEST_DATA;
+export { HISTORY_DIR };
 
 /** Set MAPHIST_OSMIUM to another path (or a missing one, to try the tests as without osmium). */
 export const OSMIUM = process.env.MAPHIST_OSMIUM ?? '/usr/bin/osmium';

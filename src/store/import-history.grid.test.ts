@@ -1,5 +1,5 @@
 /**
- * The osmcode multipolygon test grid (../shared/data/testcases/osm-testdata-grid), end to end:
+ * The osmcode multipolygon test grid (testdata/testcases/osm-testdata-grid), end to end:
  * import all.osm, then compare the area of each element the grid expects to be a valid
  * (multi)polygon with the area of the expected WKT. At least 95 % must agree within 1e-6.
  */
@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { areaOf } from '../geometry/measures.js';
 import { decodeWkb } from '../geometry/wkb.js';
 import { parseWkt } from '../geometry/wkt.js';
-import { importToTemp, SHARED_DATA, type ImportedDb } from './test-support.js';
+import { importToTemp, TEST_DATA, type ImportedDb } from './test-support.js';
 
-const GRID = join(SHARED_DATA, 'testcases', 'osm-testdata-grid', 'data');
+const GRID = join(TEST_DATA, 'testcases', 'osm-testdata-grid', 'data');
 const TYPE_CODE: Record<string, number> = { node: 0, way: 1, relation: 2 };
 
 interface ExpectedArea { from_id: number; from_type: string; wkt: string }

@@ -1,14 +1,14 @@
 /**
- * The handmade history (../shared/data/testcases/handmade): every edge case is annotated in the
+ * The handmade history (testdata/testcases/handmade): every edge case is annotated in the
  * .osh file; expected.json gives snapshots, per-element contributions, users and measures.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from './test-support.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from './test-support.js';
 
-const DIR = join(SHARED_DATA, 'testcases', 'handmade');
+const DIR = join(TEST_DATA, 'testcases', 'handmade');
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8'));
 const TYPE_LETTER = ['n', 'w', 'r'];
 

@@ -1,15 +1,15 @@
 /**
  * Oracle: for every real extract, the number of elements alive at each 1 January through the
  * `contributions` view equals what `osmium time-filter` + `tags-filter` counted
- * (../shared/data/history/expected/*.snapshot-counts.jsonl).
+ * (testdata/history/expected/*.snapshot-counts.jsonl).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { importToTemp, readSnapshotCounts, SHARED_DATA, type ImportedDb } from './test-support.js';
+import { importToTemp, readSnapshotCounts, TEST_DATA, type ImportedDb } from './test-support.js';
 
-const EXPECTED_DIR = join(SHARED_DATA, 'history', 'expected');
+const EXPECTED_DIR = join(TEST_DATA, 'history', 'expected');
 const COUNTS: Record<string, string> = {
   nodes: "type = 'node'",
   ways: "type = 'way'",
@@ -27,7 +27,7 @@ for (const region of regions) {
   describe(`osmium snapshot counts: ${region}`, () => {
     let db: ImportedDb;
     before(async () => {
-      db = await importToTemp(join(SHARED_DATA, 'history', `${region}.osh.pbf`));
+      db = await importToTemp(join(TEST_DATA, 'history', `${region}.osh.pbf`));
     });
     after(() => db.dispose());
 

@@ -4,12 +4,12 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openStore, removeStaleSpillDirectories } from './open-store.js';
-import { importToTemp, SHARED_DATA } from './test-support.js';
+import { importToTemp, TEST_DATA } from './test-support.js';
 
 const spillDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`maphist-duckdb-${process.pid}-`));
 
 test('close() removes both spill directories at once, the streaming instance\'s too', async () => {
-  const db = await importToTemp(join(SHARED_DATA, 'testcases', 'handmade', 'history-small.osh.pbf'));
+  const db = await importToTemp(join(TEST_DATA, 'testcases', 'handmade', 'history-small.osh.pbf'));
   try {
     const store = await openStore(db.store.path);
     const con = await store.connectStreaming();

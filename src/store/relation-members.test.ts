@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import { importToTemp, SHARED_DATA, type ImportedDb } from './test-support.js';
+import { importToTemp, TEST_DATA, type ImportedDb } from './test-support.js';
 
 const HAS_OSMIUM = spawnSync('osmium', ['--version']).status === 0;
 /** OPL escapes a character as %<hex code point>%. */
@@ -34,7 +34,7 @@ function osmiumMembers(file: string): string[] {
 
 for (const [name, file] of [
   ['sample (andorra)', join(process.cwd(), 'sample', 'andorra.osh.pbf')],
-  ['the Bagmati river (a waterway relation)', join(SHARED_DATA, 'history', 'r4815251-bagmati-river.osh.gz')],
+  ['the Bagmati river (a waterway relation)', join(TEST_DATA, 'history', 'r4815251-bagmati-river.osh.gz')],
 ] as const) {
   describe(`relation_members of ${name}`, { skip: !HAS_OSMIUM && 'osmium is not installed' }, () => {
     let db: ImportedDb;

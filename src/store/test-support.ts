@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { importHistory, type ImportResult } from './import-history.js';
 import { openStore, type Store } from './open-store.js';
 
-/** `../shared/data` from the project root (tests run from there). */
-export const SHARED_DATA = join(process.cwd(), '..', 'shared', 'data');
+export { TEST_DATA } from '../testing/test-data.js';
+import { TEST_DATA } from '../testing/test-data.js';
 
 export interface ImportedDb {
   store: Store;
@@ -41,7 +41,7 @@ export function epoch(iso: string): number {
 }
 
 /**
- * The counts of ../shared/data/history/expected/*.snapshot-counts.jsonl as filter-language
+ * The counts of testdata/history/expected/*.snapshot-counts.jsonl as filter-language
  * expressions (osmium time-filter + tags-filter made them; the oracle tests compare against them).
  */
 export const OSMIUM_COUNT_FILTERS: Readonly<Record<string, string>> = {
@@ -55,12 +55,12 @@ export const OSMIUM_COUNT_FILTERS: Readonly<Record<string, string>> = {
   relations_type_multipolygon: 'type:relation and type=multipolygon',
 };
 
-/** One line of ../shared/data/history/expected/<region>.snapshot-counts.jsonl: a timestamp and the osmium count per filter name. */
+/** One line of testdata/history/expected/<region>.snapshot-counts.jsonl: a timestamp and the osmium count per filter name. */
 export type SnapshotCounts = Record<string, number | string> & { timestamp: string };
 
 /** The osmium snapshot counts of a region, one entry per timestamp. */
 export function readSnapshotCounts(region: string): SnapshotCounts[] {
-  return readFileSync(join(SHARED_DATA, 'history', 'expected', `${region}.snapshot-counts.jsonl`), 'utf8')
+  return readFileSync(join(TEST_DATA, 'history', 'expected', `${region}.snapshot-counts.jsonl`), 'utf8')
     .trim()
     .split('\n')
     .map((line) => JSON.parse(line) as SnapshotCounts);

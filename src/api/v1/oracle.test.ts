@@ -1,6 +1,6 @@
 /**
  * Oracle through HTTP: /v1/elements/count with a bbox covering the whole data equals the osmium
- * snapshot counts (osmium time-filter + tags-filter, ../shared/data/history/expected) of the bundled
+ * snapshot counts (osmium time-filter + tags-filter, testdata/history/expected) of the bundled
  * sample at every 1 January 2008–2017, for each counted filter.
  */
 import { after, before, describe, it } from 'node:test';

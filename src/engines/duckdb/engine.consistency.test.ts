@@ -11,7 +11,7 @@ import polygonClipping from 'polygon-clipping';
 import { parseFilter } from '../../filter/index.js';
 import type { MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { ContributionType, Measure } from '../../query/model.js';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { bruteContributions, bruteCounts, bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
@@ -28,7 +28,7 @@ describe('engine vs brute force on the Andorra store', () => {
   let engine: DuckDbQueryEngine;
   let rows: BruteRow[];
   before(async () => {
-    db = await importToTemp(join(SHARED_DATA, 'history', 'andorra.osh.pbf'));
+    db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
     engine = await createDuckDbQueryEngine(db.store);
     rows = await loadAllRows(db);
   });

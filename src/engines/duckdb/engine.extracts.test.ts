@@ -1,12 +1,12 @@
 /**
  * Snapshot counts of the real extracts (whole-world bbox, yearly 2008–2017) against the expected
- * counts in ../shared/data/history/expected/<region>.snapshot-counts.jsonl (osmium time-filter).
+ * counts in testdata/history/expected/<region>.snapshot-counts.jsonl (osmium time-filter).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseFilter } from '../../filter/index.js';
-import { epoch, importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, SHARED_DATA, readSnapshotCounts, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, TEST_DATA, readSnapshotCounts, type ImportedDb } from '../../store/test-support.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
 
@@ -17,7 +17,7 @@ for (const region of ['andorra', 'maldives']) {
     const expected = readSnapshotCounts(region);
     const timestamps = expected.map((e) => epoch(e.timestamp));
     before(async () => {
-      db = await importToTemp(join(SHARED_DATA, 'history', `${region}.osh.pbf`));
+      db = await importToTemp(join(TEST_DATA, 'history', `${region}.osh.pbf`));
       engine = await createDuckDbQueryEngine(db.store);
     });
     after(() => db.dispose());

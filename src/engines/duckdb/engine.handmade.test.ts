@@ -1,5 +1,5 @@
 /**
- * The engine on the handmade history (../shared/data/testcases/handmade): snapshot counts,
+ * The engine on the handmade history (testdata/testcases/handmade): snapshot counts,
  * contributions per element, users, and measures against expected.json and hand computation.
  */
 import { after, before, describe, it } from 'node:test';
@@ -11,10 +11,10 @@ import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
 import { clipToBBox } from '../../geometry/clip.js';
 import type { BBox, Polygon } from '../../geometry/types.js';
 import type { AreaOfInterest, ContributionType } from '../../query/model.js';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
-const DIR = join(SHARED_DATA, 'testcases', 'handmade');
+const DIR = join(TEST_DATA, 'testcases', 'handmade');
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8'));
 
 export function bboxArea(bbox: BBox, id = 'b1'): AreaOfInterest {

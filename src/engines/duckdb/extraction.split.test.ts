@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { join } from 'node:path';
 import { parseFilter } from '../../filter/index.js';
 import { openStore, type Store } from '../../store/open-store.js';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import type { ExtractedFeature, ExtractionQuery } from '../../query/extraction.js';
 import type { IdBatch } from '../../query/extraction.js';
 import { createDuckDbExtractionEngine } from './extraction.js';
@@ -11,7 +11,7 @@ import { createDuckDbExtractionEngine } from './extraction.js';
 let db: ImportedDb;
 let small: Store;
 before(async () => {
-  db = await importToTemp(join(SHARED_DATA, 'history', 'andorra.osh.pbf'));
+  db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
   // The same file with a streaming instance too small for the batches' sorts as estimated.
   small = await openStore(db.store.path, { streamingMemoryLimit: '24MB' });
 });

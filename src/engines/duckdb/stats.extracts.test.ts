@@ -1,6 +1,6 @@
 /**
  * v2 features/count over the real extracts (aoi = whole world, yearly 2008–2017) against osmium's
- * snapshot counts (../shared/data/history/expected/<region>.snapshot-counts.jsonl).
+ * snapshot counts (testdata/history/expected/<region>.snapshot-counts.jsonl).
  *
  * v2 leaves out what osmium counts but has no usable geometry (invalid — members cut by the
  * extract, unclosed rings —, GeometryCollection relations, no geometry). So per filter and year:
@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseFilter } from '../../filter/index.js';
-import { epoch, importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, SHARED_DATA, readSnapshotCounts, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, TEST_DATA, readSnapshotCounts, type ImportedDb } from '../../store/test-support.js';
 import { rectArea } from './brute-force.js';
 import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
 
@@ -38,7 +38,7 @@ for (const region of REGIONS) {
     const expected = readSnapshotCounts(region);
     const timestamps = expected.map((e) => epoch(e.timestamp));
     before(async () => {
-      db = await importToTemp(join(SHARED_DATA, 'history', `${region}.osh.pbf`));
+      db = await importToTemp(join(TEST_DATA, 'history', `${region}.osh.pbf`));
       engine = await createDuckDbStatsEngine(db.store);
     });
     after(() => db.dispose());

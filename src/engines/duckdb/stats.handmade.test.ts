@@ -1,5 +1,5 @@
 /**
- * The v2 statistics engine on small histories: the handmade history (../shared/data/testcases/
+ * The v2 statistics engine on small histories: the handmade history (testdata/testcases/
  * handmade, expected.json), hand-written edge cases (a tiny history written here), and the
  * brute-force oracle (stats-brute-force.ts) on fast-check generated aoi/time/filter combinations.
  */
@@ -12,12 +12,12 @@ import fc from 'fast-check';
 import { parseFilter } from '../../filter/index.js';
 import type { BBox, Polygon, Position } from '../../geometry/types.js';
 import type { StatsMeasure } from '../../query/stats.js';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../store/test-support.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { loadAllRows, polyArea, rectArea, type BruteArea, type BruteRow } from './brute-force.js';
 import { bruteBins, bruteCurrentness, bruteFeatures } from './stats-brute-force.js';
 import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
 
-const DIR = join(SHARED_DATA, 'testcases', 'handmade');
+const DIR = join(TEST_DATA, 'testcases', 'handmade');
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8'));
 const f = (text: string) => parseFilter(text, { version: 2 });
 const WORLD = rectArea([-180, -90, 180, 90], 'world');

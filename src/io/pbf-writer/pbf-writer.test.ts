@@ -9,13 +9,14 @@ import { openHistory } from '../open-history.js';
 import { createPbfWriter } from './index.js';
 import { listPbfBlocks } from './test-support/list-pbf-blocks.js';
 import { readOsmXml } from './test-support/read-osm-xml.js';
+import { HISTORY_DIR, TESTCASES_DIR } from '../../testing/test-data.js';
 
 const OSMIUM = '/usr/bin/osmium';
 const skipWithoutOsmium = existsSync(OSMIUM) ? false : 'osmium-tool is not installed';
-const HANDMADE = '/work/shared/data/testcases/handmade/history-small.osh';
+const HANDMADE = join(TESTCASES_DIR, 'handmade', 'history-small.osh');
 const skipWithoutHandmade = existsSync(HANDMADE) ? skipWithoutOsmium : 'handmade test case not found';
 
-const REAL_HISTORY = '/work/shared/data/history/equatorial-guinea.osh.pbf';
+const REAL_HISTORY = join(HISTORY_DIR, 'equatorial-guinea.osh.pbf');
 const skipWithoutRealHistory = existsSync(REAL_HISTORY) ? skipWithoutOsmium : 'real history file not found';
 
 const workDir = mkdtempSync(join(tmpdir(), 'pbf-writer-test-'));

@@ -1,5 +1,5 @@
 /**
- * Extraction on the handmade history (../shared/data/testcases/handmade): full-history features
+ * Extraction on the handmade history (testdata/testcases/handmade): full-history features
  * against the expected snapshot states, contributions against the expected per-element changes,
  * latest contributions, and the deletion rules (geometry null, no tags).
  */
@@ -8,11 +8,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../../store/test-support.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../../store/test-support.js';
 import { createServer } from '../../server.js';
 import { extract, postExtract, type Feature } from './test-support.js';
 
-const DIR = join(SHARED_DATA, 'testcases', 'handmade');
+const DIR = join(TEST_DATA, 'testcases', 'handmade');
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8'));
 const WORLD = '-180,-90,180,90';
 const short = (f: Feature) => {

@@ -1,5 +1,5 @@
 /**
- * contributions.parquet on the handmade history (../shared/data/testcases/handmade/history-small.osh):
+ * contributions.parquet on the handmade history (testdata/testcases/handmade/history-small.osh):
  * the contribution types per element, derived by hand from the file (comments below), and the
  * deletion rules (previous geometry, tags = tags_before).
  */
@@ -7,11 +7,11 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseFilter } from '../../../filter/index.js';
-import { epoch, importToTemp, SHARED_DATA, type ImportedDb } from '../../../store/test-support.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../../store/test-support.js';
 import { createParquetExtraction, type MaphistParquetExtraction } from './parquet-extraction.js';
 import { bboxArea, extractToFile, readWithHyparquet } from './test-support.js';
 
-const FILE = join(SHARED_DATA, 'testcases', 'handmade', 'history-small.osh.pbf');
+const FILE = join(TEST_DATA, 'testcases', 'handmade', 'history-small.osh.pbf');
 const WORLD = bboxArea([-180, -90, 180, 90]);
 
 /**
