@@ -1,7 +1,7 @@
 // Runs every compiled *.test.js under dist/ with Node's built-in test runner.
 // (Node 20's `node --test` does not expand globs, so the file list is gathered here.) The reporter
 // (test-reporter.mjs) prints test names and failures without durations, then `N passed, N failed`.
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +16,12 @@ function collect(dir, out) {
 }
 
 const only = process.argv.slice(2);
-const files = collect('dist', []).filter((f) => only.length === 0 || only.some((o) => f.includes(o))).sort();
+// A compiled test whose source is gone (deleted or renamed since the last build) is not run.
+const hasSource = (f) => existsSync(f.replace(/^dist[\\/]/, '').replace(/\.js$/, '.ts'));
+const files = collect('dist', [])
+  .filter(hasSource)
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found under dist/');
   process.exit(1);

@@ -17,6 +17,7 @@ import { installV1ErrorHandling } from './v1/error-status.js';
 import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
 import { registerMetadataRoute } from './v1/routes/metadata.js';
+import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './v1/extraction/geojson.js';
 import { registerV2Routes } from './v2/plugin.js';
 import type { V2Services } from './v2/services.js';
 import { createParquetExtraction } from '../engines/duckdb/parquet/parquet-extraction.js';
@@ -37,6 +38,11 @@ export interface ServerOptions {
   apiKeys?: ApiKeyHook;
   /** Sees every route as it is registered (tests and tooling enumerate the routes with it). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * Write the specification's neutral identity property names (`@mapId`, `@mapType`) in v1
+   * extraction instead of the clients' `@osmId`, `@osmType` (`maphist serve --neutral-names`).
+   */
+  neutralNames?: boolean;
   /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the DuckDB ones. */
   v2?: Partial<Omit<V2Services, 'metadata'>>;
 }
@@ -102,7 +108,11 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
       installV1ErrorHandling(v1);
       registerMetadataRoute(v1, store, { timeoutSeconds });
       registerAggregationRoutes(v1, { store, engine, timeoutSeconds });
-      (await import('./v1/routes/extraction.js')).registerExtractionRoutes(v1, { store, timeoutSeconds });
+      (await import('./v1/routes/extraction.js')).registerExtractionRoutes(v1, {
+        store,
+        timeoutSeconds,
+        names: options.neutralNames ? NEUTRAL_PROPERTY_NAMES : CLIENT_PROPERTY_NAMES,
+      });
       await registerV1Docs(v1);
     },
     { prefix: '/v1' },

@@ -59,7 +59,8 @@ export const FINALIZE_STATEMENTS: string[] = [
           ${NAN_AS_NULL('s.xmin')}, ${NAN_AS_NULL('s.ymin')}, ${NAN_AS_NULL('s.xmax')}, ${NAN_AS_NULL('s.ymax')}, s.spatial_key,
           s.area, s.length, s.perimeter, s.vertices, s.outers, s.inners, s.roundness, ${NAN_AS_NULL('s.squareness')},
           (s.flags & ${STAGING_FLAG.collapsed}) <> 0, (s.flags & ${STAGING_FLAG.isCreation}) <> 0, (s.flags & ${STAGING_FLAG.isDeletion}) <> 0,
-          (s.flags & ${STAGING_FLAG.tagChange}) <> 0, (s.flags & ${STAGING_FLAG.geometryChange}) <> 0, s.edits
+          (s.flags & ${STAGING_FLAG.tagChange}) <> 0, (s.flags & ${STAGING_FLAG.geometryChange}) <> 0, s.edits,
+          (s.flags & ${STAGING_FLAG.everTagged}) <> 0
    FROM stage.staging s
    JOIN tag_sets a ON a.id = s.tag_set
    JOIN tag_sets b ON b.id = s.tag_set_before
@@ -93,6 +94,6 @@ export function CONTRIBUTIONS_VIEW_SQL(): string {
       WHEN 5 THEN 'MultiLineString' WHEN 6 THEN 'MultiPolygon' WHEN 7 THEN 'GeometryCollection' END AS geometry_type,
     geometry, geometry_valid, xmin, ymin, xmax, ymax,
     area, length, perimeter, vertices, outers, inners, roundness, squareness,
-    is_creation, is_deletion, tag_change, geometry_change, collapsed
+    is_creation, is_deletion, tag_change, geometry_change, collapsed, ever_tagged
   FROM states`;
 }

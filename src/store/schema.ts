@@ -6,7 +6,7 @@
  * Bump SCHEMA_VERSION whenever a column changes meaning.
  */
 
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** `valid_to` of a state that is still current: 3000-01-01T00:00:00Z. The view maps it to NULL. */
 export const OPEN_END = 32503680000;
@@ -69,7 +69,8 @@ export const STATES_COLUMNS = `
   is_deletion     BOOLEAN  NOT NULL,
   tag_change      BOOLEAN  NOT NULL,
   geometry_change BOOLEAN  NOT NULL,
-  edits           INTEGER  NOT NULL    -- 1 + number of kept (not collapsed) states of the element before this one
+  edits           INTEGER  NOT NULL,   -- 1 + number of kept (not collapsed) states of the element before this one
+  ever_tagged     BOOLEAN  NOT NULL    -- some version of the element carried a tag (schema version 3; the same on every row of an element)
 `;
 
 /**

@@ -43,6 +43,8 @@ export const STAGING_FLAG = {
   isDeletion: 16,
   tagChange: 32,
   geometryChange: 64,
+  /** Element-level: some version of the element carried a tag. */
+  everTagged: 128,
 } as const;
 
 export const BATCH_ROWS = 16384;

@@ -60,8 +60,10 @@ export class StoreWriter implements StateSink {
   /** One element's states (the history builder writes an element at a time). */
   write(states: readonly ElementState[]): void {
     let kept = 0;
+    // Every version's own state carries that version's tags, so this sees them all.
+    const everTagged = states.some((s) => s.tags.length > 0);
     for (const s of states) {
-      this.add(s, kept + 1);
+      this.add(s, kept + 1, everTagged);
       if (!s.collapsed) kept++;
     }
   }
@@ -99,7 +101,7 @@ export class StoreWriter implements StateSink {
     if (this.failure) throw this.failure;
   }
 
-  private add(s: ElementState, edits: number): void {
+  private add(s: ElementState, edits: number, everTagged: boolean): void {
     const b = this.batch;
     const r = b.rows;
     const g = this.columnsOf(s);
@@ -117,7 +119,8 @@ export class StoreWriter implements StateSink {
       (s.isCreation ? STAGING_FLAG.isCreation : 0) |
       (s.isDeletion ? STAGING_FLAG.isDeletion : 0) |
       (s.tagChange ? STAGING_FLAG.tagChange : 0) |
-      (s.geometryChange ? STAGING_FLAG.geometryChange : 0);
+      (s.geometryChange ? STAGING_FLAG.geometryChange : 0) |
+      (everTagged ? STAGING_FLAG.everTagged : 0);
     c[7]![r] = s.changeset;
     c[8]![r] = s.userId;
     c[11]![r] = g.typeCode;

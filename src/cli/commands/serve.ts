@@ -1,5 +1,6 @@
 /**
- * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--keys-db PATH] [--no-api-keys]`:
+ * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--keys-db PATH] [--no-api-keys]
+ * [--neutral-names]`:
  * serve both API versions.
  */
 import { parseArgs } from 'node:util';
@@ -19,6 +20,8 @@ export const SERVE_OPTIONS = {
   'keys-db': { type: 'string' },
   /** Version 2 statistics and extraction without keys or quotas (a private deployment). */
   'no-api-keys': { type: 'boolean', default: false },
+  /** v1 extraction writes the spec's neutral `@mapId`/`@mapType` instead of the clients' `@osmId`/`@osmType`. */
+  'neutral-names': { type: 'boolean', default: false },
 } as const;
 
 export async function serveCommand(argv: string[]): Promise<void> {
@@ -33,6 +36,7 @@ export async function serve(values: {
   timeout?: string;
   'keys-db'?: string;
   'no-api-keys'?: boolean;
+  'neutral-names'?: boolean;
 }): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
@@ -44,7 +48,12 @@ export async function serve(values: {
     ? undefined
     : await createApiKeyHook({ keysDbPath: keysDb, onError: (e) => console.error(`maphist: keys file ${keysDb}: ${(e as Error).message}`) });
   // Warnings and errors (an unexpected 500 is logged with its stack); MAPHIST_LOG_LEVEL=info logs every request.
-  const app = await createServer(store, { timeoutSeconds, apiKeys: keys?.hook, logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' } });
+  const app = await createServer(store, {
+    timeoutSeconds,
+    apiKeys: keys?.hook,
+    neutralNames: values['neutral-names'],
+    logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
+  });
   const address = await app.listen({ port, host: values.host });
   console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);
   console.log(keys ? `v2 statistics and extraction need an API key (keys file ${keysDb})` : 'v2 statistics and extraction need no API key (--no-api-keys)');

@@ -30,12 +30,29 @@ export interface BruteRow {
   userId: number;
   geometry: Geometry | null;
   box: BBox | null;
+  /**
+   * Some state of the element has tags, worked out here from the rows' own tags (not from the
+   * store's ever_tagged column, which this oracle checks).
+   */
+  everTagged: boolean;
+}
+
+/** The rows version 1 sees: no node that never had a tag (the reference never stored them). */
+export function v1Rows(rows: readonly BruteRow[]): BruteRow[] {
+  return rows.filter((r) => r.typeCode !== 0 || r.everTagged);
+}
+
+/** The rows version 2 sees: no element, of any type, whose every version is untagged. */
+export function v2Rows(rows: readonly BruteRow[]): BruteRow[] {
+  return rows.filter((r) => r.everTagged);
 }
 
 export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
   const rows = await db.query<Record<string, unknown>>(`SELECT type, id::DOUBLE AS id, version, minor_version, valid_from::DOUBLE AS valid_from, valid_to::DOUBLE AS valid_to,
       deleted, collapsed, changeset::DOUBLE AS changeset, user_id, map_keys(tags) AS k, map_values(tags) AS v, map_keys(tags_before) AS kb, map_values(tags_before) AS vb,
       geometry_type, geometry, geometry_valid, area, length, perimeter, vertices, outers, inners, roundness, squareness FROM states`);
+  const tagged = new Set<string>();
+  for (const r of rows) if ((r.k as string[]).length > 0) tagged.add(`${r.type as number}/${r.id as number}`);
   return rows.map((r) => {
     const flat = (k: string[], v: string[]) => k.flatMap((key, i) => [key, v[i]]);
     const geometry = r.geometry ? decodeWkb(r.geometry as Uint8Array) : null;
@@ -67,6 +84,7 @@ export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
       userId: r.user_id as number,
       geometry: geometry && (r.geometry_type as number) !== 0 ? geometry : null,
       box: geometry && (r.geometry_type as number) !== 0 ? bboxOf(geometry) : null,
+      everTagged: tagged.has(`${r.type as number}/${r.id as number}`),
     };
   });
 }
@@ -93,7 +111,7 @@ export function bruteSnapshots(rows: readonly BruteRow[], area: BruteArea, filte
   const { box, clip } = clipper(area);
   const out: BruteSnapshot = { count: [], length: [], area: [], perimeter: [] };
   const cache = new Map<BruteRow, Geometry | null>();
-  const near = rows.filter((r) => r.box !== null && meets(r.box, box));
+  const near = v1Rows(rows).filter((r) => r.box !== null && meets(r.box, box));
   for (const t of timestamps) {
     let count = 0, length = 0, areaSum = 0, perimeter = 0;
     for (const r of near) {
@@ -129,7 +147,7 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
   const t0 = timestamps[0];
   const t1 = timestamps[timestamps.length - 1];
   const byElement = new Map<string, BruteRow[]>();
-  for (const r of rows) {
+  for (const r of v1Rows(rows)) {
     const key = `${r.typeCode}/${r.state.id}`;
     let list = byElement.get(key);
     if (!list) byElement.set(key, (list = []));

@@ -10,7 +10,7 @@ import { areaOf, lengthOf } from '../../geometry/measures.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { StatsMeasure } from '../../query/stats.js';
 import { OPEN_END } from '../../store/schema.js';
-import type { BruteArea, BruteRow } from './brute-force.js';
+import { v2Rows, type BruteArea, type BruteRow } from './brute-force.js';
 
 const MEASURE: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
 
@@ -51,8 +51,9 @@ export function bruteFeatures(
   const n = q.timestamps.length;
   const total = new Array<number>(n).fill(0);
   const groups = new Map<string, number[]>();
+  const scoped = v2Rows(rows);
   q.timestamps.forEach((t, k) => {
-    for (const r of rows) {
+    for (const r of scoped) {
       if (!measurable(r) || r.validFrom > t || r.validTo <= t || !pred(r.state)) continue;
       const c = clip(r);
       if (c === null) continue;
@@ -76,7 +77,7 @@ export function bruteBins(rows: readonly BruteRow[], area: BruteArea, q: { filte
   const bins = q.edges.length - 1;
   const contributions = new Array<number>(bins).fill(0);
   const users: Set<number>[] = Array.from({ length: bins }, () => new Set());
-  for (const r of rows) {
+  for (const r of v2Rows(rows)) {
     if (r.collapsed) continue;
     const k = binOf(q.edges, r.validFrom);
     if (k < 0 || !pred(r.state) || clip(r) === null) continue;
@@ -94,7 +95,7 @@ export function bruteCurrentness(
   const pred = compilePredicate(q.filter);
   const clip = exactClip(area);
   const out = new Array<number>(q.edges.length - 1).fill(0);
-  for (const r of rows) {
+  for (const r of v2Rows(rows)) {
     if (r.validTo !== OPEN_END || !measurable(r) || !pred(r.state)) continue;
     const k = binOf(q.edges, r.validFrom);
     if (k < 0) continue;

@@ -19,6 +19,7 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows } from './statements.js';
+import { v2TaggedSql } from './scope.js';
 
 const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
 
@@ -41,7 +42,9 @@ type BoundaryRow = readonly [number, number, number];
 /** `cache`: the boundary cache, shared with the v1 engine when the server makes both. */
 export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary, cache: BoundaryCache = createBoundaryCache()): Promise<DuckDbStatsEngine> {
   const d = await dictionaryOf(store, dictionary);
-  const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') => compileSql(filter, { dialect: duckdbDialect, dictionary: d, tags }).sql;
+  // The v2 scope comes with every filter: elements whose every version is untagged count nowhere (scope.ts).
+  const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') =>
+    `(${compileSql(filter, { dialect: duckdbDialect, dictionary: d, tags }).sql} AND ${v2TaggedSql()})`;
 
   function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
     engine.lastSql = sql;

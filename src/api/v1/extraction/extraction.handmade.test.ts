@@ -16,7 +16,7 @@ const DIR = join(TEST_DATA, 'testcases', 'handmade');
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8'));
 const WORLD = '-180,-90,180,90';
 const short = (f: Feature) => {
-  const [type, id] = String(f.properties['@mapId']).split('/');
+  const [type, id] = String(f.properties['@osmId']).split('/');
   return `${type[0]}${id}`;
 };
 
@@ -62,7 +62,7 @@ describe('extraction on the handmade history', () => {
     const r = await postExtract(base, '/elementsFullHistory/centroid', { bboxes: WORLD, time: range });
     const typeRank = { node: 0, way: 1, relation: 2 } as Record<string, number>;
     const key = (f: Feature) => {
-      const [type, id] = String(f.properties['@mapId']).split('/');
+      const [type, id] = String(f.properties['@osmId']).split('/');
       return [typeRank[type], Number(id), epoch(String(f.properties['@validFrom']))];
     };
     for (let i = 1; i < r.features.length; i++) {
@@ -99,7 +99,7 @@ describe('extraction on the handmade history', () => {
           assert.equal(f.geometry, null);
           assert.deepEqual(Object.keys(f.properties).filter((k) => !k.startsWith('@')), [], 'a deletion has no tags');
         } else assert.notEqual(f.geometry, null);
-        assert.equal(f.properties['@mapType'], { n: 'node', w: 'way', r: 'relation' }[element[0]]);
+        assert.equal(f.properties['@osmType'], { n: 'node', w: 'way', r: 'relation' }[element[0]]);
       }
     }
   });
@@ -116,7 +116,7 @@ describe('extraction on the handmade history', () => {
     const all = await extract(base, '/contributions/geometry', { bboxes: WORLD, time: range, properties: 'contributionTypes' });
     const latest = await extract(base, '/contributions/latest/geometry', { bboxes: WORLD, time: range, properties: 'contributionTypes' });
     const last = new Map<string, Feature>();
-    for (const f of all.features) last.set(String(f.properties['@mapId']), f);
+    for (const f of all.features) last.set(String(f.properties['@osmId']), f);
     assert.deepEqual(latest.features, [...last.values()]);
     // amenity nodes: one latest (n5's re-creation), as in expected.json's count example
     const a = await extract(base, '/contributions/latest/centroid', { bboxes: WORLD, time: range, filter: 'type:node and amenity=*' });

@@ -111,7 +111,7 @@ describe('extraction on the sample', () => {
         const ids = async (filter: string) => {
           const r = await extract(base, '/elements/centroid', { bboxes: whole.join(','), time: date, filter });
           assert.equal(r.status, 200);
-          return new Set(r.features.map((f) => String(f.properties['@mapId'])));
+          return new Set(r.features.map((f) => String(f.properties['@osmId'])));
         };
         // Every node has a location; ways that have a geometry (osmium keeps ways whose nodes the extract cut).
         assert.deepEqual([...(await ids('type:node'))].sort(), [...osmium.node].sort(), `nodes ${date}`);
@@ -164,7 +164,7 @@ describe('extraction on the sample', () => {
   it('features come in a stable order: type, id, time', async () => {
     const r = await extract(base, '/elements/centroid', { bboxes: TOWN, time: '2010-01-01,2013-01-01,2016-01-01' });
     const keys = r.features.map((f) => {
-      const [t, id] = String(f.properties['@mapId']).split('/');
+      const [t, id] = String(f.properties['@osmId']).split('/');
       return [TYPES.indexOf(t), Number(id), Date.parse(String(f.properties['@snapshotTimestamp']))];
     });
     for (let i = 1; i < keys.length; i++) {

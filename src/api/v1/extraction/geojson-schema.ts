@@ -2,6 +2,8 @@
  * JSON Schema of an extraction document: a GeoJSON FeatureCollection (RFC 7946, after the
  * geojson.org schemas) with the envelope members of v1 §4.4 and the feature properties of the spec.
  */
+import { CLIENT_PROPERTY_NAMES, type PropertyNames } from './geojson.js';
+
 const position = { type: 'array', minItems: 2, maxItems: 3, items: { type: 'number' } };
 const lineCoords = { type: 'array', minItems: 2, items: position };
 const ring = { type: 'array', minItems: 4, items: position };
@@ -17,7 +19,9 @@ const geometries = {
 };
 const simple = Object.values(geometries);
 
-export const GEOJSON_SCHEMA = {
+/** The schema for documents whose identity properties have these names (default: `@osmId`, `@osmType`). */
+export function geoJsonSchema(names: PropertyNames = CLIENT_PROPERTY_NAMES) {
+  return {
   $id: 'maphist-extraction',
   type: 'object',
   required: ['attribution', 'apiVersion', 'type', 'features'],
@@ -48,11 +52,11 @@ export const GEOJSON_SCHEMA = {
           },
           properties: {
             type: 'object',
-            required: ['@mapId'],
+            required: [names.id],
             additionalProperties: { type: 'string' },
             properties: {
-              '@mapId': { type: 'string', pattern: '^(node|way|relation)/[0-9]+$' },
-              '@mapType': { enum: ['node', 'way', 'relation'] },
+              [names.id]: { type: 'string', pattern: '^(node|way|relation)/[0-9]+$' },
+              [names.type]: { enum: ['node', 'way', 'relation'] },
               '@snapshotTimestamp': { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$' },
               '@lastEdit': { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$' },
               '@validFrom': { type: 'string', pattern: '^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ$' },
@@ -72,3 +76,6 @@ export const GEOJSON_SCHEMA = {
     },
   },
 };
+}
+
+export const GEOJSON_SCHEMA = geoJsonSchema();

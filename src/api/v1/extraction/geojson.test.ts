@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ExtractedFeature } from '../../../query/extraction.js';
 import { centroidOf, outputGeometry } from './geometry-output.js';
-import { coordinate, FEATURE_SEPARATOR, featureText, head, propertiesOf, TAIL } from './geojson.js';
+import { coordinate, FEATURE_SEPARATOR, featureText, head, NEUTRAL_PROPERTY_NAMES, propertiesOf, TAIL } from './geojson.js';
 
 const NONE = { tags: false, metadata: false, contributionTypes: false, unclipped: false };
 const way: ExtractedFeature = {
@@ -37,13 +37,34 @@ describe('extraction GeoJSON text', () => {
 
   it('properties per kind, sorted, tags with an @ prefixed', () => {
     const keys = (kind: Parameters<typeof propertiesOf>[1], props = NONE) => propertiesOf(way, kind, props).map(([k]) => k);
-    assert.deepEqual(keys('snapshot'), ['@mapId', '@snapshotTimestamp']);
-    assert.deepEqual(keys('snapshot', { ...NONE, metadata: true }), ['@changesetId', '@lastEdit', '@mapId', '@mapType', '@snapshotTimestamp', '@version']);
-    assert.deepEqual(keys('fullHistory', { ...NONE, tags: true }), ['@@odd', '@mapId', '@validFrom', '@validTo', 'Name', 'highway']);
+    assert.deepEqual(keys('snapshot'), ['@osmId', '@snapshotTimestamp']);
+    assert.deepEqual(keys('snapshot', { ...NONE, metadata: true }), ['@changesetId', '@lastEdit', '@osmId', '@osmType', '@snapshotTimestamp', '@version']);
+    assert.deepEqual(keys('fullHistory', { ...NONE, tags: true }), ['@@odd', '@osmId', '@validFrom', '@validTo', 'Name', 'highway']);
     const c: ExtractedFeature = { ...way, contribution: { changeset: 7, creation: false, deletion: false, tagChange: true, geometryChange: true } };
-    assert.deepEqual(propertiesOf(c, 'contributions', NONE).map(([k]) => k), ['@contributionChangesetId', '@mapId', '@timestamp']);
-    assert.deepEqual(propertiesOf(c, 'contributions', { ...NONE, contributionTypes: true }).map(([k]) => k), ['@contributionChangesetId', '@geometryChange', '@mapId', '@tagChange', '@timestamp']);
-    assert.deepEqual(propertiesOf(way, 'snapshot', NONE, new Set(['highway'])).map(([k]) => k), ['@mapId', '@snapshotTimestamp', 'highway']);
+    // Contributions extraction always carries version, type and changeset (the spec's property table).
+    assert.deepEqual(propertiesOf(c, 'contributions', NONE).map(([k]) => k), ['@changesetId', '@contributionChangesetId', '@osmId', '@osmType', '@timestamp', '@version']);
+    assert.deepEqual(propertiesOf(c, 'latestContributions', { ...NONE, contributionTypes: true }).map(([k]) => k), [
+      '@changesetId',
+      '@contributionChangesetId',
+      '@geometryChange',
+      '@osmId',
+      '@osmType',
+      '@tagChange',
+      '@timestamp',
+      '@version',
+    ]);
+    assert.deepEqual(propertiesOf(way, 'snapshot', NONE, new Set(['highway'])).map(([k]) => k), ['@osmId', '@snapshotTimestamp', 'highway']);
+  });
+
+  it('the identity: "<type>/<id>" under @osmId, the type under @osmType; the neutral names behind the switch', () => {
+    const meta = { ...NONE, metadata: true };
+    assert.deepEqual(
+      propertiesOf(way, 'snapshot', meta).filter(([k]) => k === '@osmId' || k === '@osmType'),
+      [['@osmId', `way/${way.id}`], ['@osmType', 'way']],
+    );
+    const neutral = propertiesOf(way, 'snapshot', meta, undefined, NEUTRAL_PROPERTY_NAMES).map(([k]) => k);
+    assert.ok(neutral.includes('@mapId') && neutral.includes('@mapType'));
+    assert.ok(!neutral.includes('@osmId') && !neutral.includes('@osmType'));
   });
 
   it('a contribution deletion has geometry null; other features without geometry are skipped', () => {

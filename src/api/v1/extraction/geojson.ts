@@ -87,16 +87,35 @@ export function geometryText(g: Geometry, level: number): string {
 
 type PropertyValue = string | number | boolean;
 
-/** The properties of a feature for its kind and the requested `properties`. */
+/** The names of the two identity properties. */
+export interface PropertyNames {
+  readonly id: string;
+  readonly type: string;
+}
+
+/** The names the reference writes and every v1 client reads (ohsome-py indexes GeoDataFrames by `@osmId`). */
+export const CLIENT_PROPERTY_NAMES: PropertyNames = { id: '@osmId', type: '@osmType' };
+
+/** The neutral spelling of the specification documents, behind `maphist serve --neutral-names`. */
+export const NEUTRAL_PROPERTY_NAMES: PropertyNames = { id: '@mapId', type: '@mapType' };
+
+/**
+ * The properties of a feature for its kind and the requested `properties`. The identity is always
+ * there; version, type and changeset come with `properties=metadata` (the reference) and always in
+ * contributions extraction (the specification's property table lists them there; extra properties
+ * break no client).
+ */
 export function propertiesOf(
   f: ExtractedFeature,
   kind: ExtractionKind,
   props: ExtractionProperties,
   tagKeys?: ReadonlySet<string>,
+  names: PropertyNames = CLIENT_PROPERTY_NAMES,
 ): [string, PropertyValue][] {
-  const out: [string, PropertyValue][] = [['@mapId', `${TYPE_NAMES[f.type]}/${f.id}`]];
+  const out: [string, PropertyValue][] = [[names.id, `${TYPE_NAMES[f.type]}/${f.id}`]];
   const meta = props.metadata;
-  if (meta) out.push(['@version', f.version], ['@mapType', TYPE_NAMES[f.type]], ['@changesetId', f.changeset]);
+  const isContribution = kind === 'contributions' || kind === 'latestContributions';
+  if (meta || isContribution) out.push(['@version', f.version], [names.type, TYPE_NAMES[f.type]], ['@changesetId', f.changeset]);
   switch (kind) {
     case 'snapshot':
       out.push(['@snapshotTimestamp', isoSeconds(f.time)]);
@@ -140,6 +159,8 @@ export interface FeatureOptions {
   properties: ExtractionProperties;
   /** Deprecated `keys` without `properties=tags`: only these tags become properties. */
   tagKeys?: ReadonlySet<string>;
+  /** The identity property names (default: the clients' `@osmId`, `@osmType`). */
+  names?: PropertyNames;
 }
 
 /** The feature as text (members at indentation level 2, as an item of the top object's array); null when it has no geometry to show. */
@@ -152,7 +173,7 @@ export function featureText(f: ExtractedFeature, o: FeatureOptions): string | nu
   } else if (f.contribution === undefined || !f.contribution.deletion) {
     return null;
   }
-  const props = propertiesOf(f, o.kind, o.properties, o.tagKeys);
+  const props = propertiesOf(f, o.kind, o.properties, o.tagKeys, o.names);
   const propsText = `{${props.map(([k, v]) => `${pad(3)}${JSON.stringify(k)} : ${valueText(v)}`).join(',')}${pad(2)}}`;
   return `{${pad(2)}"type" : "Feature",${pad(2)}"geometry" : ${geometry},${pad(2)}"properties" : ${propsText}${pad(1)}}`;
 }

@@ -9,7 +9,7 @@ import { createDuckDbExtractionEngine, type ExtractionEngine } from '../../../en
 import type { ExtractionKind } from '../../../query/extraction.js';
 import type { Store } from '../../../store/open-store.js';
 import { requestUrlOf } from '../error-status.js';
-import { DESCRIPTIONS, head } from '../extraction/geojson.js';
+import { DESCRIPTIONS, head, type PropertyNames } from '../extraction/geojson.js';
 import { streamExtraction } from '../extraction/stream.js';
 import { parseV1Request } from '../params/parse-v1-request.js';
 import { V1_ROUTES, type V1Route, type V1RouteFamily } from '../params/route-parameters.js';
@@ -20,6 +20,8 @@ export interface ExtractionRouteOptions {
   store: Store;
   /** The server's default (and largest) time limit in seconds. */
   timeoutSeconds: number;
+  /** The identity property names of the features (default: the clients' `@osmId`, `@osmType`). */
+  names?: PropertyNames;
   /** The extraction engine (default: DuckDB over the store, created on first use). */
   engine?: ExtractionEngine | (() => Promise<ExtractionEngine>);
 }
@@ -57,7 +59,7 @@ export async function answerExtraction(
         ? { description: DESCRIPTIONS[kind], requestUrl: request.method === 'GET' ? requestUrlOf(request) : undefined }
         : undefined,
     ),
-    feature: { kind, geometryKind: route.geometryType!, properties: parsed.properties, tagKeys },
+    feature: { kind, geometryKind: route.geometryType!, properties: parsed.properties, tagKeys, names: options.names },
     cacheControl: cacheControlFor(parsed.timeParameter),
     timeoutSeconds: parsed.timeoutSeconds,
     start: (signal) =>

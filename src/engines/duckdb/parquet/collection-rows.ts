@@ -24,14 +24,14 @@ import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import type { ParquetRow } from './geoparquet-schema.js';
 import { bboxStruct, outputGeometry } from './geometry-output.js';
 import {
-  areaSql, filterSql, isInteger, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  areaSql, filterSql, isInteger, memberFilterSql, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 
 export function collectionSql(ctx: RowContext, request: CollectionsExtractionRequest): string {
   const plan = ctx.plan;
   const at = isInteger(request.time.at);
-  const memberFilter = request.memberFilter ? filterSql(ctx, request.memberFilter, 'ms') : 'TRUE';
+  const memberFilter = request.memberFilter ? memberFilterSql(ctx, request.memberFilter, 'ms') : 'TRUE';
   const withClause = plan.withSql ? `${plan.withSql},\n` : '';
   return `WITH ${withClause}r AS (
   SELECT st.* FROM states st
