@@ -65,3 +65,28 @@ export function readSnapshotCounts(region: string): SnapshotCounts[] {
     .split('\n')
     .map((line) => JSON.parse(line) as SnapshotCounts);
 }
+
+/**
+ * One line of testdata/history/expected/<region>.ever-tagged-counts.jsonl (made with osmium alone
+ * by make-ever-tagged-counts.sh beside it): the elements alive at the timestamp that carried a tag in
+ * some version of their history, per type — what version 1 (nodes) and version 2 (all types) count.
+ */
+export interface EverTaggedCounts {
+  timestamp: string;
+  tagged_nodes: number;
+  tagged_ways: number;
+  tagged_relations: number;
+}
+
+export const EVER_TAGGED_SCRIPT = join(TEST_DATA, 'history', 'expected', 'make-ever-tagged-counts.sh');
+
+export function everTaggedCountsPath(region: string): string {
+  return join(TEST_DATA, 'history', 'expected', `${region}.ever-tagged-counts.jsonl`);
+}
+
+export function readEverTaggedCounts(region: string): EverTaggedCounts[] {
+  return readFileSync(everTaggedCountsPath(region), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as EverTaggedCounts);
+}

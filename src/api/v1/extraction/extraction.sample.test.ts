@@ -93,6 +93,15 @@ describe('extraction on the sample', () => {
         (b, [x, y]) => [Math.min(b[0], x), Math.min(b[1], y), Math.max(b[2], x), Math.max(b[3], y)],
         [Infinity, Infinity, -Infinity, -Infinity],
       ).map((v, i) => (i < 2 ? v - 0.01 : v + 0.01)); // a margin: points on the area's edge are outside it
+      // Version 1 extracts only the nodes that carried a tag in some version: their ids from osmium's
+      // listing of every version (the OPL tags field is `T` followed by the tags, empty when none).
+      const all = join(dir, 'all-nodes.opl');
+      execFileSync('/usr/bin/osmium', ['cat', SAMPLE, '-t', 'node', '-f', 'opl', '-o', all, '--overwrite']);
+      const everTagged = new Set<string>();
+      for (const line of readFileSync(all, 'utf8').split('\n')) {
+        if (line !== '' && !/ T( |$)/.test(line)) everTagged.add(`node/${line.slice(1, line.indexOf(' '))}`);
+      }
+      assert.ok(everTagged.size > 10_000 && everTagged.size < 100_000, `${everTagged.size} ever-tagged nodes`);
       for (const date of ['2010-01-01T00:00:00Z', '2014-06-01T00:00:00Z', '2017-01-01T00:00:00Z']) {
         const out = join(dir, `${date.slice(0, 10)}.opl`);
         execFileSync('/usr/bin/osmium', ['time-filter', SAMPLE, date, '-o', out, '-f', 'opl', '--overwrite']);
@@ -103,7 +112,7 @@ describe('extraction on the sample', () => {
           const id = line.slice(1, line.indexOf(' '));
           const tags = / T([^ ]*)/.exec(line)?.[1] ?? '';
           const keys = tags === '' ? [] : tags.split(',').map((kv) => kv.slice(0, kv.indexOf('=')));
-          if (t === 'n') osmium.node.add(`node/${id}`);
+          if (t === 'n' && everTagged.has(`node/${id}`)) osmium.node.add(`node/${id}`);
           if (t === 'w') osmium.way.add(`way/${id}`);
           if (t === 'w' && keys.includes('highway')) osmium.highway.add(`way/${id}`);
           if (t === 'w' && keys.includes('building')) osmium.building.add(`way/${id}`);
@@ -113,7 +122,7 @@ describe('extraction on the sample', () => {
           assert.equal(r.status, 200);
           return new Set(r.features.map((f) => String(f.properties['@osmId'])));
         };
-        // Every node has a location; ways that have a geometry (osmium keeps ways whose nodes the extract cut).
+        // Every ever-tagged node has a location; ways that have a geometry (osmium keeps ways whose nodes the extract cut).
         assert.deepEqual([...(await ids('type:node'))].sort(), [...osmium.node].sort(), `nodes ${date}`);
         for (const [name, filter] of [['highway', 'type:way and highway=*'], ['building', 'type:way and building=*']] as const) {
           const mine = await ids(filter);
