@@ -97,7 +97,11 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
   }
   if (metadata.schemaVersion !== SCHEMA_VERSION) {
     instance.closeSync();
-    throw new MaphistError('DB_INVALID', `${path} has maphist schema version ${metadata.schemaVersion}; this maphist reads version ${SCHEMA_VERSION}. Import the history file again.`);
+    throw new MaphistError(
+      'DB_INVALID',
+      `${path} has maphist schema version ${metadata.schemaVersion}; this maphist reads version ${SCHEMA_VERSION}. Import the history file again.`,
+      { schemaVersion: metadata.schemaVersion, sourceFile: metadata.sourceFile },
+    );
   }
   let streaming: Promise<DuckDBInstance> | undefined;
   let streamingOpen: DuckDBInstance | undefined;
