@@ -8,7 +8,7 @@
 #   sh src/io/testdata/make-osmium-golden.sh > src/io/testdata/osmium-fileinfo.json
 # (the test also re-runs this script when osmium is installed and fails if the file is stale).
 set -eu
-DATA_DIR="${1:-/work/shared/data/history}"
+DATA_DIR="${1:-testdata/history}"
 
 for f in "$DATA_DIR"/*.osh.pbf "$DATA_DIR"/*.osh.gz; do
   printf '%s\t' "$(basename "$f")"
