@@ -2,7 +2,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isMaphistError } from '../core/errors.js';
 import type { FilterVersion } from './ast.js';
-import { assertNoChangesetCondition, possibleOsmTypes, usesGeometry } from './checks.js';
+import fc from 'fast-check';
+import { assertNoChangesetCondition, possibleOsmTypes, requiresTag, usesGeometry } from './checks.js';
+import { compilePredicate } from './predicate.js';
+import { printFilter } from './printer.js';
+import type { FilterableState } from './state.js';
+import { treeArb } from './testing/arbitraries.js';
 import { parseFilter } from './parser.js';
 
 const parse = (s: string, version: FilterVersion = 1) => parseFilter(s, { version });
@@ -55,5 +60,48 @@ describe('usesGeometry', () => {
     assert.equal(usesGeometry(parse('a=b or not geometry:line').ast), true);
     assert.equal(usesGeometry(parse('area:(1..)').ast), true);
     assert.equal(usesGeometry(parse('geometry.outers:1').ast), true);
+  });
+});
+
+describe('requiresTag', () => {
+  const cases: [string, boolean][] = [
+    ['building=*', true],
+    ['type:way and highway in (primary, secondary)', true],
+    ['amenity=bench or shop=*', true],
+    ['name~Main* and type:node', true],
+    ['type:node', false],
+    ['', false],
+    ['name!=x', false],
+    ['building!=*', false],
+    ['not building=*', false],
+    ['building=* or id:1', false],
+    ['geometry:point', false],
+  ];
+  for (const [text, want] of cases) {
+    it(`${text === '' ? '(no filter)' : text}: ${want}`, () => assert.equal(requiresTag(parse(text, 2)), want));
+  }
+
+  it('never claims a tag when an untagged state matches (generated filters, both tag sources)', () => {
+    const untagged = fc.record({
+      type: fc.constantFrom('node', 'way', 'relation'),
+      id: fc.integer({ min: 1, max: 5 }),
+      changeset: fc.integer({ min: 1, max: 5 }),
+      geometryType: fc.constantFrom('Point', 'LineString', 'Polygon', 'MultiPolygon', 'GeometryCollection', null),
+      area: fc.double({ min: 0, max: 10, noNaN: true }),
+      length: fc.double({ min: 0, max: 10, noNaN: true }),
+    });
+    for (const version of [1, 2] as const) {
+      const tree = treeArb({ version, keys: fc.constantFrom('a', 'b'), values: fc.constantFrom('x', 'y'), ids: fc.integer({ min: 1, max: 5 }), maxDepth: 3 });
+      fc.assert(
+        fc.property(tree, untagged, (ast, s) => {
+          const filter = parseFilter(printFilter(ast), { version });
+          if (!requiresTag(filter)) return;
+          const state = { ...s, tags: [], tagsBefore: [], perimeter: 0, vertices: 1, outers: 0, inners: 0, roundness: 0, squareness: 0 } as FilterableState;
+          assert.equal(compilePredicate(filter)(state), false, printFilter(ast));
+          assert.equal(compilePredicate(filter, { tags: 'currentOrBefore' })(state), false, printFilter(ast));
+        }),
+        { numRuns: 500, seed: 15 },
+      );
+    }
   });
 });

@@ -92,3 +92,32 @@ function evaluate(node: FilterNode, t: OsmType, filter: Filter): Tri {
       return 'unknown';
   }
 }
+
+/**
+ * True when every state the filter can match carries at least one tag: `building=*`,
+ * `type:way and highway in (primary, secondary)`, `amenity=bench or shop=*`. Conservative: false
+ * whenever an untagged state might match (`type:node`, `name!=x`, `not building=*`, `id:1`). The
+ * engines use it to leave out the never-tagged test where it cannot change the answer.
+ */
+export function requiresTag(filter: Filter): boolean {
+  return impliesTag(filter.ast);
+}
+
+function impliesTag(node: FilterNode): boolean {
+  switch (node.kind) {
+    case 'tagEquals':
+    case 'tagExists':
+      return !node.negated;
+    case 'tagIn':
+    case 'tagPattern':
+      return true;
+    case 'const':
+      return node.value === false; // matches nothing
+    case 'and':
+      return node.operands.some(impliesTag);
+    case 'or':
+      return node.operands.every(impliesTag);
+    default:
+      return false;
+  }
+}

@@ -9,7 +9,7 @@ import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows } from './statements.js';
-import { v1ScopeSql } from './scope.js';
+import { withV1Scope } from './scope.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
@@ -51,7 +51,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   const dict = await dictionaryOf(store);
   // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
   const filterSql = (filter: Filter, alias?: string) =>
-    `(${compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql} AND ${v1ScopeSql(alias)})`;
+    withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql, alias);
 
   /** Runs one query on its own connection; an abort interrupts it. */
   function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {

@@ -14,7 +14,7 @@ import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows, streamRows } from './statements.js';
-import { v1ScopeSql } from './scope.js';
+import { withV1Scope } from './scope.js';
 import { lazyChunkRows } from './chunk-rows.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
@@ -72,7 +72,7 @@ export interface ExtractionEngineOptions {
 export async function createDuckDbExtractionEngine(store: Store, dictionary?: StoreTagDictionary, options: ExtractionEngineOptions = {}): Promise<ExtractionEngine> {
   const d = await dictionaryOf(store, dictionary);
   // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
-  const filterSql = (q: ExtractionQuery) => `(${compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql} AND ${v1ScopeSql('st')})`;
+  const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');
   const planOf = (q: ExtractionQuery) => planArea(unionOfAreas(q.areas), 'st');
 
   /** The extraction's statement; `batch`: only the rows of one id batch (snapshot and full history). */

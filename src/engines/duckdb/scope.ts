@@ -8,7 +8,11 @@
  *   count, user, contribution or extraction; never-tagged ways and relations are kept.
  * - version 2 (ohsome-planet contributions): an element whose every version is untagged produces no
  *   row, whatever its type.
+ *
+ * The condition is left out where it cannot change the answer: a filter that only tagged states
+ * can match (`building=*`), or, for version 1, one that no node can match (`type:way`).
  */
+import { possibleOsmTypes, requiresTag, type Filter } from '../../filter/index.js';
 
 const column = (alias: string | undefined, name: string) => (alias ? `${alias}.${name}` : name);
 
@@ -17,7 +21,19 @@ export function v1ScopeSql(alias?: string): string {
   return `(${column(alias, 'type')} <> 0 OR ${column(alias, 'ever_tagged')})`;
 }
 
-/** The version 2 rule on tags as a condition on a `states` row. */
-export function v2TaggedSql(alias?: string): string {
+/** The version 2 rule as a condition on a `states` row. */
+export function v2ScopeSql(alias?: string): string {
   return column(alias, 'ever_tagged');
+}
+
+/** A compiled version 1 filter with the version 1 rule, where the rule can matter. */
+export function withV1Scope(filter: Filter, filterSql: string, alias?: string): string {
+  if (requiresTag(filter) || !possibleOsmTypes(filter).includes('node')) return filterSql;
+  return `(${filterSql} AND ${v1ScopeSql(alias)})`;
+}
+
+/** A compiled version 2 filter with the version 2 rule, where the rule can matter. */
+export function withV2Scope(filter: Filter, filterSql: string, alias?: string): string {
+  if (requiresTag(filter)) return filterSql;
+  return `(${filterSql} AND ${v2ScopeSql(alias)})`;
 }

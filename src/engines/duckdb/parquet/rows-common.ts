@@ -10,7 +10,7 @@ import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js'
 import { OPEN_END } from '../../../store/schema.js';
 import type { BBoxStruct, MapEntry, ParquetRow } from './geoparquet-schema.js';
 import type { OutputGeometry } from './geometry-output.js';
-import { v2TaggedSql } from '../scope.js';
+import { withV2Scope } from '../scope.js';
 
 export interface RowContext {
   store: Store;
@@ -26,7 +26,7 @@ export const OSM_TYPE_NAME = ['node', 'way', 'relation'] as const;
 
 /** A request's filter with the v2 scope: elements whose every version is untagged give no row (scope.ts). */
 export function filterSql(ctx: RowContext, filter: Filter, alias: string, tags: TagSource = 'current'): string {
-  return `(${memberFilterSql(ctx, filter, alias, tags)} AND ${v2TaggedSql(alias)})`;
+  return withV2Scope(filter, memberFilterSql(ctx, filter, alias, tags), alias);
 }
 
 /** A filter alone: collection members are listed whether or not they were ever tagged (outer ways usually are not). */
