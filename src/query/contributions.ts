@@ -7,7 +7,9 @@
  *   creation        in(cur) and not in(prev)           (new, moved in, newly matching, undeleted)
  *   deletion        in(prev) and not in(cur)           (deleted, moved out, stops matching)
  *   tagChange       both in, tags differ
- *   geometryChange  both in, clipped geometries differ exactly (same coordinates, same order)
+ *   geometryChange  both in, the compared geometries differ exactly (same coordinates, same order):
+ *                   a side the area contains whole as it is, a side the area's edge cuts as its
+ *                   clip without repeated consecutive coordinates (`comparedGeometry`)
  *   (neither)       both in, nothing visible changed: counted unless contributionTypes is given.
  * prev = the element's previous kept state, also when it lies before the range (so the first
  * contribution in the range is typed against the state just before it).
@@ -117,27 +119,43 @@ export function classifyWith(
   else {
     cur ??= row.interior ? curSide.unclipped() : curSide.clipped();
     prevG ??= p!.interior ? prevSide.unclipped() : prevSide.clipped();
-    geometryChange = !(options.same ?? sameGeometry)(cur, prevG);
+    const a = row.interior ? cur : comparedGeometry(cur, () => curSide.unclipped());
+    const b = p!.interior ? prevG : comparedGeometry(prevG, () => prevSide.unclipped());
+    geometryChange = !(options.same ?? sameGeometry)(a, b);
   }
   return { ...base, creation: false, deletion: false, tagChange: row.tagChange, geometryChange, tagSets: [row.tagsBefore, row.tags] };
 }
 
 /**
- * Exact equality (same type, same coordinates in the same order) after dropping repeated
- * consecutive coordinates: clipping drops them (as JTS's intersection does), so without this a
- * way that only gained a repeated node would change geometry when fully inside the area and not
- * when crossing its edge.
+ * How a side on the area's edge takes part in the geometry comparison. The reference keeps a
+ * geometry that lies inside the area as it is and clips the others with JTS, whose output has no
+ * repeated consecutive points. So: the unclipped geometry when the area contains it whole (its clip
+ * lost nothing but repeated points), else the clip without repeated coordinates. A way that only
+ * gained a repeated node is thus a geometry change inside the area and none across its edge.
+ */
+export function comparedGeometry(clipped: Geometry | null, unclipped: () => Geometry | null): Geometry | null {
+  if (clipped === null) return null;
+  const cut = normalizedGeometry(clipped);
+  const whole = unclipped();
+  return whole !== null && sameGeometry(cut, normalizedGeometry(whole)) ? whole : cut;
+}
+
+/**
+ * Exact equality (JTS `equalsExact`: same type, same coordinates in the same order). A way that
+ * only gained or lost a repeated node changes geometry when it lies inside the area (compared as
+ * it is), and not when it crosses the area's edge (clipped sides are compared without repeated
+ * coordinates, see `classifyWith`), as in the reference.
  */
 export function sameGeometry(a: Geometry | null | undefined, b: Geometry | null | undefined): boolean {
   if (a == null || b == null) return a == b;
-  return JSON.stringify(normalizedGeometry(a)) === JSON.stringify(normalizedGeometry(b));
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function dedupe(list: Position[]): Position[] {
   return list.filter((p, i) => i === 0 || p[0] !== list[i - 1][0] || p[1] !== list[i - 1][1]);
 }
 
-/** The geometry without repeated consecutive coordinates (what `sameGeometry` compares). */
+/** The geometry without repeated consecutive coordinates (how a clipped side is compared). */
 export function normalizedGeometry(g: Geometry): Geometry {
   switch (g.type) {
     case 'Point':

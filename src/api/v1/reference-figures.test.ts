@@ -28,6 +28,27 @@ export const REFERENCE_FIGURES: ReferenceFigure[] = [
     item: 0,
     value: 948,
   },
+  {
+    what: 'geometry changes of buildings: a repeated node removed from a way inside the area is a geometry change (was 37)',
+    path: '/contributions/count',
+    params: { bboxes: '1.50,42.49,1.55,42.52', time: '2010-01-01,2014-06-01,2017-01-01', filter: 'type:way and building=*', contributionType: 'geometryChange' },
+    item: 1,
+    value: 39,
+  },
+  {
+    what: 'tag and geometry changes of highways, June 2015 (was 20)',
+    path: '/contributions/count',
+    params: { bboxes: '1.525,42.500,1.560,42.520', time: '2015-01-01/2016-01-01/P1M', filter: 'highway=*', contributionType: 'tagChange,geometryChange' },
+    item: 5,
+    value: 21,
+  },
+  {
+    what: 'latest geometry changes of highways in 2014 (was 230)',
+    path: '/contributions/latest/count',
+    params: { bboxes: '1.41,42.42,1.79,42.66', time: '2014-01-01/2017-01-01/P1Y', filter: 'highway=*', contributionType: 'geometryChange' },
+    item: 0,
+    value: 233,
+  },
 ];
 
 describe('the reference engine\'s own figures on the Andorra history', () => {

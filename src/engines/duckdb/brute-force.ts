@@ -10,7 +10,7 @@ import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { BBox, Geometry, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { AreaOfInterest, ContributionType } from '../../query/model.js';
-import { sameGeometry } from '../../query/contributions.js';
+import { comparedGeometry, sameGeometry } from '../../query/contributions.js';
 import type { ImportedDb } from '../../store/test-support.js';
 
 const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [null, 'Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'];
@@ -173,7 +173,7 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
         else if (cur === null) types.add('deletion');
         else {
           if (!sameTags(r.state.tags, prevRow!.state.tags)) types.add('tagChange');
-          if (!sameGeometry(cur, prev)) types.add('geometryChange');
+          if (!sameGeometry(comparedGeometry(cur, () => r.geometry), comparedGeometry(prev, () => prevRow!.geometry))) types.add('geometryChange');
         }
         out.push({ typeCode: r.typeCode, id: r.state.id, time: r.validFrom, userId: r.userId, types });
       }

@@ -14,7 +14,7 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
-import { classifyWith, normalizedGeometry, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
+import { classifyWith, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { finishGroups, groupCoder, labelsOfCodes, type Grouping } from '../../query/groups.js';
 import type {
   AreaOfInterest,
@@ -230,12 +230,12 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     };
   }
 
-  /** `sameGeometry`, with each geometry's normalized JSON computed once. */
+  /** `sameGeometry`, with each geometry's JSON computed once. */
   function memoizedSame(): (a: Geometry | null, b: Geometry | null) => boolean {
-    const normalizedJson = new WeakMap<Geometry, string>();
+    const json = new WeakMap<Geometry, string>();
     const jsonOf = (g: Geometry) => {
-      let j = normalizedJson.get(g);
-      if (j === undefined) normalizedJson.set(g, (j = JSON.stringify(normalizedGeometry(g))));
+      let j = json.get(g);
+      if (j === undefined) json.set(g, (j = JSON.stringify(g)));
       return j;
     };
     return (a, b) => (a === null || b === null ? a === b : a === b || jsonOf(a) === jsonOf(b));
