@@ -183,9 +183,12 @@ describe('version 2', () => {
     rejects('name ~ * x*', 2);
     rejects('name ~ *', 2);
   });
-  it('geometry:collection, with other as an alias', () => {
+  it('geometry:collection; the version 1 name geometry:other is refused with the new name', () => {
     assert.deepEqual(ast('geometry:collection', 2), { kind: 'geometry', shape: 'collection' });
-    assert.deepEqual(ast('geometry:other', 2), { kind: 'geometry', shape: 'collection' });
+    assert.throws(
+      () => parseFilter('geometry:other', { version: 2 }),
+      (e: unknown) => isMaphistError(e) && e.code === 'FILTER_SYNTAX' && /line 1, column 10/.test(e.message) && /geometry:collection/.test(e.message),
+    );
   });
   it('a quoted star is a literal value', () => {
     assert.deepEqual(ast('highway="*"', 2), tag('highway', '*'));

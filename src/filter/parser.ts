@@ -370,11 +370,12 @@ class Parser {
     const word = this.s.readBare();
     const shapes = this.version === 1 ? ['point', 'line', 'polygon', 'other'] : ['point', 'line', 'polygon', 'collection'];
     if (shapes.includes(word)) return word as GeometryShape;
-    // Version 2 renamed `other` to `collection`; the old name stays accepted there.
-    if (this.version === 2 && word === 'other') return 'collection';
     let hint: string | undefined;
     const lower = word.toLowerCase();
-    if (lower !== word && (shapes.includes(lower) || lower === 'other')) hint = `geometry types are lowercase: write ${quoteText(lower)}`;
+    // Version 2 renamed `other` to `collection`, which also matches MultiPoint and MultiLineString:
+    // the old name is refused with the new one rather than read with a meaning it did not have.
+    if (this.version === 2 && lower === 'other') hint = 'version 2 of the filter language calls this `geometry:collection` (it also matches MultiPoint and MultiLineString)';
+    else if (lower !== word && (shapes.includes(lower) || lower === 'other')) hint = `geometry types are lowercase: write ${quoteText(lower)}`;
     else if (this.version === 1 && lower === 'collection') hint = 'version 1 of the filter language calls this `geometry:other`';
     else if (lower === 'multipolygon' || lower === 'area') hint = '`geometry:polygon` selects polygons and multipolygons';
     else if (lower === 'linestring' || lower === 'multilinestring') hint = 'write `geometry:line`';

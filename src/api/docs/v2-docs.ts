@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import { API_VERSION_V2 } from '../attribution.js';
 import { serveSwaggerUi } from './swagger-ui.js';
 import { API_KEY_SCHEME, API_KEY_SECURITY_SCHEME } from './v2-security.js';
+import { v2Responses } from './v2-responses.js';
 
 export async function registerV2Docs(v2: FastifyInstance, prefix: string): Promise<void> {
   await v2.register(swagger, {
@@ -27,6 +28,14 @@ export async function registerV2Docs(v2: FastifyInstance, prefix: string): Promi
     },
     // paths relative to the server URL: /health, not /v2-rc/health
     stripBasePath: true,
+    // Every status a route can answer, with its body (v2-responses.ts), in the document only: the
+    // route's own response schemas (what Fastify serializes with) come first and are kept.
+    transform: ({ schema, url, route }) => {
+      const method = Array.isArray(route.method) ? route.method[0] : route.method;
+      const relative = url.startsWith(prefix) ? url.slice(prefix.length) : url;
+      const documented = { ...v2Responses(relative, method), ...((schema?.response as object | undefined) ?? {}) };
+      return { schema: { ...(schema ?? {}), response: documented }, url };
+    },
   });
   await serveSwaggerUi(v2, prefix, 'maphist API v2');
 }

@@ -7,12 +7,27 @@
  *   store (`--nodesWithTagsOnly`, history-engine semantics §5.2), so a never-tagged node is in no
  *   count, user, contribution or extraction; never-tagged ways and relations are kept.
  * - version 2 (ohsome-planet contributions): an element whose every version is untagged produces no
- *   row, whatever its type.
+ *   row, whatever its type; and of the relations only those tagged `type=multipolygon` or
+ *   `type=boundary` are features or contributions (spec 001, statistics rule 1; the other relations
+ *   are extracted as collections).
  *
  * The condition is left out where it cannot change the answer: a filter that only tagged states
  * can match (`building=*`), or, for version 1, one that no node can match (`type:way`).
  */
-import { possibleOsmTypes, requiresTag, type Filter } from '../../filter/index.js';
+import { parseFilter, possibleOsmTypes, requiresTag, type Filter } from '../../filter/index.js';
+
+/** Version 2's features and contributions: nodes, ways, and multipolygon and boundary relations. */
+const V2_FEATURE_TYPES = parseFilter('not type:relation or type in (multipolygon, boundary)', { version: 2 }).ast;
+
+/**
+ * A version 2 filter restricted to version 2's features (statistics, features.parquet,
+ * contributions.parquet): `(filter) and (not type:relation or type in (multipolygon, boundary))`.
+ * Compiled with `tags: 'currentOrBefore'` a contribution is in scope when its state or the state
+ * before it is a multipolygon or boundary.
+ */
+export function v2FeatureFilter(filter: Filter): Filter {
+  return { ...filter, ast: { kind: 'and', operands: [filter.ast, V2_FEATURE_TYPES] } };
+}
 
 const column = (alias: string | undefined, name: string) => (alias ? `${alias}.${name}` : name);
 

@@ -35,6 +35,13 @@ function tagValue(tags: readonly string[], key: string): string | undefined {
   return undefined;
 }
 
+/** Version 2's features: nodes, ways, and relations tagged type=multipolygon or type=boundary (by these tags). */
+function isFeature(typeCode: number, tags: readonly string[]): boolean {
+  if (typeCode !== 2) return true;
+  const t = tagValue(tags, 'type');
+  return t === 'multipolygon' || t === 'boundary';
+}
+
 /** Bin index k with edges[k] <= x < edges[k+1], or -1. */
 function binOf(edges: readonly number[], x: number): number {
   for (let k = 0; k + 1 < edges.length; k++) if (edges[k] <= x && x < edges[k + 1]) return k;
@@ -46,7 +53,8 @@ export function bruteFeatures(
   area: BruteArea,
   q: { filter: Filter; timestamps: readonly number[]; measure: StatsMeasure; clip: boolean; groupByKey?: string },
 ): { total: number[]; groups?: Map<string, number[]> } {
-  const pred = compilePredicate(q.filter);
+  const matches = compilePredicate(q.filter);
+  const pred = (r: BruteRow) => isFeature(r.typeCode, r.state.tags) && matches(r.state);
   const clip = exactClip(area);
   const n = q.timestamps.length;
   const total = new Array<number>(n).fill(0);
@@ -54,7 +62,7 @@ export function bruteFeatures(
   const scoped = v2Rows(rows);
   q.timestamps.forEach((t, k) => {
     for (const r of scoped) {
-      if (!measurable(r) || r.validFrom > t || r.validTo <= t || !pred(r.state)) continue;
+      if (!measurable(r) || r.validFrom > t || r.validTo <= t || !pred(r)) continue;
       const c = clip(r);
       if (c === null) continue;
       const v = MEASURE[q.measure](q.clip ? c : r.geometry!);
@@ -72,7 +80,10 @@ export function bruteFeatures(
 
 /** contributions (count) and contributors (distinct users) per bin. */
 export function bruteBins(rows: readonly BruteRow[], area: BruteArea, q: { filter: Filter; edges: readonly number[] }): { contributions: number[]; contributors: number[] } {
-  const pred = compilePredicate(q.filter, { tags: 'currentOrBefore' });
+  // The filter and the feature rule on the state's tags, or both on the tags before it.
+  const now = compilePredicate(q.filter);
+  const before = compilePredicate(q.filter, { tags: 'before' });
+  const pred = (r: BruteRow) => (isFeature(r.typeCode, r.state.tags) && now(r.state)) || (isFeature(r.typeCode, r.state.tagsBefore ?? []) && before(r.state));
   const clip = exactClip(area);
   const bins = q.edges.length - 1;
   const contributions = new Array<number>(bins).fill(0);
@@ -80,7 +91,7 @@ export function bruteBins(rows: readonly BruteRow[], area: BruteArea, q: { filte
   for (const r of v2Rows(rows)) {
     if (r.collapsed) continue;
     const k = binOf(q.edges, r.validFrom);
-    if (k < 0 || !pred(r.state) || clip(r) === null) continue;
+    if (k < 0 || !pred(r) || clip(r) === null) continue;
     contributions[k] += 1;
     users[k].add(r.userId);
   }
@@ -92,11 +103,11 @@ export function bruteCurrentness(
   area: BruteArea,
   q: { filter: Filter; edges: readonly number[]; measure: StatsMeasure; clip: boolean },
 ): number[] {
-  const pred = compilePredicate(q.filter);
+  const matches = compilePredicate(q.filter);
   const clip = exactClip(area);
   const out = new Array<number>(q.edges.length - 1).fill(0);
   for (const r of v2Rows(rows)) {
-    if (r.validTo !== OPEN_END || !measurable(r) || !pred(r.state)) continue;
+    if (r.validTo !== OPEN_END || !measurable(r) || !isFeature(r.typeCode, r.state.tags) || !matches(r.state)) continue;
     const k = binOf(q.edges, r.validFrom);
     if (k < 0) continue;
     const c = clip(r);

@@ -205,8 +205,8 @@ describe('v2 stats edge cases (a tiny history written here)', () => {
     assert.deepEqual(await engine.contributions({ aoi: whole, edges, filter: f('amenity=bench') }), [1, 0, 1, 0, 0]);
     assert.deepEqual(await engine.contributors({ aoi: whole, edges, filter: f('amenity=bench') }), [1, 0, 1, 0, 0]);
     const at = rectArea([10.009, 10.009, 10.011, 10.011], 'at');
-    // (the line w100 and its route r400 pass here too)
-    assert.deepEqual(await engine.contributions({ aoi: at, edges, filter: f('') }), [2, 1, 1, 0, 0]);
+    // (the line w100 passes here too; its route r400 is not a version 2 feature: no contribution)
+    assert.deepEqual(await engine.contributions({ aoi: at, edges, filter: f('') }), [2, 0, 1, 0, 0]);
     assert.deepEqual(await engine.contributions({ aoi: at, edges, filter: f('type:node') }), [1, 0, 1, 0, 0]);
   });
 
@@ -216,10 +216,11 @@ describe('v2 stats edge cases (a tiny history written here)', () => {
     assert.deepEqual(await engine.contributions({ aoi: whole, edges, filter: f('amenity=cafe') }), [0, 0, 0, 0, 0]);
   });
 
-  it('a GeometryCollection relation: no feature, but its contributions count', async () => {
+  it('a route relation (neither multipolygon nor boundary): no feature and no contribution', async () => {
     assert.deepEqual((await engine.features({ aoi: whole, timestamps: ts, filter: f('type:relation'), measure: 'count', clip: false })).total, [0, 0, 0, 0]);
     assert.deepEqual(await engine.currentness({ aoi: whole, edges, filter: f('type:relation'), measure: 'count', clip: false }), [0, 0, 0, 0, 0]);
-    assert.deepEqual(await engine.contributions({ aoi: whole, edges, filter: f('type:relation') }), [0, 1, 0, 0, 0]);
+    assert.deepEqual(await engine.contributions({ aoi: whole, edges, filter: f('type:relation') }), [0, 0, 0, 0, 0]);
+    assert.deepEqual(await engine.contributors({ aoi: whole, edges, filter: f('type:relation') }), [0, 0, 0, 0, 0]);
   });
 
   it('tags before matching, tags not: a contribution, not a feature', async () => {

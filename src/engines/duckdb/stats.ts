@@ -19,7 +19,7 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows } from './statements.js';
-import { withV2Scope } from './scope.js';
+import { v2FeatureFilter, withV2Scope } from './scope.js';
 
 const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
 
@@ -44,7 +44,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
   const d = await dictionaryOf(store, dictionary);
   // The v2 scope comes with every filter: elements whose every version is untagged count nowhere (scope.ts).
   const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') =>
-    withV2Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary: d, tags }).sql);
+    withV2Scope(filter, compileSql(v2FeatureFilter(filter), { dialect: duckdbDialect, dictionary: d, tags }).sql);
 
   function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
     engine.lastSql = sql;

@@ -112,7 +112,9 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   bad('error-time-series-too-large', '/stats/features/count.json', { aoi: TOWN, filter: '*', time: { start: '2008-01-01', end: '2016-01-01', interval: 'P1D' } }),
   bad('error-time-bad-duration', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2010-01-01', end: '2016-01-01', binSize: '1 year' } }),
   bad('error-time-missing-start', '/stats/currentness/count.json', { aoi: TOWN, filter: '*', time: { end: '2016-01-01' } }),
-  bad('error-time-interval-on-bins', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2010-01-01', end: '2016-01-01', interval: 'P1Y' } }),
+  stats('stats-contributors-count-interval', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2010-01-01', end: '2016-01-01', interval: 'P1Y' } }),
+  bad('error-time-interval-binsize-differ', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2010-01-01', end: '2016-01-01', interval: 'P1Y', binSize: 'P1M' } }),
+  bad('error-filter-geometry-other', '/stats/features/count.json', { aoi: TOWN, filter: 'geometry:other', time: '2016-01-01T00:00:00Z' }),
   bad('error-time-timestamp-on-bins', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: '2016-01-01' }),
   bad('error-time-range-on-collections', '/extraction/collections.parquet', { aoi: TOWN, filter: '*', time: { start: '2015-01-01', end: '2016-01-01' } }),
   // ---- filter, groupBy ----

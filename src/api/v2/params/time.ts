@@ -5,12 +5,15 @@
  * | endpoint                          | accepts                                                   |
  * |-----------------------------------|-----------------------------------------------------------|
  * | stats/features                    | timestamp, `latest`, {start, end, interval?}              |
- * | stats/contributors, contributions, currentness | {start, end, binSize?}                       |
+ * | stats/contributors, contributions, currentness | {start, end, interval?}                      |
  * | extraction/features               | timestamp, `latest`, {start, end}; GET: also `start/end`  |
  * | extraction/collections(_members)  | timestamp, `latest`                                       |
  * | extraction/contributions          | {start, end}; GET: `start/end`                            |
  *
- * Range starts may be `earliest`, range ends `latest`; end must be strictly after start.
+ * Range starts may be `earliest`, range ends `latest`; end must be strictly after start. The step is
+ * `interval`, as the specification writes it; `binSize` (the name an earlier release candidate used
+ * for the binned statistics) is accepted as its alias on every statistic, and both together must
+ * agree.
  */
 import type { IsoPeriod } from '../../v1/params/iso-time.js';
 import { invalidInput, type Loc } from '../error-status.js';
@@ -49,21 +52,31 @@ function optionalDuration(v: unknown, loc: Loc): IsoPeriod | undefined {
   return parseDuration(text(v, loc), loc);
 }
 
+/** The step of a series: `interval`, or its alias `binSize`; both given, they must be equal. */
+function stepOf(value: Record<string, unknown>): IsoPeriod | undefined {
+  const interval = optionalDuration(value.interval, [...LOC, 'interval']);
+  const binSize = optionalDuration(value.binSize, [...LOC, 'binSize']);
+  if (interval !== undefined && binSize !== undefined && JSON.stringify(interval) !== JSON.stringify(binSize)) {
+    throw invalidInput('TIME_INVALID', [...LOC, 'binSize'], '`binSize` is an alias of `interval`; give one of them, or the same duration in both.', 'value_error');
+  }
+  return interval ?? binSize;
+}
+
 /** stats/features: the series points. */
 export function parseFeatureStatsTime(value: unknown, ctx: TimestampContext): number[] {
   if (typeof value === 'string') return [parseTimestamp(value, LOC, ctx, ['latest'])];
   if (!isRecord(value)) throw shapeError('a timestamp, \'latest\' or a time series {start, end, interval}');
-  onlyFields(value, ['start', 'end', 'interval']);
+  onlyFields(value, ['start', 'end', 'interval', 'binSize']);
   const { start, end } = parseRange(value, ctx);
-  return buildSeries(start, end, optionalDuration(value.interval, [...LOC, 'interval']), LOC);
+  return buildSeries(start, end, stepOf(value), LOC);
 }
 
 /** stats/contributors, contributions, currentness: the bin edges (N+1 points for N bins). */
 export function parseBinsTime(value: unknown, ctx: TimestampContext): number[] {
-  if (!isRecord(value)) throw shapeError('time bins {start, end, binSize}');
-  onlyFields(value, ['start', 'end', 'binSize']);
+  if (!isRecord(value)) throw shapeError('time bins {start, end, interval}');
+  onlyFields(value, ['start', 'end', 'interval', 'binSize']);
   const { start, end } = parseRange(value, ctx);
-  return buildSeries(start, end, optionalDuration(value.binSize, [...LOC, 'binSize']), LOC);
+  return buildSeries(start, end, stepOf(value), LOC);
 }
 
 export type ExtractionKind = 'features' | 'collections' | 'collections_members' | 'contributions';

@@ -31,7 +31,7 @@ export const BIN_STATS_BODY_SCHEMA = {
   properties: { aoi: AOI_SCHEMA, filter: FILTER_SCHEMA, time: TIME_BINS_SCHEMA },
   required: ['aoi', 'filter', 'time'],
   additionalProperties: false,
-  examples: [{ aoi: [1.515, 42.5, 1.54, 42.515], filter: 'building=*', time: { start: '2015-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z', binSize: 'P1Y' } }],
+  examples: [{ aoi: [1.515, 42.5, 1.54, 42.515], filter: 'building=*', time: { start: '2015-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z', interval: 'P1Y' } }],
 } as const;
 
 export const CURRENTNESS_BODY_SCHEMA = {

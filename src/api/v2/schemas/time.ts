@@ -11,6 +11,9 @@ export const TIMESTAMP_SCHEMA = {
 const START = { type: 'string', description: `Start of the range (inclusive). ${TS_DESC} \`earliest\` = 2007-10-08T00:00:00Z.`, examples: ['2020-01-01T00:00:00Z'] } as const;
 const END = { type: 'string', description: `End of the range; strictly after start. ${TS_DESC} \`latest\` = the last timestamp of the data.`, examples: ['2024-01-01T00:00:00Z'] } as const;
 
+/** The alias of `interval` (an earlier release candidate's name for the bin size). */
+const BIN_SIZE = { type: 'string', description: 'Alias of `interval` (accepted; if both are given they must be equal).', examples: ['P1Y'] } as const;
+
 export const TIME_RANGE_SCHEMA = {
   type: 'object',
   description: 'A time range.',
@@ -27,6 +30,7 @@ export const TIME_SERIES_SCHEMA = {
     start: START,
     end: END,
     interval: { type: 'string', description: 'ISO-8601 duration (calendar-aware: P1M is a calendar month).', examples: ['P1M', 'P1Y', 'P7D', 'PT6H'] },
+    binSize: BIN_SIZE,
   },
   required: ['start', 'end'],
   additionalProperties: false,
@@ -36,15 +40,16 @@ export const TIME_SERIES_SCHEMA = {
 export const TIME_BINS_SCHEMA = {
   type: 'object',
   description:
-    'Time bins [t0, t1), [t1, t2), … from start to end by binSize (the last bin may be shorter); without binSize one bin [start, end). At most 1000 bin edges.',
+    'Time bins [t0, t1), [t1, t2), … from start to end by interval (the last bin may be shorter); without interval one bin [start, end). At most 1000 bin edges.',
   properties: {
     start: START,
     end: END,
-    binSize: { type: 'string', description: 'ISO-8601 duration (calendar-aware).', examples: ['P1M', 'P1Y'] },
+    interval: { type: 'string', description: 'ISO-8601 duration (calendar-aware).', examples: ['P1M', 'P1Y'] },
+    binSize: BIN_SIZE,
   },
   required: ['start', 'end'],
   additionalProperties: false,
-  examples: [{ start: '2020-01-01T00:00:00Z', end: '2024-01-01T00:00:00Z', binSize: 'P1Y' }],
+  examples: [{ start: '2020-01-01T00:00:00Z', end: '2024-01-01T00:00:00Z', interval: 'P1Y' }],
 } as const;
 
 export const FEATURE_STATS_TIME_SCHEMA = {

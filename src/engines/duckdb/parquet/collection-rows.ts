@@ -24,7 +24,7 @@ import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import type { ParquetRow } from './geoparquet-schema.js';
 import { bboxStruct, outputGeometry } from './geometry-output.js';
 import {
-  areaSql, filterSql, isInteger, memberFilterSql, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
+  areaSql, collectionFilterSql, isInteger, memberFilterSql, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
   type Emit, type RowContext,
 } from './rows-common.js';
 
@@ -37,7 +37,7 @@ export function collectionSql(ctx: RowContext, request: CollectionsExtractionReq
   SELECT st.* FROM states st
   WHERE st.type = 2 AND NOT st.deleted AND st.geometry_type = 7 AND coalesce(st.tags['type'], '') NOT IN ('multipolygon', 'boundary')
     AND st.valid_from <= ${at} AND st.valid_to > ${at}
-    AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st')}
+    AND ${plan.intersectsSql} AND ${collectionFilterSql(ctx, request.filter, 'st')}
 )
 SELECT ${stateColumnsSql('r')}, m.pos, m.role, ${stateColumnsSql('ms')}, ms.geometry_type::INTEGER, ms.geometry,
        coalesce(${areaSql(plan.interiorWithSql, 'ms')}, FALSE)

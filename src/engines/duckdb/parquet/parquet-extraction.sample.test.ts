@@ -145,6 +145,7 @@ describe('GeoParquet extraction on the sample store', () => {
         WHEN tag_change AND geometry_change THEN 'TAG_GEOMETRY' WHEN tag_change THEN 'TAG' WHEN geometry_change THEN 'GEOMETRY' ELSE '' END AS t,
         count(*)::INTEGER AS n
       FROM contributions WHERE NOT collapsed AND xmin IS NOT NULL AND valid_from >= ${ts(start)} AND valid_from < ${ts(end)} AND ${EVER_TAGGED}
+        AND (type <> 'relation' OR coalesce(tags['type'], '') IN ('multipolygon', 'boundary') OR coalesce(tags_before['type'], '') IN ('multipolygon', 'boundary'))
       GROUP BY 1 ORDER BY 1`);
     const got = await db.query<{ t: string; n: number }>(`SELECT contribution_type AS t, count(*)::INTEGER AS n FROM ${readParquetSql(path)} GROUP BY 1 ORDER BY 1`);
     assert.deepEqual(got, expected);

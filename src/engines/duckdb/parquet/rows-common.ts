@@ -10,7 +10,7 @@ import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js'
 import { OPEN_END } from '../../../store/schema.js';
 import type { BBoxStruct, MapEntry, ParquetRow } from './geoparquet-schema.js';
 import type { OutputGeometry } from './geometry-output.js';
-import { withV2Scope } from '../scope.js';
+import { v2FeatureFilter, withV2Scope } from '../scope.js';
 
 export interface RowContext {
   store: Store;
@@ -24,9 +24,17 @@ export type Emit = (row: ParquetRow) => Promise<void> | undefined;
 
 export const OSM_TYPE_NAME = ['node', 'way', 'relation'] as const;
 
-/** A request's filter with the v2 scope: elements whose every version is untagged give no row (scope.ts). */
+/**
+ * A features or contributions request's filter with the v2 scope (scope.ts): nodes, ways, and
+ * multipolygon and boundary relations, none whose every version is untagged.
+ */
 export function filterSql(ctx: RowContext, filter: Filter, alias: string, tags: TagSource = 'current'): string {
-  return withV2Scope(filter, memberFilterSql(ctx, filter, alias, tags), alias);
+  return withV2Scope(filter, memberFilterSql(ctx, v2FeatureFilter(filter), alias, tags), alias);
+}
+
+/** A collections request's filter: no relation whose every version is untagged (the relation types are the query's). */
+export function collectionFilterSql(ctx: RowContext, filter: Filter, alias: string): string {
+  return withV2Scope(filter, memberFilterSql(ctx, filter, alias), alias);
 }
 
 /** A filter alone: collection members are listed whether or not they were ever tagged (outer ways usually are not). */
