@@ -133,9 +133,13 @@ describe('extraction on the handmade history', () => {
     }
   });
 
-  it('the time rules: exactly two timestamps for full history and contributions', async () => {
+  it('the time rules: exactly two timestamps for full history and contributions, t1,t2 or t1/t2', async () => {
     for (const path of ['/elementsFullHistory/geometry', '/contributions/bbox', '/contributions/latest/centroid']) {
-      for (const time of ['2020-02-01', '2020-02-01/2020-03-01', '2020-02-01,2020-03-01,2020-04-01']) {
+      const comma = await extract(base, path, { bboxes: WORLD, time: '2020-02-01,2020-09-01' });
+      const slash = await extract(base, path, { bboxes: WORLD, time: '2020-02-01/2020-09-01' });
+      assert.equal(slash.status, 200, `${path} slash form`);
+      assert.deepEqual(slash.features, comma.features, `${path}: the slash form is the comma form`);
+      for (const time of ['2020-02-01', '2020-02-01/2020-03-01/P1M', '2020-02-01,2020-03-01,2020-04-01']) {
         const r = await extract(base, path, { bboxes: WORLD, time });
         assert.equal(r.status, 400, `${path} ${time}`);
         assert.match(JSON.parse(r.text).message, /timestamps/);

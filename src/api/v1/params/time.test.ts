@@ -52,11 +52,16 @@ test('errors', () => {
   throwsCode(() => parseTime('2014-01-01', { metadata: WORLD_METADATA, use: 'intervals' }), 'TIME_INVALID', MSG.TIME_AT_LEAST_TWO);
 });
 
-test('exactly two comma-separated timestamps for full-history and contributions extraction', () => {
+test('exactly two timestamps for full-history and contributions extraction: t1,t2 or the slash form t1/t2', () => {
   assert.deepEqual(t('2017-07-01,2017-01-01', 'exactlyTwo'), ['2017-01-01T00:00:00Z', '2017-07-01T00:00:00Z']);
+  assert.deepEqual(t('2017-01-01/2017-07-01', 'exactlyTwo'), ['2017-01-01T00:00:00Z', '2017-07-01T00:00:00Z']);
+  assert.deepEqual(t('2017-07-01/2017-01-01', 'exactlyTwo'), ['2017-01-01T00:00:00Z', '2017-07-01T00:00:00Z']);
+  assert.deepEqual(t('/', 'exactlyTwo'), [WORLD_METADATA.firstTimestamp, WORLD_METADATA.lastTimestamp].map((x) => t(x)[0]));
+  assert.equal(t('2017-01-01/', 'exactlyTwo').length, 2);
   const two = (v: string | undefined) => () => parseTime(v, { metadata: WORLD_METADATA, use: 'exactlyTwo' });
   throwsCode(two('2017-01-01'), 'TIME_INVALID', MSG.TIME_AT_LEAST_TWO);
-  throwsCode(two('2017-01-01/2017-07-01'), 'TIME_INVALID', MSG.TIME_EXACTLY_TWO);
+  throwsCode(two('2017-01-01/2017-07-01/P1M'), 'TIME_INVALID', MSG.TIME_EXACTLY_TWO);
+  throwsCode(two('2017-01-01/2017-01-01'), 'TIME_INVALID', MSG.TIME_AT_LEAST_TWO);
   throwsCode(two('2017-01-01,2017-03-01,2017-07-01'), 'TIME_INVALID', MSG.TIME_EXACTLY_TWO);
   throwsCode(two(undefined), 'TIME_INVALID', MSG.TIME_EXACTLY_TWO);
 });

@@ -9,7 +9,7 @@ import { javaSplit } from './java-text.js';
 import { addPeriod, parseIsoPeriod, parseIsoTimestamp } from './iso-time.js';
 import { MSG } from './messages.js';
 
-/** How a route uses time: snapshots, intervals (≥ 2 timestamps), or exactly two (full-history and contributions extraction). */
+/** How a route uses time: snapshots, intervals (≥ 2 timestamps), or exactly two (full-history and contributions extraction: `t1,t2` or `t1/t2`). */
 export type TimeUse = 'snapshot' | 'intervals' | 'exactlyTwo';
 
 /** The most timestamps one request may produce (the reference had no limit and ran out of memory). */
@@ -70,8 +70,11 @@ export function parseTime(value: string | undefined, ctx: TimeContext): number[]
   }
   result = [...new Set(result)].sort((a, b) => a - b);
   if (ctx.use !== 'snapshot' && result.length < 2) throw fail(MSG.TIME_AT_LEAST_TWO);
-  if (ctx.use === 'exactlyTwo' && (blank || value.includes('/') || javaSplit(value, ',').length !== 2 || result.length !== 2)) {
-    throw fail(MSG.TIME_EXACTLY_TWO);
+  // Full history and contributions extraction: `t1,t2`, or the slash form `t1/t2` the specification
+  // allows (open ends too: `/t2`, `t1/`, `/`); no period series (the reference took only `t1,t2`).
+  if (ctx.use === 'exactlyTwo') {
+    const two = !blank && (value.includes('/') ? value.split('/').length === 2 : javaSplit(value, ',').length === 2);
+    if (!two || result.length !== 2) throw fail(MSG.TIME_EXACTLY_TWO);
   }
   return result;
 }
