@@ -96,16 +96,22 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
     assert.equal(body.requestUrl, `${base}/v1/elements/count?bboxes=${TOWN}&filter=building=*`);
   });
 
-  it('omits the request URL from metadata of POST answers', async () => {
-    const res = await fetch(`${base}/v1/elements/count`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: `bboxes=${TOWN}&time=2016-01-01&showMetadata=true`,
-    });
-    const body = await res.json();
+  it('POST answers carry the request URL rebuilt from the posted fields (form and multipart, JSON and CSV)', async () => {
+    const fields = { bboxes: TOWN, time: '2016-01-01', filter: 'building=* and type:way', showMetadata: 'true' };
+    const want = `${base}/v1/elements/count?bboxes=${TOWN}&time=2016-01-01&filter=building=*%20and%20type:way&showMetadata=true`;
+    const form = await fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    const body = await form.json();
     assert.equal(body.metadata.description, 'Total count of items in absolute values.');
     assert.equal(typeof body.metadata.executionTime, 'number');
-    assert.equal(body.metadata.requestUrl, undefined);
+    assert.equal(body.metadata.requestUrl, want);
+    const multipart = new FormData();
+    for (const [k, v] of Object.entries(fields)) multipart.append(k, v);
+    assert.equal((await (await fetch(`${base}/v1/elements/count`, { method: 'POST', body: multipart })).json()).metadata.requestUrl, want);
+    const csv = await (await fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, format: 'csv' }).toString() })).text();
+    assert.match(csv, new RegExp(`^# Request URL: ${want.replace(/[.*?()[\]|\\^$+]/g, '\\$&')}&format=csv$`, 'm'));
+    // …and so do extraction answers
+    const geojson = await (await fetch(`${base}/v1/elements/centroid`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() })).json();
+    assert.equal(geojson.metadata.requestUrl, want.replace('/elements/count', '/elements/centroid'));
   });
 
   it('sends the reference CORS headers and answers preflights', async () => {

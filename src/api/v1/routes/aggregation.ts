@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QueryEngine } from '../../../query/model.js';
 import type { Store } from '../../../store/open-store.js';
-import { requestUrlOf } from '../error-status.js';
+import { metadataRequestUrl } from '../error-status.js';
 import { executeAggregation } from '../execute.js';
 import { render, type OutputBoundary } from '../output.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
@@ -79,7 +79,7 @@ export async function answerAggregation(
         ? {
             executionTime: performance.now() - started,
             description: routeDescription(route),
-            requestUrl: request.method === 'GET' ? requestUrlOf(request) : undefined,
+            requestUrl: metadataRequestUrl(request, pairs),
           }
         : undefined,
     },

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createDuckDbExtractionEngine, type ExtractionEngine } from '../../../engines/duckdb/extraction.js';
 import type { ExtractionKind } from '../../../query/extraction.js';
 import type { Store } from '../../../store/open-store.js';
-import { requestUrlOf } from '../error-status.js';
+import { metadataRequestUrl } from '../error-status.js';
 import { DESCRIPTIONS, head, type PropertyNames } from '../extraction/geojson.js';
 import { streamExtraction } from '../extraction/stream.js';
 import { parseV1Request } from '../params/parse-v1-request.js';
@@ -56,7 +56,7 @@ export async function answerExtraction(
   return streamExtraction(request, reply, {
     head: head(
       parsed.showMetadata
-        ? { description: DESCRIPTIONS[kind], requestUrl: request.method === 'GET' ? requestUrlOf(request) : undefined }
+        ? { description: DESCRIPTIONS[kind], requestUrl: metadataRequestUrl(request, pairs) }
         : undefined,
     ),
     feature: { kind, geometryKind: route.geometryType!, properties: parsed.properties, tagKeys, names: options.names },
