@@ -49,7 +49,7 @@ describe('error messages', () => {
       assert.ok(isMaphistError(e));
       assert.equal(e.code, 'FILTER_SYNTAX');
       assert.deepEqual({ ...e.details, hint: undefined }, {
-        line: 2, column: 5, offset: 8, expected: ['`=`', '`!=`', '`in`'], found: 'the end of the filter', hint: undefined,
+        line: 2, column: 5, offset: 8, expected: ['`=`', '`!=`', '`in`', '`~`'], found: 'the end of the filter', hint: undefined,
       });
     }
   });
@@ -78,7 +78,7 @@ describe('error messages', () => {
       ['geometry:multipolygon', /`geometry:polygon` selects polygons and multipolygons/],
       ['Type:way', /selectors are lowercase: write `type:`/],
       ['highway in ()', /at least one value/],
-      ['name ~ x*', /only in version 2/],
+      ['geometry:collection', /version 1 of the filter language calls this `geometry:other`/],
     ];
     for (const [input, hint] of cases) it(JSON.stringify(input), () => assert.match(message(input), hint));
   });

@@ -202,8 +202,12 @@ describe('version 2', () => {
       assert.match(rejects(s, 2, 'FILTER_NOT_ALLOWED'), /not available in version 2/);
     }
   });
+  it('value patterns in version 1 too', () => {
+    assert.deepEqual(ast('name ~ Main*', 1), { kind: 'tagPattern', key: 'name', match: 'prefix', text: 'Main' });
+    assert.deepEqual(ast('name ~ *Street*', 1), { kind: 'tagPattern', key: 'name', match: 'substring', text: 'Street' });
+    assert.deepEqual(ast('name ~ exact', 1), tag('name', 'exact'));
+  });
   it('version-1-only and version-2-only words', () => {
-    rejects('name ~ a*', 1);
     rejects('geometry:collection', 1);
     rejects('hashtag:missingmaps', 2);
     rejects('changeset.created_by:JOSM', 2);

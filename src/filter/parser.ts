@@ -229,9 +229,7 @@ class Parser {
   }
 
   private tagOperators(): string[] {
-    const ops = [quoteText('='), quoteText('!='), quoteText('in')];
-    if (this.version === 2) ops.push(quoteText('~'));
-    return ops;
+    return [quoteText('='), quoteText('!='), quoteText('in'), quoteText('~')];
   }
 
   private tagOperatorHint(key: string, quoted: boolean, start: number): string | undefined {
@@ -285,11 +283,8 @@ class Parser {
     return this.spanned({ kind: 'tagIn', key, values }, start);
   }
 
+  /** `key ~ prefix*`, `~ *suffix`, `~ *substring*`: version 2's patterns, in version 1 too (a maphist extension there). */
   private parsePattern(key: string, start: number): FilterNode {
-    if (this.version === 1) {
-      throw syntaxError(this.source, this.s.pos, [quoteText('='), quoteText('!='), quoteText('in')],
-        'value patterns (`key ~ prefix*`) exist only in version 2 of the filter language');
-    }
     this.s.pos++; // ~
     this.s.skipWhitespace();
     const leading = this.s.accept('*');

@@ -123,6 +123,8 @@ export const GOLDEN_CASES: GoldenCase[] = [
   c('contributions-count-building-geometry-change', '/contributions/count', { bboxes: '1.50,42.49,1.55,42.52', time: '2010-01-01,2014-06-01,2017-01-01', filter: 'type:way and building=*', contributionType: 'geometryChange' }),
   c('contributions-count-highway-tag-geometry-monthly', '/contributions/count', { bboxes: '1.525,42.500,1.560,42.520', time: '2015-01-01/2016-01-01/P1M', filter: 'highway=*', contributionType: 'tagChange,geometryChange' }),
   c('contributions-latest-count-highway-geometry', '/contributions/latest/count', { bboxes: '1.41,42.42,1.79,42.66', time: '2014-01-01/2017-01-01/P1Y', filter: 'highway=*', contributionType: 'geometryChange' }),
+  // The v2 filter's value patterns in v1 (a maphist extension).
+  c('elements-count-filter-pattern', '/elements/count', { bboxes: TOWN, time: '2016-01-01', filter: 'highway=* and name~Carrer*' }),
   // The reference answers 144 here, maphist 142 (142 GeometryCollections alive in the area; the two it
   // counts more are not found yet: see the issue 15 notes in src/query/README.md).
   c('elements-count-geometry-other', '/elements/count', { bboxes: '1.41,42.42,1.79,42.66', time: '2017-01-01', filter: 'geometry:other' }),

@@ -57,7 +57,8 @@ test('extraction requests', () => {
   assert.equal(c.clipGeometry, false);
   const u = parse('/contributions/latest/geometry', [['bboxes', BBOX], ['time', '2010-01-01,2016-06-01'], ['properties', 'unclipped'], ['clipGeometry', 'true']]);
   assert.equal(u.clipGeometry, true);
-  throwsCode(() => parse('/elementsFullHistory/centroid', [['bboxes', BBOX], ['time', '2017-01-01/2017-07-01']]), 'TIME_INVALID', MSG.TIME_EXACTLY_TWO);
+  throwsCode(() => parse('/elementsFullHistory/centroid', [['bboxes', BBOX], ['time', '2017-01-01/2017-07-01/P1M']]), 'TIME_INVALID', MSG.TIME_EXACTLY_TWO);
+  assert.equal(parse('/elementsFullHistory/centroid', [['bboxes', BBOX], ['time', '2017-01-01/2017-07-01']]).timestamps.length, 2);
   throwsCode(() => parse('/elements/bbox', [['bboxes', BBOX], ['properties', 'contributionTypes']]), 'PARAM_INVALID', MSG.PROPERTIES);
   throwsCode(() => parse('/elements/geometry', [['bboxes', BBOX], ['format', 'json']]), 'PARAM_UNKNOWN', "Unknown parameter 'format' for this resource.");
   throwsCode(() => parse('/elements/geometry', [['bboxes', BBOX], ['filter', 'changeset:1']]), 'FILTER_NOT_ALLOWED');
