@@ -98,13 +98,20 @@ export const V1_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
   },
   Error: {
     type: 'object',
-    required: ['timestamp', 'status', 'message'],
+    required: ['attribution', 'timestamp', 'status', 'message'],
     properties: {
+      attribution: ref('Attribution'),
       timestamp: { type: 'string', description: 'server local time, ISO-8601 without zone' },
       status: { type: 'integer' },
       message: str,
       requestUrl: { type: 'string', description: 'the request URL with its query string' },
     },
+  },
+  DefaultError: {
+    type: 'object',
+    description: "Spring Boot's default error body (wrong method, unknown path, unexpected failure), with the attribution.",
+    required: ['attribution', 'timestamp', 'status', 'error', 'path'],
+    properties: { attribution: ref('Attribution'), timestamp: str, status: { type: 'integer' }, error: str, path: str },
   },
 };
 
@@ -129,9 +136,9 @@ const errorResponse = (description: string): OpenAPIV3.ResponseObject => ({ desc
 export const V1_ERROR_RESPONSES: Record<string, OpenAPIV3.ResponseObject> = {
   BadRequest: errorResponse('Invalid request: unknown, repeated or malformed parameter (the message names it).'),
   NotFound: errorResponse('The boundary or the time lies outside the data.'),
-  MethodNotAllowed: { description: 'Method not allowed (empty body, `Allow` header).' },
+  MethodNotAllowed: { description: 'Method not allowed (`Allow` header).', content: { 'application/json': json('DefaultError') } },
   TooLarge: errorResponse('The query did not finish within the time limit.'),
-  InternalError: { description: 'Unexpected error.' },
+  InternalError: { description: 'Unexpected error.', content: { 'application/json': json('DefaultError') } },
 };
 
 const use = (name: keyof typeof V1_ERROR_RESPONSES): OpenAPIV3.ReferenceObject => ({ $ref: `#/components/responses/${name}` });

@@ -6,6 +6,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isMaphistError, MaphistError, type ErrorCode } from '../../core/errors.js';
+import { ATTRIBUTION } from '../attribution.js';
 import { prettyJson } from '../format/pretty-json.js';
 
 export const V1_ERROR_STATUS = {
@@ -89,12 +90,17 @@ function springTimestamp(now = new Date()): string {
   return now.toISOString().replace('Z', '+00:00');
 }
 
+/**
+ * The reference's error body, with the attribution first: the specification has every JSON answer
+ * carry it (the reference's error bodies did not; clients read `message` and `status`, unchanged).
+ */
 export function customErrorBody(status: number, message: string, requestUrl: string | undefined): string {
-  return prettyJson({ timestamp: localDateTimeNow(), status: BigInt(status), message, requestUrl });
+  return prettyJson({ attribution: { ...ATTRIBUTION }, timestamp: localDateTimeNow(), status: BigInt(status), message, requestUrl });
 }
 
+/** Spring Boot's default error body (unknown path, wrong method, internal failure), with the attribution. */
 export function defaultErrorBody(status: number, error: string, path: string): string {
-  return prettyJson({ timestamp: springTimestamp(), status: BigInt(status), error, path });
+  return prettyJson({ attribution: { ...ATTRIBUTION }, timestamp: springTimestamp(), status: BigInt(status), error, path });
 }
 
 export function sendCustomError(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply {
@@ -108,9 +114,22 @@ export function sendCustomError(request: FastifyRequest, reply: FastifyReply, st
 export function sendMaphistError(request: FastifyRequest, reply: FastifyReply, e: MaphistError): FastifyReply {
   const status = v1Status(e.code);
   if (status >= 500) return sendInternalError(request, reply, e);
-  if (status === 405) return reply.code(405).header('allow', 'GET,POST').send('');
+  if (status === 405) return sendMethodNotAllowed(request, reply, 'GET,POST');
   const message = e.code === 'QUERY_TIMEOUT' ? QUERY_TIMEOUT_MESSAGE : e.message;
   return sendCustomError(request, reply, status, message);
+}
+
+/**
+ * 405 with `Allow`. The reference answered with an empty body; maphist sends Spring's default error
+ * body, so that this answer too carries the attribution like every JSON answer.
+ */
+export function sendMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, allow: string): FastifyReply {
+  return reply
+    .code(405)
+    .header('allow', allow)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-cache, no-store, must-revalidate')
+    .send(defaultErrorBody(405, 'Method Not Allowed', pathOf(request)));
 }
 
 export function sendInternalError(request: FastifyRequest, reply: FastifyReply, e: unknown): FastifyReply {

@@ -162,7 +162,7 @@ describe('v1 robustness', () => {
       const res = await broken.inject({ method: 'GET', url: `/v1/elements/count?bboxes=${WHOLE}` });
       assert.equal(res.statusCode, 500);
       const body = JSON.parse(res.body);
-      assert.deepEqual(Object.keys(body), ['timestamp', 'status', 'error', 'path']);
+      assert.deepEqual(Object.keys(body), ['attribution', 'timestamp', 'status', 'error', 'path']);
       assert.equal(body.error, 'Internal Server Error');
       assert.equal(body.path, '/v1/elements/count');
     } finally {

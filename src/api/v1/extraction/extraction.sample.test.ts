@@ -216,7 +216,7 @@ describe('extraction on the sample', () => {
       ['/contributions/geometry', { bboxes: TOWN, time: '2014-01-01,2016-01-01', properties: 'bogus' }, 400, /contributionTypes/],
       ['/elements/geometry', { bboxes: TOWN, time: '2016-01-01', clipGeometry: 'maybe' }, 400, /clipGeometry/],
       ['/elementsFullHistory/geometry', { bboxes: TOWN, time: '2014-01-01' }, 400, /at least two timestamps/],
-      ['/elementsFullHistory/geometry', { bboxes: TOWN, time: '2014-01-01/2016-01-01' }, 400, /exactly two/],
+      ['/elementsFullHistory/geometry', { bboxes: TOWN, time: '2014-01-01/2016-01-01/P1Y' }, 400, /exactly two/],
       ['/elements/geometry', { bboxes: TOWN, time: '1990-01-01' }, 404, /timeframe/],
       ['/elements/geometry', { bboxes: TOWN, time: '2016-01-01', filter: 'building=' }, 400, /./],
     ];

@@ -54,14 +54,30 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
 
   const TOWN = '1.515,42.500,1.540,42.515';
 
-  it('answers other methods with 405, an empty body and Allow', async () => {
+  it('answers other methods with 405, Allow and the default error body with the attribution', async () => {
     for (const [path, allow] of [['/v1/elements/count', 'GET,POST'], ['/v1/users/count/groupBy/type/', 'GET,POST'], ['/v1/metadata', 'GET']] as const) {
       for (const method of ['PUT', 'DELETE', 'PATCH', ...(allow === 'GET' ? ['POST'] : [])]) {
         const res = await fetch(`${base}${path}`, { method });
         assert.equal(res.status, 405, `${method} ${path}`);
         assert.equal(res.headers.get('allow'), allow);
-        assert.equal(await res.text(), '');
+        const body = await res.json();
+        assert.deepEqual(Object.keys(body), ['attribution', 'timestamp', 'status', 'error', 'path']);
+        assert.equal(body.status, 405);
+        assert.equal(body.error, 'Method Not Allowed');
       }
+    }
+  });
+
+  it('every JSON error answer carries the attribution: 400, 404 (unknown parameter value, unknown path), 413, 500', async () => {
+    const answers = [
+      await fetch(`${base}/v1/elements/count?bboxes=1,2,3`),
+      await fetch(`${base}/v1/elements/count?bboxes=${TOWN}&time=2030-01-01`),
+      await fetch(`${base}/v1/no/such/route`),
+    ];
+    for (const res of answers) {
+      const body = await res.json();
+      assert.ok(res.status >= 400, String(res.status));
+      assert.deepEqual(body.attribution, { url: 'https://www.openstreetmap.org/copyright', text: '© OpenStreetMap contributors' }, `${res.status}`);
     }
   });
 

@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { QueryEngine } from '../../../query/model.js';
 import type { Store } from '../../../store/open-store.js';
-import { metadataRequestUrl } from '../error-status.js';
+import { metadataRequestUrl, sendMethodNotAllowed } from '../error-status.js';
 import { executeAggregation } from '../execute.js';
 import { render, type OutputBoundary } from '../output.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
@@ -46,7 +46,7 @@ export function registerPath(
       method: others,
       url,
       bodyLimit: BODY_LIMIT,
-      handler: async (_request, reply) => reply.code(405).header('allow', allow).header('cache-control', NO_CACHE).send(''),
+      handler: async (request, reply) => sendMethodNotAllowed(request, reply, allow),
     });
   }
 }
