@@ -17,6 +17,7 @@ import { installV1ErrorHandling } from './v1/error-status.js';
 import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
 import { registerMetadataRoute } from './v1/routes/metadata.js';
+import { installRequestLog, type RequestLogOptions } from './request-log.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './v1/extraction/geojson.js';
 import { registerV2Routes } from './v2/plugin.js';
 import type { V2Services } from './v2/services.js';
@@ -43,6 +44,8 @@ export interface ServerOptions {
    * extraction instead of the clients' `@osmId`, `@osmType` (`maphist serve --neutral-names`).
    */
   neutralNames?: boolean;
+  /** One line per request (`maphist serve` writes them to standard output); absent: no request log. */
+  requestLog?: RequestLogOptions;
   /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the DuckDB ones. */
   v2?: Partial<Omit<V2Services, 'metadata'>>;
 }
@@ -91,6 +94,7 @@ async function databaseAnswers(store: Store): Promise<boolean> {
 export async function createServer(store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
+  if (options.requestLog) installRequestLog(app, options.requestLog);
   const timeoutSeconds = options.timeoutSeconds ?? 600;
   // One boundary cache (WKB of the geometries crossing areas' edges) for both API versions.
   const boundaryCache = createBoundaryCache();

@@ -24,6 +24,7 @@ const USAGE = `usage: maphist <command> [options]
   serve [--db PATH] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)
         [--no-api-keys]            (version 2 statistics and extraction need no key: private deployment)
         [--neutral-names]          (v1 extraction writes @mapId/@mapType instead of @osmId/@osmType)
+        [--log-format text|json]   (one line per request on standard output; json: JSON lines)
   start                            import the bundled sample if there is no database, then serve on :8080
   keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)`;
 

@@ -1,7 +1,7 @@
 /**
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--keys-db PATH] [--no-api-keys]
- * [--neutral-names]`:
- * serve both API versions.
+ * [--neutral-names] [--log-format text|json]`: serve both API versions, one log line per request on
+ * standard output.
  */
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
@@ -20,6 +20,8 @@ export const SERVE_OPTIONS = {
   'keys-db': { type: 'string' },
   /** Version 2 statistics and extraction without keys or quotas (a private deployment). */
   'no-api-keys': { type: 'boolean', default: false },
+  /** The request log on standard output: `text` (default) or `json` (JSON lines). */
+  'log-format': { type: 'string', default: 'text' },
   /** v1 extraction writes the spec's neutral `@mapId`/`@mapType` instead of the clients' `@osmId`/`@osmType`. */
   'neutral-names': { type: 'boolean', default: false },
 } as const;
@@ -37,11 +39,14 @@ export async function serve(values: {
   'keys-db'?: string;
   'no-api-keys'?: boolean;
   'neutral-names'?: boolean;
+  'log-format'?: string;
 }): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
   const timeoutSeconds = Number(values.timeout);
   if (!(timeoutSeconds > 0)) throw new MaphistError('CLI_USAGE', '--timeout takes a positive number of seconds');
+  const logFormat = values['log-format'] ?? 'text';
+  if (logFormat !== 'text' && logFormat !== 'json') throw new MaphistError('CLI_USAGE', '--log-format takes text or json');
   const store = await openStore(values.db!);
   const keysDb = values['keys-db'] ?? keysDbPathFor(values.db!);
   const keys: ApiKeyGuard | undefined = values['no-api-keys']
@@ -52,6 +57,7 @@ export async function serve(values: {
     timeoutSeconds,
     apiKeys: keys?.hook,
     neutralNames: values['neutral-names'],
+    requestLog: { format: logFormat, write: (line) => process.stdout.write(`${line}\n`) },
     logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
   });
   const address = await app.listen({ port, host: values.host });

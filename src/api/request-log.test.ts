@@ -1,0 +1,123 @@
+/**
+ * The request log over real HTTP: one line per request with method, path, status, duration and
+ * bytes, in both formats; a streamed extraction is logged with every byte it sent; a client that
+ * goes away mid-stream gives one line marked aborted. And `maphist serve` writes the lines.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { importToTemp, type ImportedDb } from '../store/test-support.js';
+import { TESTCASES_DIR } from '../testing/test-data.js';
+import { formatRequestLog, type RequestLogEntry } from './request-log.js';
+import { createServer } from './server.js';
+
+const MAIN = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
+
+/** Waits until `lines` has `n` entries (the line is written when the response closes). */
+async function waitFor(lines: string[], n: number): Promise<void> {
+  for (let i = 0; i < 200 && lines.length < n; i++) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(lines.length >= n, `${lines.length} lines, expected ${n}`);
+}
+
+describe('the request log', () => {
+  let db: ImportedDb;
+  let json: FastifyInstance;
+  let text: FastifyInstance;
+  let jsonBase: string;
+  let textBase: string;
+  const jsonLines: string[] = [];
+  const textLines: string[] = [];
+  before(async () => {
+    db = await importToTemp(join(process.cwd(), 'sample', 'andorra.osh.pbf'));
+    json = await createServer(db.store, { requestLog: { format: 'json', write: (l) => jsonLines.push(l) } });
+    jsonBase = await json.listen({ port: 0, host: '127.0.0.1' });
+    text = await createServer(db.store, { requestLog: { format: 'text', write: (l) => textLines.push(l) } });
+    textBase = await text.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await json.close();
+    await text.close();
+    db.dispose();
+  });
+
+  it('JSON lines: method, path without the query, status, duration, bytes', async () => {
+    jsonLines.length = 0;
+    const ok = await fetch(`${jsonBase}/v1/elements/count?bboxes=1.5,42.5,1.55,42.55&time=2016-01-01`, { headers: { 'accept-encoding': 'identity' } });
+    const okBody = await ok.text();
+    const bad = await fetch(`${jsonBase}/v1/elements/count?bboxes=1,2,3`);
+    await bad.text();
+    const post = await fetch(`${jsonBase}/v2-rc/filter/validation`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"filter":"a="}' });
+    await post.text();
+    await waitFor(jsonLines, 3);
+    const [a, b, c] = jsonLines.map((l) => JSON.parse(l) as RequestLogEntry);
+    assert.deepEqual([a.method, a.path, a.status], ['GET', '/v1/elements/count', 200]);
+    assert.ok(a.bytes > Buffer.byteLength(okBody), `${a.bytes} bytes, body ${Buffer.byteLength(okBody)} (headers come on top)`);
+    assert.ok(a.ms >= 0 && Number.isFinite(a.ms));
+    assert.ok(!Number.isNaN(Date.parse(a.time)));
+    assert.equal(a.aborted, undefined);
+    assert.deepEqual([b.method, b.path, b.status], ['GET', '/v1/elements/count', 400]);
+    assert.deepEqual([c.method, c.path, c.status], ['POST', '/v2-rc/filter/validation', 422]);
+  });
+
+  it('text lines in the documented layout', async () => {
+    textLines.length = 0;
+    await (await fetch(`${textBase}/v2-rc/health`)).text();
+    await waitFor(textLines, 1);
+    assert.match(textLines[0]!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/v2-rc\/health 200 \d+\.\d ms \d+ B$/);
+    assert.equal(formatRequestLog({ time: 't', method: 'GET', path: '/x', status: 200, ms: 1.25, bytes: 9, aborted: true }, 'text'), 't GET /x 200 1.3 ms 9 B aborted');
+  });
+
+  it('a streamed extraction is logged with all its bytes; one the client left is marked aborted', async () => {
+    jsonLines.length = 0;
+    const res = await fetch(`${jsonBase}/v1/elements/centroid?bboxes=1.5,42.5,1.55,42.55&time=2016-01-01&filter=building=*`, { headers: { 'accept-encoding': 'identity' } });
+    const whole = Buffer.byteLength(await res.text());
+    await waitFor(jsonLines, 1);
+    const full = JSON.parse(jsonLines[0]!) as RequestLogEntry;
+    assert.equal(full.status, 200);
+    assert.ok(full.bytes > whole, `${full.bytes} logged, ${whole} body bytes`);
+    // A client that reads the first bytes of a whole-country full-history extraction, then goes away.
+    jsonLines.length = 0;
+    await new Promise<void>((resolve, reject) => {
+      const req = httpRequest(`${jsonBase}/v1/elementsFullHistory/geometry?bboxes=1.4,42.4,1.8,42.7&time=2008-01-01,2017-01-01`, (r) => {
+        r.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(e)));
+      req.end();
+    });
+    await waitFor(jsonLines, 1);
+    const cut = JSON.parse(jsonLines[0]!) as RequestLogEntry;
+    assert.deepEqual([cut.path, cut.status, cut.aborted], ['/v1/elementsFullHistory/geometry', 200, true]);
+    assert.ok(cut.bytes > 0);
+  });
+
+  it('maphist serve writes a line per request on standard output (--log-format json)', async () => {
+    const dbPath = join(TESTCASES_DIR, 'handmade', 'history-small.osh.pbf');
+    const store = await importToTemp(dbPath);
+    try {
+      const child = spawn(process.execPath, [MAIN, 'serve', '--db', store.store.path, '--port', '0', '--no-api-keys', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      const address = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d) => {
+          out += d;
+          const m = /at (http:\/\/\S+) /.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
+      });
+      await (await fetch(`${address}/v1/metadata`)).text();
+      for (let i = 0; i < 200 && !out.includes('"/v1/metadata"'); i++) await new Promise((r) => setTimeout(r, 10));
+      child.kill('SIGTERM');
+      const line = out.split('\n').find((l) => l.includes('"/v1/metadata"'));
+      assert.ok(line, out);
+      assert.deepEqual((({ method, path, status }) => ({ method, path, status }))(JSON.parse(line) as RequestLogEntry), { method: 'GET', path: '/v1/metadata', status: 200 });
+    } finally {
+      store.dispose();
+    }
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * One line per request, written when the answer has left (or the client went away): method, path
+ * (without the query string, which can hold a whole GeoJSON boundary), status, duration and the
+ * bytes sent. Plain text by default, or JSON lines (`maphist serve --log-format json`):
+ *
+ *   2026-11-24T16:30:00.123Z GET /v1/elements/count 200 12.3 ms 1843 B
+ *   {"time":"2026-11-24T16:30:00.123Z","method":"GET","path":"/v1/elements/count","status":200,"ms":12.3,"bytes":1843}
+ *
+ * A streamed answer (extraction) is logged when its stream ends, with every byte it sent; one the
+ * client abandoned is marked `aborted` (the status is the one already sent). Bytes are counted on
+ * the socket (headers included), so they are what the client was sent, compressed or not.
+ */
+import type { FastifyInstance } from 'fastify';
+
+export type RequestLogFormat = 'text' | 'json';
+
+export interface RequestLogOptions {
+  format: RequestLogFormat;
+  /** Receives each line, without the line feed. */
+  write: (line: string) => void;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+export interface RequestLogEntry {
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  ms: number;
+  bytes: number;
+  aborted?: true;
+}
+
+export function formatRequestLog(entry: RequestLogEntry, format: RequestLogFormat): string {
+  if (format === 'json') return JSON.stringify(entry);
+  return `${entry.time} ${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)} ms ${entry.bytes} B${entry.aborted ? ' aborted' : ''}`;
+}
+
+/** Logs every request of `app` (call on the root instance, before the routes). */
+export function installRequestLog(app: FastifyInstance, options: RequestLogOptions): void {
+  const now = options.now ?? (() => new Date());
+  app.addHook('onRequest', (request, reply, done) => {
+    const started = process.hrtime.bigint();
+    const socket = request.raw.socket;
+    const bytesBefore = socket.bytesWritten;
+    const res = reply.raw;
+    res.once('close', () => {
+      const url = request.raw.url ?? request.url;
+      const q = url.indexOf('?');
+      const entry: RequestLogEntry = {
+        time: now().toISOString(),
+        method: request.method,
+        path: q >= 0 ? url.slice(0, q) : url,
+        status: res.statusCode,
+        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+        bytes: socket.bytesWritten - bytesBefore,
+      };
+      if (!res.writableFinished) entry.aborted = true;
+      options.write(formatRequestLog(entry, options.format));
+    });
+    done();
+  });
+}
