@@ -75,6 +75,11 @@ describe('extraction GeoJSON text', () => {
     assert.equal(featureText({ ...way, geometry: null }, { kind: 'snapshot', geometryKind: 'geometry', properties: NONE }), null);
   });
 
+  it('a feature is type, geometry, properties: no top-level id, as the reference writes it (its features are built without one)', () => {
+    const f = JSON.parse(featureText(way, { kind: 'snapshot', geometryKind: 'geometry', properties: NONE })!);
+    assert.deepEqual(Object.keys(f), ['type', 'geometry', 'properties']);
+  });
+
   it('bbox and centroid', () => {
     assert.deepEqual(outputGeometry(way.geometry!, 'bbox'), { type: 'Polygon', coordinates: [[[1.123456789, 42.5], [1.2, 42.5], [1.2, 42.60000004], [1.123456789, 42.60000004], [1.123456789, 42.5]]] });
     assert.deepEqual(outputGeometry({ type: 'Point', coordinates: [1, 2] }, 'bbox'), { type: 'Point', coordinates: [1, 2] });
