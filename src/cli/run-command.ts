@@ -3,6 +3,7 @@
  * Loaded by main.ts once DuckDB's allocator is configured.
  */
 import { isMaphistError } from '../core/errors.js';
+import { changesetsCommand } from './commands/changesets.js';
 import { importCommand } from './commands/import.js';
 import { keysCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
@@ -16,10 +17,13 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   serve: serveCommand,
   start: startCommand,
   keys: keysCommand,
+  changesets: changesetsCommand,
 };
 
 const USAGE = `usage: maphist <command> [options]
   import <file> [--db PATH]        build a database from a full-history file (.osh.pbf, .osh/.osm[.gz|.bz2])
+        [--changesets FILE]        (with the changesets of a changeset dump; --all-changesets: not only the referenced)
+  changesets import <file> [--db PATH] [--all]   load a changeset dump (.osm[.gz|.bz2]) into a database
   sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
   serve [--db PATH] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)
         [--no-api-keys]            (version 2 statistics and extraction need no key: private deployment)

@@ -3,7 +3,7 @@
  * keys ranked by frequency (so the commonest get key_mask bits), tag maps materialised for the
  * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area.
  */
-import { KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS } from './schema.js';
+import { CHANGESETS_COLUMNS, KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS } from './schema.js';
 import { STAGING_FLAG } from './staging-batch.js';
 
 /** Provisional packed ids -> final packed ids (keys and values ranked by frequency), sorted. */
@@ -72,6 +72,7 @@ export const FINALIZE_STATEMENTS: string[] = [
    SELECT m.relation_id::BIGINT, m.version, m.pos, m.member_type, m.member_id::BIGINT, r.roles[m.role_id + 1]
    FROM stage.member_staging m, (SELECT coalesce(list(role ORDER BY id), []::VARCHAR[]) AS roles FROM relation_roles) r`,
   `DROP TABLE relation_roles`,
+  `CREATE TABLE changesets (${CHANGESETS_COLUMNS})`,
   `DROP TABLE stage.member_staging`,
   `DROP TABLE stage.staging`,
   `DROP TABLE stage.tag_sets`,
@@ -94,6 +95,7 @@ export function CONTRIBUTIONS_VIEW_SQL(): string {
       WHEN 5 THEN 'MultiLineString' WHEN 6 THEN 'MultiPolygon' WHEN 7 THEN 'GeometryCollection' END AS geometry_type,
     geometry, geometry_valid, xmin, ymin, xmax, ymax,
     area, length, perimeter, vertices, outers, inners, roundness, squareness,
-    is_creation, is_deletion, tag_change, geometry_change, collapsed, ever_tagged
-  FROM states`;
+    is_creation, is_deletion, tag_change, geometry_change, collapsed, ever_tagged,
+    coalesce(cs_tags, CAST(MAP {} AS MAP(VARCHAR, VARCHAR))) AS changeset_tags
+  FROM states LEFT JOIN (SELECT id AS cs_id, tags AS cs_tags FROM changesets) ON cs_id = changeset`;
 }

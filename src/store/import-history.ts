@@ -10,11 +10,16 @@ import { openHistory } from '../io/open-history.js';
 import { StoreWriter } from './store-writer.js';
 import { TagDictionaryBuilder } from './tag-dictionary-builder.js';
 import { collectGarbage } from './collect-garbage.js';
+import { importChangesets, type LoadChangesetsResult } from './changesets.js';
 
 export interface ImportOptions {
   input: string;
   db: string;
   workers?: number;
+  /** A changeset dump to load into the new database before it replaces the old one (changesets.ts). */
+  changesets?: string;
+  /** Keep every changeset of that dump, not only those the states reference. */
+  allChangesets?: boolean;
   onProgress?: (p: ImportProgress) => void;
 }
 
@@ -33,6 +38,8 @@ export interface ImportResult {
   /** Seconds spent building and appending states, and finishing the database (dictionary, sort, view). */
   phaseSeconds: { build: number; finish: number };
   stats: HistoryStats;
+  /** What loading the changesets did, when a dump was given. */
+  changesets?: LoadChangesetsResult;
 }
 
 export async function importHistory(options: ImportOptions): Promise<ImportResult> {
@@ -75,6 +82,7 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       header: opened.header,
       stats: { versions: stats.versions, firstTimestamp: stats.firstTimestamp, lastTimestamp: stats.lastTimestamp },
     });
+    const changesets = options.changesets === undefined ? undefined : await importChangesets(tmp, options.changesets, { all: options.allChangesets });
     complete = true;
     const finished = performance.now();
     renameSync(tmp, target);
@@ -86,6 +94,7 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       seconds: (performance.now() - started) / 1000,
       phaseSeconds: { build: (built - started) / 1000, finish: (finished - built) / 1000 },
       stats,
+      changesets,
     };
   } finally {
     if (memoryLog) clearInterval(memoryLog);

@@ -74,6 +74,27 @@ export const STATES_COLUMNS = `
 `;
 
 /**
+ * Changesets (schema version 3): the changesets of the planet changeset dump that the states
+ * reference (or all of them), loaded by `maphist import --changesets` or `maphist changesets import`;
+ * empty until then. `tags` holds the changeset's tags (comment, hashtags, created_by, source, …).
+ */
+export const CHANGESETS_COLUMNS = `
+  id              BIGINT   NOT NULL,
+  created_at      TIMESTAMP NOT NULL,
+  closed_at       TIMESTAMP,           -- NULL while the changeset is open
+  open            BOOLEAN  NOT NULL,
+  user_id         INTEGER,             -- NULL for anonymous edits
+  user_name       VARCHAR,
+  num_changes     INTEGER,
+  comments_count  INTEGER,
+  min_lon         DOUBLE,              -- the changeset's bbox; NULL when it has none
+  min_lat         DOUBLE,
+  max_lon         DOUBLE,
+  max_lat         DOUBLE,
+  tags            MAP(VARCHAR, VARCHAR) NOT NULL
+`;
+
+/**
  * The member list of every relation version (schema version 2): one row per member, in member
  * order. Written at import from the relation versions the history builder sees.
  */

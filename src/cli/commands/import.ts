@@ -1,29 +1,47 @@
-/** `maphist import <file> [--db PATH] [--workers N]`: build a database from a history file. */
+/**
+ * `maphist import <file> [--db PATH] [--workers N] [--changesets FILE [--all-changesets]]`: build a
+ * database from a history file, with the changesets of a changeset dump if one is given.
+ */
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { MaphistError } from '../../core/errors.js';
 import { importHistory, type ImportProgress } from '../../store/import-history.js';
+import type { LoadChangesetsResult } from '../../store/changesets.js';
 import { DEFAULT_DB } from '../defaults.js';
 
 export async function importCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { db: { type: 'string', default: DEFAULT_DB }, workers: { type: 'string' } },
+    options: {
+      db: { type: 'string', default: DEFAULT_DB },
+      workers: { type: 'string' },
+      changesets: { type: 'string' },
+      'all-changesets': { type: 'boolean', default: false },
+    },
   });
-  if (positionals.length !== 1) throw new MaphistError('CLI_USAGE', 'usage: maphist import <history file (.osh.pbf, .osh, .osm[.gz|.bz2])> [--db PATH] [--workers N]');
+  if (positionals.length !== 1) {
+    throw new MaphistError('CLI_USAGE', 'usage: maphist import <history file (.osh.pbf, .osh, .osm[.gz|.bz2])> [--db PATH] [--workers N] [--changesets FILE [--all-changesets]]');
+  }
+  if (values['all-changesets'] && values.changesets === undefined) throw new MaphistError('CLI_USAGE', '--all-changesets needs --changesets FILE');
   const workers = values.workers === undefined ? undefined : Number(values.workers);
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new MaphistError('CLI_USAGE', '--workers takes a whole number of at least 1');
-  const result = await runImport(positionals[0], values.db!, workers);
+  const result = await runImport(positionals[0], values.db!, workers, { changesets: values.changesets, allChangesets: values['all-changesets'] });
   const rss = (process.resourceUsage().maxRSS / 1024).toFixed(0);
   console.log(
     `imported ${positionals[0]} into ${values.db}: ${result.versions} versions read, ${result.rows} rows written, ` +
       `${result.seconds.toFixed(1)} s (${Math.round(result.versions / result.seconds)} versions/s; ` +
       `build ${result.phaseSeconds.build.toFixed(1)} s, finish ${result.phaseSeconds.finish.toFixed(1)} s), peak RSS ${rss} MB`,
   );
+  if (result.changesets) console.log(changesetsSummary(values.changesets!, result.changesets));
 }
 
-export async function runImport(input: string, db: string, workers?: number) {
+/** The summary line of a changeset load. */
+export function changesetsSummary(file: string, r: LoadChangesetsResult): string {
+  return `changesets from ${file}: ${r.read} read, ${r.kept} kept` + (r.missing > 0 ? `; ${r.missing} changesets the history references are not in the file` : '');
+}
+
+export async function runImport(input: string, db: string, workers?: number, changesets: { changesets?: string; allChangesets?: boolean } = {}) {
   const bar = process.stderr.isTTY ? new SingleBar({
     format: '{phase} |{bar}| {percentage}% | {versions} versions | {rate} versions/s | ETA {eta_formatted}',
     hideCursor: true,
@@ -40,7 +58,7 @@ export async function runImport(input: string, db: string, workers?: number) {
     else bar.update(p.bytesRead, payload);
   };
   try {
-    return await importHistory({ input, db, workers, onProgress });
+    return await importHistory({ input, db, workers, onProgress, ...changesets });
   } finally {
     bar?.stop();
   }

@@ -3,7 +3,8 @@
  * changeset) with start <= valid_from < end whose geometry meets the area and whose tags or
  * previous tags match the filter (the reference tests `tags` or `tags_before`), deletions
  * included (they carry the last visible geometry and, as tags, the tags before the deletion).
- * Never clipped. The store has no changeset tags: `changeset_tags` is an empty map.
+ * Never clipped. `changeset_tags` are the tags of the state's changeset from the store's `changesets`
+ * table (loaded from a changeset dump); an empty map when the store does not have that changeset.
  */
 import { checkAborted } from '../statements.js';
 import type { ContributionsExtractionRequest } from '../../../api/v2/requests.js';
@@ -29,8 +30,9 @@ export function contributionSql(ctx: RowContext, request: ContributionsExtractio
   const { start, end } = request.time;
   const withClause = plan.withSql ? `WITH ${plan.withSql}\n` : '';
   return `${withClause}SELECT ${stateColumnsSql('st')}, st.geometry_type::INTEGER, st.geometry, coalesce(${plan.interiorWithSql}, FALSE),
-  st.deleted, st.is_creation, st.tag_change, st.geometry_change, map_keys(st.tags_before), map_values(st.tags_before)
-FROM states st ${usersJoin('st')}
+  st.deleted, st.is_creation, st.tag_change, st.geometry_change, map_keys(st.tags_before), map_values(st.tags_before),
+  coalesce(map_keys(cs.tags), []), coalesce(map_values(cs.tags), [])
+FROM states st ${usersJoin('st')} LEFT JOIN changesets cs ON cs.id = st.changeset
 WHERE NOT st.collapsed AND st.valid_from >= ${isInteger(start)} AND st.valid_from < ${isInteger(end)}
   AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st', 'currentOrBefore')}`;
 }
@@ -47,7 +49,7 @@ export async function produceContributions(ctx: RowContext, request: Contributio
       const deleted = r[n + 3] as boolean;
       const row = stateRow(r, 0);
       const before = pairs(r[n + 7], r[n + 8]);
-      row.changeset_tags = [];
+      row.changeset_tags = pairs(r[n + 9], r[n + 10]);
       row.contribution_type = contributionType(deleted, r[n + 4] as boolean, r[n + 5] as boolean, r[n + 6] as boolean);
       if (deleted) row.tags = before;
       row.tags_before = before;
