@@ -13,7 +13,7 @@ export interface ErrorDefinition {
 export const ERROR_CATALOG = {
   // ---- input files (import) ----
   INPUT_NOT_FOUND: { summary: 'The input file does not exist or cannot be read.' },
-  INPUT_NOT_OSM: { summary: 'The input file is not an OSM PBF or OSM XML file.' },
+  INPUT_NOT_OSM: { summary: 'The input file is not the OSM file the command reads (a PBF or XML history; for changesets, an XML changeset dump).' },
   INPUT_TRUNCATED: { summary: 'The input file ends in the middle of a block or element.' },
   INPUT_CORRUPT: { summary: 'The input file has a damaged block or element.' },
   INPUT_UNSORTED: { summary: 'The input file is not sorted by type, id and version.' },
