@@ -42,8 +42,8 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
   const now = options.now ?? (() => new Date());
   app.addHook('onRequest', (request, reply, done) => {
     const started = process.hrtime.bigint();
-    const socket = request.raw.socket;
-    const bytesBefore = socket.bytesWritten;
+    const socket = request.raw.socket as { bytesWritten?: number } | undefined; // absent for injected requests
+    const bytesBefore = socket?.bytesWritten ?? 0;
     const res = reply.raw;
     res.once('close', () => {
       const url = request.raw.url ?? request.url;
@@ -54,7 +54,7 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
         path: q >= 0 ? url.slice(0, q) : url,
         status: res.statusCode,
         ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-        bytes: socket.bytesWritten - bytesBefore,
+        bytes: (socket?.bytesWritten ?? 0) - bytesBefore,
       };
       if (!res.writableFinished) entry.aborted = true;
       options.write(formatRequestLog(entry, options.format));
