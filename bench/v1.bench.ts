@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer } from '../src/api/server.js';
+import { createDuckDbServer as createServer } from '../src/testing/server.js';
 import { importToTemp } from '../src/store/test-support.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';

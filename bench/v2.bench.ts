@@ -9,7 +9,7 @@
  */
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
-import { createServer } from '../src/api/server.js';
+import { createDuckDbServer as createServer } from '../src/testing/server.js';
 import { openStore } from '../src/store/open-store.js';
 import { existsSync } from 'node:fs';
 import { importHistory } from '../src/store/import-history.js';

@@ -12,7 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../store/test-support.js';
 import { TESTCASES_DIR } from '../testing/test-data.js';
 import { formatRequestLog, type RequestLogEntry } from './request-log.js';
-import { createServer } from './server.js';
+import { createDuckDbServer as createServer } from '../testing/server.js';
 
 const MAIN = join(process.cwd(), 'dist', 'src', 'cli', 'main.js');
 

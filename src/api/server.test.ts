@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, TEST_DATA, type ImportedDb } from '../store/test-support.js';
-import { createServer } from './server.js';
+import { createDuckDbServer as createServer } from '../testing/server.js';
 
 describe('HTTP server', () => {
   let db: ImportedDb;

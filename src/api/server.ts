@@ -6,10 +6,9 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import { createDuckDbQueryEngine } from '../engines/duckdb/engine.js';
+import type { Engines } from '../query/engines.js';
 import type { QueryEngine } from '../query/model.js';
 import type { Store } from '../store/open-store.js';
-import type { StoreTagDictionary } from '../store/store-tag-dictionary.js';
 import type { ApiKeyHook } from './v2/services.js';
 import { registerV1Docs } from './docs/v1-docs.js';
 import { registerV2Docs } from './docs/v2-docs.js';
@@ -21,16 +20,15 @@ import { installRequestLog, type RequestLogOptions } from './request-log.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './v1/extraction/geojson.js';
 import { registerV2Routes } from './v2/plugin.js';
 import type { V2Services } from './v2/services.js';
-import { createParquetExtraction } from '../engines/duckdb/parquet/parquet-extraction.js';
-import { createDuckDbStatsEngine } from '../engines/duckdb/stats.js';
-import { createBoundaryCache } from '../engines/duckdb/boundary-cache.js';
 
 export interface ServerOptions {
+  /** The engines over the store (the command line makes them: src/engines/duckdb/engines.ts). */
+  engines: Engines;
   /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
   timeoutSeconds?: number;
   /** Fastify's logger: false (default), true, or options such as `{ level: 'warn' }`. */
   logger?: boolean | { level: string };
-  /** The query engine (default: the DuckDB engine over the store). */
+  /** Replaces `engines.aggregation` (tests). */
   engine?: QueryEngine;
   /**
    * The API-key guard of the version 2 statistics and extraction routes (src/auth); absent: no
@@ -46,7 +44,7 @@ export interface ServerOptions {
   neutralNames?: boolean;
   /** One line per request (`maphist serve` writes them to standard output); absent: no request log. */
   requestLog?: RequestLogOptions;
-  /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the DuckDB ones. */
+  /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the engines'. */
   v2?: Partial<Omit<V2Services, 'metadata'>>;
 }
 
@@ -76,34 +74,15 @@ const COMPRESS_OPTIONS = {
   customTypes: /^(application\/(json|geo\+json)|text\/csv)/,
 };
 
-/** A trivial query on the store (GET /v2-rc/health). */
-async function databaseAnswers(store: Store): Promise<boolean> {
-  try {
-    const con = await store.connect();
-    try {
-      await con.run('SELECT 1 FROM meta LIMIT 1');
-      return true;
-    } finally {
-      con.closeSync();
-    }
-  } catch {
-    return false;
-  }
-}
-
-export async function createServer(store: Store, options: ServerOptions = {}): Promise<FastifyInstance> {
+export async function createServer(store: Store, options: ServerOptions): Promise<FastifyInstance> {
   const app = Fastify({ logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   if (options.requestLog) installRequestLog(app, options.requestLog);
   const timeoutSeconds = options.timeoutSeconds ?? 600;
-  // One boundary cache (WKB of the geometries crossing areas' edges) for both API versions.
-  const boundaryCache = createBoundaryCache();
-  const engine = options.engine ?? (await createDuckDbQueryEngine(store, { boundaryCache }));
-  const dictionary = (engine as { dictionary?: StoreTagDictionary }).dictionary;
-  const stats = options.v2?.stats ?? (await createDuckDbStatsEngine(store, dictionary, boundaryCache));
-  const extraction = options.v2?.extraction ?? (await createParquetExtraction(store, dictionary));
-  // Open the streaming instance now, not inside the first extraction's time limit.
-  (await store.connectStreaming()).closeSync();
+  const { engines } = options;
+  const engine = options.engine ?? engines.aggregation;
+  const stats = options.v2?.stats ?? engines.stats;
+  const extraction = options.v2?.extraction ?? engines.parquet;
   await app.register(
     async (v1) => {
       await v1.register(cors, CORS_OPTIONS);
@@ -115,6 +94,7 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
       (await import('./v1/routes/extraction.js')).registerExtractionRoutes(v1, {
         store,
         timeoutSeconds,
+        engine: () => engines.extraction(),
         names: options.neutralNames ? NEUTRAL_PROPERTY_NAMES : CLIENT_PROPERTY_NAMES,
       });
       await registerV1Docs(v1);
@@ -127,7 +107,7 @@ export async function createServer(store: Store, options: ServerOptions = {}): P
         await v2.register(cors, { ...CORS_OPTIONS, methods: ['GET', 'HEAD', 'POST'], credentials: false });
         await v2.register(compress, { ...COMPRESS_OPTIONS, customTypes: /^(application\/json|text\/csv)/ });
         await registerV2Docs(v2, prefix); // before the routes: it collects their schemas
-        registerV2Routes(v2, { metadata: store.metadata, databaseAnswers: () => databaseAnswers(store), stats, extraction, apiKeys: options.apiKeys, ...options.v2 });
+        registerV2Routes(v2, { metadata: store.metadata, databaseAnswers: () => engines.databaseAnswers(), stats, extraction, apiKeys: options.apiKeys, ...options.v2 });
       },
       { prefix },
     );

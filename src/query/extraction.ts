@@ -24,6 +24,14 @@ export interface ExtractionQuery {
   signal?: AbortSignal;
 }
 
+/** What an engine offers version 1 extraction. */
+export interface ExtractionEngine {
+  /** The SQL an extraction query runs (for the bench and debugging). */
+  sqlOf(q: ExtractionQuery): string;
+  /** The features in a stable order (type, id, time). */
+  extract(q: ExtractionQuery): AsyncGenerator<ExtractedFeature, void, undefined>;
+}
+
 /** One extracted feature before formatting. Times are epoch seconds. */
 export interface ExtractedFeature {
   /** 0 node, 1 way, 2 relation. */

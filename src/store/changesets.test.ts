@@ -14,7 +14,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { isMaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
-import { createServer } from '../api/server.js';
+import { createDuckDbServer as createServer } from '../testing/server.js';
 import { TEST_DATA, TESTCASES_DIR } from '../testing/test-data.js';
 import { importChangesets } from './changesets.js';
 import { importHistory } from './import-history.js';

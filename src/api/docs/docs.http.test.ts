@@ -11,7 +11,7 @@ import type { FastifyInstance, RouteOptions } from 'fastify';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { API_VERSION, API_VERSION_V2 } from '../attribution.js';
 import { acceptedParameters, V1_ROUTES } from '../v1/params/route-parameters.js';
-import { createServer } from '../server.js';
+import { createDuckDbServer as createServer } from '../../testing/server.js';
 import { buildV1OpenApiDocument } from './v1-document.js';
 import { openApiProblems, referencedUrls } from './test-support.js';
 import { API_KEY_SCHEME } from './v2-security.js';

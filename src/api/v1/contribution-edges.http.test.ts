@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { TESTCASES_DIR } from '../../testing/test-data.js';
-import { createServer } from '../server.js';
+import { createDuckDbServer as createServer } from '../../testing/server.js';
 
 describe('a geometry change that is only a repeated node (contribution-edges/repeated-node.osh)', () => {
   let db: ImportedDb;

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, readEverTaggedCounts, readSnapshotCounts, type ImportedDb, type SnapshotCounts } from '../../store/test-support.js';
-import { createServer } from '../server.js';
+import { createDuckDbServer as createServer } from '../../testing/server.js';
 
 
 describe('v1 elements/count equals osmium (andorra, the bundled sample)', () => {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
-import { createServer } from '../server.js';
+import { createDuckDbServer as createServer } from '../../testing/server.js';
 
 interface ReferenceFigure {
   /** What the figure shows. */

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { createDuckDbQueryEngine } from '../../engines/duckdb/engine.js';
 import type { QueryEngine } from '../../query/model.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
-import { createServer } from '../server.js';
+import { createDuckDbServer as createServer } from '../../testing/server.js';
 import { QUERY_TIMEOUT_MESSAGE } from './error-status.js';
 import { AGGREGATION_ROUTES } from './route-table.js';
 

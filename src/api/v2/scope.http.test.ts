@@ -13,7 +13,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { TESTCASES_DIR } from '../../testing/test-data.js';
-import { createServer } from '../server.js';
+import { createDuckDbServer as createServer } from '../../testing/server.js';
 
 const AOI = [40, 40, 40.01, 40.01];
 const YEAR = { start: '2021-01-01T00:00:00Z', end: '2021-12-01T00:00:00Z' };

@@ -2,19 +2,12 @@
  * What the version 2 routes need besides the request layer: the seams to the statistics engine, the
  * GeoParquet extraction and the API-key guard. The server composes them (src/api/server.ts).
  */
-import type { Writable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StatsEngine } from '../../query/stats.js';
+import type { ParquetExtraction } from '../../query/v2-requests.js';
 import type { StoreMetadata } from '../../store/metadata.js';
-import type { ExtractionRequest } from './requests.js';
 
-export interface ParquetExtraction {
-  /**
-   * Writes the GeoParquet file of the request to `out` as it is produced (row groups flushed as
-   * they fill) and ends `out`. Rejects with the signal's reason when aborted.
-   */
-  write(request: ExtractionRequest, out: Writable, signal?: AbortSignal): Promise<void>;
-}
+export type { ParquetExtraction } from '../../query/v2-requests.js';
 
 /**
  * The API-key check of statistics and extraction routes, as a Fastify onRequest hook: it answers

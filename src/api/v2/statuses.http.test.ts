@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/index.js';
 import { keysCommand } from '../../cli/commands/keys.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
-import { createServer } from '../server.js';
+import { createDuckDbServer as createServer } from '../../testing/server.js';
 
 const AOI = [1.515, 42.5, 1.54, 42.515];
 const RANGE = { start: '2015-01-01T00:00:00Z', end: '2016-01-01T00:00:00Z' };

@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
 import { createServer } from '../../api/server.js';
+import { createDuckDbEngines } from '../../engines/duckdb/engines.js';
 import { openStore } from '../../store/open-store.js';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
 import { keysDbPathFor } from '../../auth/key-store.js';
@@ -53,7 +54,10 @@ export async function serve(values: {
     ? undefined
     : await createApiKeyHook({ keysDbPath: keysDb, onError: (e) => console.error(`maphist: keys file ${keysDb}: ${(e as Error).message}`) });
   // Warnings and errors (an unexpected 500 is logged with its stack); MAPHIST_LOG_LEVEL=info logs every request.
+  // The composition root: the engines over the store, handed to the server.
+  const engines = await createDuckDbEngines(store);
   const app = await createServer(store, {
+    engines,
     timeoutSeconds,
     apiKeys: keys?.hook,
     neutralNames: values['neutral-names'],

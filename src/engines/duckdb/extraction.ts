@@ -33,18 +33,18 @@ import {
   versionStatesSql,
   type CandidateRows,
   type ExtractedFeature,
+  type ExtractionEngine,
   type ExtractionQuery,
   type IdBatch,
   type TypeRows,
 } from '../../query/extraction.js';
 
-export interface ExtractionEngine {
+/** The DuckDB extraction engine: the contract (src/query/extraction.ts) and the dictionary it reads. */
+export interface DuckDbExtractionEngine extends ExtractionEngine {
   readonly dictionary: StoreTagDictionary;
-  /** The SQL an extraction query runs (for the bench and debugging). */
-  sqlOf(q: ExtractionQuery): string;
-  /** The features in a stable order (type, id, time). */
-  extract(q: ExtractionQuery): AsyncGenerator<ExtractedFeature, void, undefined>;
 }
+
+export type { ExtractionEngine } from '../../query/extraction.js';
 
 
 /** How many times over a batch that does not fit the streaming instance is cut in two. */
@@ -69,7 +69,7 @@ export interface ExtractionEngineOptions {
   onBatchSplit?: (batch: IdBatch) => void;
 }
 
-export async function createDuckDbExtractionEngine(store: Store, dictionary?: StoreTagDictionary, options: ExtractionEngineOptions = {}): Promise<ExtractionEngine> {
+export async function createDuckDbExtractionEngine(store: Store, dictionary?: StoreTagDictionary, options: ExtractionEngineOptions = {}): Promise<DuckDbExtractionEngine> {
   const d = await dictionaryOf(store, dictionary);
   // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
   const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../../../store/test-support.js';
-import { createServer } from '../../server.js';
+import { createDuckDbServer as createServer } from '../../../testing/server.js';
 import { asGeoDataFrame, ClientParseError, locate } from './ohsome-py-parsing.js';
 
 const SAMPLE = join(process.cwd(), 'sample', 'andorra.osh.pbf');

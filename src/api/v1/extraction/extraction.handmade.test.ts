@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../../store/test-support.js';
 import { inV1 } from '../../../testing/handmade.js';
-import { createServer } from '../../server.js';
+import { createDuckDbServer as createServer } from '../../../testing/server.js';
 import { extract, postExtract, type Feature } from './test-support.js';
 
 const DIR = join(TEST_DATA, 'testcases', 'handmade');

@@ -18,7 +18,7 @@ import { areaOf, lengthOf } from '../../../geometry/measures.js';
 import type { Geometry } from '../../../geometry/types.js';
 import type { ExtractedFeature } from '../../../query/extraction.js';
 import { importToTemp, type ImportedDb } from '../../../store/test-support.js';
-import { createServer } from '../../server.js';
+import { createDuckDbServer as createServer } from '../../../testing/server.js';
 import { installV1ErrorHandling } from '../error-status.js';
 import { installBodyParsers } from '../request-pairs.js';
 import { registerExtractionRoutes } from '../routes/extraction.js';
@@ -261,7 +261,6 @@ describe('extraction on the sample', () => {
     before(async () => {
       engine = await createDuckDbExtractionEngine(db.store);
       const instrumented: ExtractionEngine = {
-        dictionary: engine.dictionary,
         sqlOf: (q) => engine.sqlOf(q),
         async *extract(q) {
           stats.yielded = 0;

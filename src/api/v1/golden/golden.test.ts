@@ -11,7 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../../../store/test-support.js';
-import { createServer } from '../../server.js';
+import { createDuckDbServer as createServer } from '../../../testing/server.js';
 import { GOLDEN_CASES, WHOLE } from './cases.js';
 import { normalize, readGolden, sendForm, sendGet, sendMultipart, withoutRequestUrl } from './support.js';
 

@@ -5,8 +5,7 @@
  * streamed (api/v1/extraction/stream.ts explains what happens when something fails mid-stream).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createDuckDbExtractionEngine, type ExtractionEngine } from '../../../engines/duckdb/extraction.js';
-import type { ExtractionKind } from '../../../query/extraction.js';
+import type { ExtractionEngine, ExtractionKind } from '../../../query/extraction.js';
 import type { Store } from '../../../store/open-store.js';
 import { metadataRequestUrl } from '../error-status.js';
 import { DESCRIPTIONS, head, type PropertyNames } from '../extraction/geojson.js';
@@ -22,8 +21,8 @@ export interface ExtractionRouteOptions {
   timeoutSeconds: number;
   /** The identity property names of the features (default: the clients' `@osmId`, `@osmType`). */
   names?: PropertyNames;
-  /** The extraction engine (default: DuckDB over the store, created on first use). */
-  engine?: ExtractionEngine | (() => Promise<ExtractionEngine>);
+  /** The extraction engine, or how to make it on first use. */
+  engine: ExtractionEngine | (() => Promise<ExtractionEngine>);
 }
 
 const KIND_OF: Partial<Record<V1RouteFamily, ExtractionKind>> = {
@@ -70,11 +69,7 @@ export async function answerExtraction(
 export function registerExtractionRoutes(app: FastifyInstance, options: ExtractionRouteOptions): void {
   let pending: Promise<ExtractionEngine> | undefined;
   const given = options.engine;
-  const engineOf = (): Promise<ExtractionEngine> => {
-    if (given !== undefined) return typeof given === 'function' ? given() : Promise.resolve(given);
-    pending ??= createDuckDbExtractionEngine(options.store);
-    return pending;
-  };
+  const engineOf = (): Promise<ExtractionEngine> => (pending ??= typeof given === 'function' ? given() : Promise.resolve(given));
   for (const route of EXTRACTION_ROUTES) {
     registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerExtraction(route, options, engineOf, request, reply));
   }

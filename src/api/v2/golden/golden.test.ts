@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../../../store/test-support.js';
-import { createServer } from '../../server.js';
+import { createDuckDbServer as createServer } from '../../../testing/server.js';
 import { V2_GOLDEN_CASES } from './cases.js';
 import { readGolden, send } from './support.js';
 

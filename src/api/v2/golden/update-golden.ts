@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { importToTemp } from '../../../store/test-support.js';
-import { createServer } from '../../server.js';
+import { createDuckDbServer as createServer } from '../../../testing/server.js';
 import { V2_GOLDEN_CASES } from './cases.js';
 import { describeRequest, goldenPath, send, type V2GoldenFile } from './support.js';
 

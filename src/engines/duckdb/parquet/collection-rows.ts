@@ -17,7 +17,7 @@
  * non-area relations, a small part of any store), so a relation's members arrive together.
  */
 import { checkAborted } from '../statements.js';
-import type { CollectionsExtractionRequest } from '../../../api/v2/requests.js';
+import type { CollectionsExtractionRequest } from '../../../query/v2-requests.js';
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';

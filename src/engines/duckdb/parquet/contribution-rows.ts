@@ -7,7 +7,7 @@
  * table (loaded from a changeset dump); an empty map when the store does not have that changeset.
  */
 import { checkAborted } from '../statements.js';
-import type { ContributionsExtractionRequest } from '../../../api/v2/requests.js';
+import type { ContributionsExtractionRequest } from '../../../query/v2-requests.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {

@@ -6,7 +6,7 @@
  * the area. Rows stream in table (spatial) order, unsorted.
  */
 import { checkAborted } from '../statements.js';
-import type { FeaturesExtractionRequest } from '../../../api/v2/requests.js';
+import type { FeaturesExtractionRequest } from '../../../query/v2-requests.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {

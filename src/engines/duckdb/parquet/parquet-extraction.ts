@@ -6,8 +6,8 @@
  * promise then rejects with the signal's reason and `out` is destroyed (a truncated download).
  */
 import type { Writable } from 'node:stream';
-import type { ExtractionRequest } from '../../../api/v2/requests.js';
-import type { ParquetExtraction } from '../../../api/v2/services.js';
+import type { ExtractionRequest } from '../../../query/v2-requests.js';
+import type { ParquetExtraction } from '../../../query/v2-requests.js';
 import { planArea } from '../../../query/area-plan.js';
 import type { Store } from '../../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../../store/store-tag-dictionary.js';

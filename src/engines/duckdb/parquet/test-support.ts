@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import type { ExtractionRequest } from '../../../api/v2/requests.js';
+import type { ExtractionRequest } from '../../../query/v2-requests.js';
 import type { AreaOfInterest } from '../../../query/model.js';
 import type { BBox } from '../../../geometry/types.js';
 import type { MaphistParquetExtraction, ParquetExtractionStats } from './parquet-extraction.js';

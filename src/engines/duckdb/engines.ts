@@ -1,0 +1,44 @@
+/**
+ * The DuckDB engines over one store, as the bundle the APIs take (src/query/engines.ts): one tag
+ * dictionary and one boundary cache (the WKB of geometries crossing areas' edges) shared by both API
+ * versions, and the streaming instance opened now rather than inside the first extraction's time limit.
+ */
+import type { Engines } from '../../query/engines.js';
+import type { Store } from '../../store/open-store.js';
+import { createBoundaryCache } from './boundary-cache.js';
+import { createDuckDbQueryEngine } from './engine.js';
+import { createDuckDbExtractionEngine } from './extraction.js';
+import { createParquetExtraction } from './parquet/parquet-extraction.js';
+import { createDuckDbStatsEngine } from './stats.js';
+
+/** A trivial query on the store. */
+async function databaseAnswers(store: Store): Promise<boolean> {
+  try {
+    const con = await store.connect();
+    try {
+      await con.run('SELECT 1 FROM meta LIMIT 1');
+      return true;
+    } finally {
+      con.closeSync();
+    }
+  } catch {
+    return false;
+  }
+}
+
+export async function createDuckDbEngines(store: Store): Promise<Engines> {
+  const boundaryCache = createBoundaryCache();
+  const aggregation = await createDuckDbQueryEngine(store, { boundaryCache });
+  const dictionary = aggregation.dictionary;
+  const stats = await createDuckDbStatsEngine(store, dictionary, boundaryCache);
+  const parquet = await createParquetExtraction(store, dictionary);
+  (await store.connectStreaming()).closeSync();
+  let extraction: ReturnType<typeof createDuckDbExtractionEngine> | undefined;
+  return {
+    aggregation,
+    extraction: () => (extraction ??= createDuckDbExtractionEngine(store, dictionary)),
+    stats,
+    parquet,
+    databaseAnswers: () => databaseAnswers(store),
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * The layer rules of ARCHITECTURE.md, read from the imports of every source file (tests and test
+ * support excluded): arrows point down, the APIs import no engine and no database driver, the
+ * engines nothing of the APIs, the kernel (geometry, filter, core) does no I/O, and only the
+ * command line composes.
+ */
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { REPO_ROOT } from './test-data.js';
+
+const SRC = join(REPO_ROOT, 'src');
+
+interface Import {
+  file: string;
+  /** The layer (first folder under src/) of the importing file. */
+  from: string;
+  /** A layer for imports inside src/, else the package name (`node:fs`, `@duckdb/node-api`). */
+  to: string;
+}
+
+function sourceFiles(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'testing' && name !== 'golden') sourceFiles(path, out);
+    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts') && !name.startsWith('test-') && name !== 'test-support.ts' && name !== 'test-helpers.ts') {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+function importsOf(file: string): Import[] {
+  const text = readFileSync(file, 'utf8');
+  const from = relative(SRC, file).split('/')[0]!;
+  const out: Import[] = [];
+  for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\('([^']+)'\)/g)) {
+    const spec = m[1] ?? m[2]!;
+    const to = spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)).split('/')[0]! : spec;
+    out.push({ file: relative(REPO_ROOT, file), from, to });
+  }
+  return out;
+}
+
+const ALL = sourceFiles(SRC).flatMap(importsOf);
+
+function violations(rule: (i: Import) => boolean): string[] {
+  return ALL.filter(rule).map((i) => `${i.file} imports ${i.to}`);
+}
+
+it('the APIs import no engine and no database driver', () => {
+  assert.deepEqual(violations((i) => i.from === 'api' && (i.to === 'engines' || i.to === '@duckdb/node-api')), []);
+});
+
+it('nothing below the APIs imports them or the command line', () => {
+  // (auth, the API-key guard, is an HTTP hook beside the APIs: it may use their types.)
+  const below = ['engines', 'query', 'store', 'history', 'io', 'geometry', 'filter', 'core'];
+  assert.deepEqual(violations((i) => below.includes(i.from) && (i.to === 'api' || i.to === 'cli')), []);
+});
+
+it('the kernel (geometry, filter, core) does no I/O and knows no engine', () => {
+  const io = new Set(['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads', '@duckdb/node-api']);
+  const kernel = ['geometry', 'filter', 'core'];
+  assert.deepEqual(violations((i) => kernel.includes(i.from) && (io.has(i.to) || ['engines', 'store', 'io', 'history', 'query'].includes(i.to))), []);
+});
+
+it('only the command line imports the command line', () => {
+  assert.deepEqual(violations((i) => i.from !== 'cli' && i.to === 'cli'), []);
+});
+
+it('the rules see the imports (the scan finds the server importing the API routes)', () => {
+  assert.ok(ALL.length > 500, `${ALL.length} imports`);
+  assert.ok(ALL.some((i) => i.file === 'src/api/server.ts' && i.to === 'query'));
+  assert.ok(ALL.some((i) => i.file === 'src/cli/commands/serve.ts' && i.to === 'engines'));
+});
