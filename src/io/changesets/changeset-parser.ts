@@ -14,9 +14,10 @@
  * null. Discussions are skipped. A file whose elements are nodes, ways or relations is an OSM data
  * file, not a changeset dump, and is refused at its first element.
  */
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 import { MaphistError } from '../../core/errors.js';
 import { parseIsoTimestamp } from '../xml/iso-timestamp.js';
+import { XmlChunkFeed } from '../xml/xml-chunk-feed.js';
 
 export interface ChangesetRecord {
   id: number;
@@ -36,8 +37,7 @@ export interface ChangesetRecord {
 }
 
 export class ChangesetParser {
-  private readonly sax = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
-  private readonly text = new TextDecoder('utf-8', { fatal: true });
+  private readonly feed: XmlChunkFeed;
   private depth = 0;
   private current: ChangesetRecord | null = null;
   private readonly full: ChangesetRecord[][] = [];
@@ -50,8 +50,9 @@ export class ChangesetParser {
     private readonly path: string,
     private readonly batchSize: number,
   ) {
-    this.sax.on('opentag', (tag) => this.openTag(tag));
-    this.sax.on('closetag', () => this.closeTag());
+    this.feed = new XmlChunkFeed(path, (why) => this.corrupt(why));
+    this.feed.sax.on('opentag', (tag) => this.openTag(tag));
+    this.feed.sax.on('closetag', () => this.closeTag());
   }
 
   takeFullBatch(): ChangesetRecord[] | undefined {
@@ -65,34 +66,12 @@ export class ChangesetParser {
   }
 
   write(bytes: Uint8Array): void {
-    let chunk: string;
-    try {
-      chunk = this.text.decode(bytes, { stream: true });
-    } catch {
-      throw this.corrupt('it is not valid UTF-8 text');
-    }
-    try {
-      this.sax.write(chunk);
-    } catch (e) {
-      if (e instanceof MaphistError) throw e;
-      throw this.corrupt(`it is not well-formed XML (${(e as Error).message})`);
-    }
+    this.feed.write(bytes);
   }
 
   /** The end of the input: an unfinished document means the file was cut off. */
   end(): void {
-    try {
-      this.sax.write(this.text.decode());
-      this.sax.close();
-    } catch (e) {
-      if (e instanceof MaphistError) throw e;
-      throw new MaphistError(
-        'INPUT_TRUNCATED',
-        `${this.path} ends in the middle of the XML document (${(e as Error).message}); the file was probably cut off while downloading or copying. ` +
-          'Get a complete copy and import again.',
-        { path: this.path },
-      );
-    }
+    this.feed.end();
     if (!this.sawRoot) throw this.notChangesets('it has no <osm> element');
   }
 
@@ -163,7 +142,7 @@ export class ChangesetParser {
   }
 
   private corrupt(why: string): MaphistError {
-    const { line, column } = this.sax;
+    const { line, column } = this.feed.sax;
     return new MaphistError('INPUT_CORRUPT', `${this.path} is damaged near line ${line}, column ${column}: ${why}.`, { path: this.path, line, column });
   }
 }

@@ -5,8 +5,8 @@
  *   for await (const batch of readChangesets('changesets-latest.osm.bz2')) for (const c of batch) …;
  */
 import { MaphistError } from '../../core/errors.js';
-import { DETECTION_BYTES, detectFormat, looksLikeXml } from '../detect-format.js';
-import { openInputFile, readAt } from '../input-file.js';
+import { looksLikeXml } from '../detect-format.js';
+import { openDetected } from '../open-history.js';
 import { XmlSource } from '../xml/xml-source.js';
 import { ChangesetParser, type ChangesetRecord } from './changeset-parser.js';
 
@@ -16,14 +16,7 @@ export const CHANGESET_BATCH = 4096;
 
 /** The changesets of `path`, in file order, in batches; `onProgress` gets the compressed bytes read. */
 export async function* readChangesets(path: string, onProgress?: (bytesRead: number, bytesTotal: number) => void): AsyncGenerator<ChangesetRecord[]> {
-  const input = await openInputFile(path);
-  let detected;
-  try {
-    detected = detectFormat(await readAt(input.handle, 0, Math.min(DETECTION_BYTES, input.size)), input.size, path);
-  } catch (e) {
-    await input.handle.close();
-    throw e;
-  }
+  const { input, detected } = await openDetected(path);
   if (detected.format === 'pbf') {
     await input.handle.close();
     throw new MaphistError('INPUT_NOT_OSM', `${path} is an OSM PBF data file, not a changeset dump (changesets-*.osm.bz2, XML).`, { path });

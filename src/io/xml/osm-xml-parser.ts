@@ -14,19 +14,19 @@
  * node has lon = lat = 0 whatever the file says.
  */
 
-import { SaxesParser, type SaxesTagPlain } from 'saxes';
+import type { SaxesTagPlain } from 'saxes';
 import { MaphistError } from '../../core/errors.js';
 import { OSM_TYPE_CODE, type FileHeader, type NodeVersion, type OsmType, type OsmVersion, type RelationVersion, type WayVersion } from '../../core/osm.js';
 import { VersionOrderChecker } from '../version-order.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
+import { XmlChunkFeed } from './xml-chunk-feed.js';
 
 export class OsmXmlParser {
   readonly header: FileHeader = { requiredFeatures: [], optionalFeatures: [] };
   /** True once nothing more can be added to the header: the first element began, or the document ended. */
   headerComplete = false;
 
-  private readonly sax = new SaxesParser<{ xmlns: false; position: true }>({ xmlns: false, position: true });
-  private readonly text = new TextDecoder('utf-8', { fatal: true });
+  private readonly feed: XmlChunkFeed;
   private readonly order = new VersionOrderChecker();
   private ended = false;
   private depth = 0;
@@ -39,8 +39,9 @@ export class OsmXmlParser {
     private readonly path: string,
     private readonly batchSize: number,
   ) {
-    this.sax.on('opentag', (tag) => this.openTag(tag));
-    this.sax.on('closetag', () => this.closeTag());
+    this.feed = new XmlChunkFeed(path, (why) => this.corrupt(why));
+    this.feed.sax.on('opentag', (tag) => this.openTag(tag));
+    this.feed.sax.on('closetag', () => this.closeTag());
   }
 
   /** The next full batch of parsed records, in file order, or undefined if there is none yet. */
@@ -56,36 +57,14 @@ export class OsmXmlParser {
   }
 
   write(bytes: Uint8Array): void {
-    let chunk: string;
-    try {
-      chunk = this.text.decode(bytes, { stream: true }); // keeps a UTF-8 sequence split across chunks intact
-    } catch {
-      throw this.corrupt('it is not valid UTF-8 text');
-    }
-    try {
-      this.sax.write(chunk);
-    } catch (e) {
-      if (e instanceof MaphistError) throw e;
-      throw this.corrupt(`it is not well-formed XML (${(e as Error).message})`);
-    }
+    this.feed.write(bytes);
   }
 
   /** Call at the end of the input; an unfinished document means the file was cut off. */
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    try {
-      this.sax.write(this.text.decode());
-      this.sax.close();
-    } catch (e) {
-      if (e instanceof MaphistError) throw e;
-      throw new MaphistError(
-        'INPUT_TRUNCATED',
-        `${this.path} ends in the middle of the XML document (${(e as Error).message}); the file was probably cut off ` +
-          'while downloading or copying. Get a complete copy and import again.',
-        { path: this.path },
-      );
-    }
+    this.feed.end();
     this.headerComplete = true;
   }
 
@@ -211,8 +190,8 @@ export class OsmXmlParser {
   private corrupt(what: string): MaphistError {
     return new MaphistError(
       'INPUT_CORRUPT',
-      `${this.path} is damaged near line ${this.sax.line}: ${what}. Fix or re-export the file (\`osmium fileinfo -e\` helps find the problem).`,
-      { path: this.path, line: this.sax.line },
+      `${this.path} is damaged near line ${this.feed.sax.line}: ${what}. Fix or re-export the file (\`osmium fileinfo -e\` helps find the problem).`,
+      { path: this.path, line: this.feed.sax.line },
     );
   }
 }
