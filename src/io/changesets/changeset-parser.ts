@@ -18,6 +18,7 @@ import type { SaxesTagPlain } from 'saxes';
 import { MaphistError } from '../../core/errors.js';
 import { parseIsoTimestamp } from '../xml/iso-timestamp.js';
 import { XmlChunkFeed } from '../xml/xml-chunk-feed.js';
+import { Batches } from '../batches.js';
 
 export interface ChangesetRecord {
   id: number;
@@ -40,29 +41,28 @@ export class ChangesetParser {
   private readonly feed: XmlChunkFeed;
   private depth = 0;
   private current: ChangesetRecord | null = null;
-  private readonly full: ChangesetRecord[][] = [];
-  private filling: ChangesetRecord[] = [];
+  /** Records parsed and not yet taken, cut into batches of at most `batchSize`. */
+  private readonly batches: Batches<ChangesetRecord>;
   private sawRoot = false;
   /** Changesets read so far. */
   count = 0;
 
   constructor(
     private readonly path: string,
-    private readonly batchSize: number,
+    batchSize: number,
   ) {
+    this.batches = new Batches(batchSize);
     this.feed = new XmlChunkFeed(path, (why) => this.corrupt(why));
     this.feed.sax.on('opentag', (tag) => this.openTag(tag));
     this.feed.sax.on('closetag', () => this.closeTag());
   }
 
   takeFullBatch(): ChangesetRecord[] | undefined {
-    return this.full.shift();
+    return this.batches.takeFull();
   }
 
   takeRest(): ChangesetRecord[] {
-    const rest = this.filling;
-    this.filling = [];
-    return rest;
+    return this.batches.takeRest();
   }
 
   write(bytes: Uint8Array): void {
@@ -94,13 +94,9 @@ export class ChangesetParser {
   private closeTag(): void {
     const depth = --this.depth;
     if (depth === 1 && this.current !== null) {
-      this.filling.push(this.current);
+      this.batches.push(this.current);
       this.current = null;
       this.count++;
-      if (this.filling.length === this.batchSize) {
-        this.full.push(this.filling);
-        this.filling = [];
-      }
     }
   }
 

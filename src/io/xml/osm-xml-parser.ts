@@ -20,6 +20,7 @@ import { OSM_TYPE_CODE, type FileHeader, type NodeVersion, type OsmType, type Os
 import { VersionOrderChecker } from '../version-order.js';
 import { parseIsoTimestamp } from './iso-timestamp.js';
 import { XmlChunkFeed } from './xml-chunk-feed.js';
+import { Batches } from '../batches.js';
 
 export class OsmXmlParser {
   readonly header: FileHeader = { requiredFeatures: [], optionalFeatures: [] };
@@ -32,13 +33,13 @@ export class OsmXmlParser {
   private depth = 0;
   private current: OsmVersion | null = null;
   /** Records parsed and not yet taken, cut into batches of at most `batchSize`. */
-  private readonly full: OsmVersion[][] = [];
-  private filling: OsmVersion[] = [];
+  private readonly batches: Batches<OsmVersion>;
 
   constructor(
     private readonly path: string,
-    private readonly batchSize: number,
+    batchSize: number,
   ) {
+    this.batches = new Batches(batchSize);
     this.feed = new XmlChunkFeed(path, (why) => this.corrupt(why));
     this.feed.sax.on('opentag', (tag) => this.openTag(tag));
     this.feed.sax.on('closetag', () => this.closeTag());
@@ -46,14 +47,12 @@ export class OsmXmlParser {
 
   /** The next full batch of parsed records, in file order, or undefined if there is none yet. */
   takeFullBatch(): OsmVersion[] | undefined {
-    return this.full.shift();
+    return this.batches.takeFull();
   }
 
   /** The records of the batch still filling (after end(), and after the full batches are taken). */
   takeRest(): OsmVersion[] {
-    const rest = this.filling;
-    this.filling = [];
-    return rest;
+    return this.batches.takeRest();
   }
 
   write(bytes: Uint8Array): void {
@@ -106,11 +105,7 @@ export class OsmXmlParser {
       const v = this.current;
       this.current = null;
       this.order.check(OSM_TYPE_CODE[v.type], v.id, v.version);
-      this.filling.push(v);
-      if (this.filling.length === this.batchSize) {
-        this.full.push(this.filling);
-        this.filling = [];
-      }
+      this.batches.push(v);
     } else if (depth === 0) {
       this.headerComplete = true;
     }
