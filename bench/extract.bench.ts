@@ -9,7 +9,6 @@
  * BENCH_WRITE=1 also writes its section of bench/RESULTS.md.
  */
 import { request as httpRequest } from 'node:http';
-import { join } from 'node:path';
 import { createGunzip } from 'node:zlib';
 import { parseFilter } from '../src/filter/index.js';
 import { createDuckDbServer as createServer } from '../src/testing/server.js';

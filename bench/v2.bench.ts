@@ -7,7 +7,6 @@
  * bbox tests only, no exact geometry test) measured in the same run. Writes its section of
  * bench/RESULTS.md; `npm run bench:v2` then runs the GeoParquet part (bench/v2-extract.bench.ts).
  */
-import { join } from 'node:path';
 import { loadavg } from 'node:os';
 import { createDuckDbServer as createServer } from '../src/testing/server.js';
 import { openStore } from '../src/store/open-store.js';

@@ -388,7 +388,6 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
 
   async function contributionSeries(q: ContributionQuery, mode: Mode): Promise<GroupedSeries> {
     checkAborted(q.signal);
-    const intervals = q.timestamps.length - 1;
     const g = q.grouping;
     const perArea = g.by === 'boundary';
     const inner: Grouping = g.by === 'boundary' ? { by: 'none' } : g;
