@@ -1,7 +1,8 @@
 /**
  * The request log over real HTTP: one line per request with method, path, status, duration and
  * bytes, in both formats; a streamed extraction is logged with every byte it sent; a client that
- * goes away mid-stream gives one line marked aborted. And `maphist serve` writes the lines.
+ * goes away mid-stream gives one line marked aborted, one that goes away before the answer starts
+ * a line with 499. And `maphist serve` writes the lines.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../store/test-support.js';
 import { TESTCASES_DIR } from '../testing/test-data.js';
+import type { QueryEngine } from '../query/model.js';
 import { formatRequestLog, type RequestLogEntry } from './request-log.js';
 import { createDuckDbServer as createServer } from '../testing/server.js';
 
@@ -94,6 +96,39 @@ describe('the request log', () => {
     const cut = JSON.parse(jsonLines[0]!) as RequestLogEntry;
     assert.deepEqual([cut.path, cut.status, cut.aborted], ['/v1/elementsFullHistory/geometry', 200, true]);
     assert.ok(cut.bytes > 0);
+  });
+
+  it('a client that leaves before the answer starts is logged with 499 (no status was sent), 0 bytes, aborted', async () => {
+    let entered!: () => void;
+    const inEngine = new Promise<void>((resolve) => (entered = resolve));
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    // An aggregation engine that holds every query until the test lets it go.
+    const held = async (): Promise<never> => {
+      entered();
+      await gate;
+      throw new Error('released after the client left');
+    };
+    const engine: QueryEngine = { aggregateSnapshots: held, ratio: held, countUsers: held, countContributions: held, countLatestContributions: held };
+    const lines: string[] = [];
+    const slow = await createServer(db.store, { engine, requestLog: { format: 'json', write: (l) => lines.push(l) } });
+    try {
+      const slowBase = await slow.listen({ port: 0, host: '127.0.0.1' });
+      const req = httpRequest(`${slowBase}/v1/elements/count?bboxes=1.5,42.5,1.55,42.55&time=2016-01-01`);
+      req.on('error', () => undefined); // the test itself hangs up
+      req.end();
+      await inEngine;
+      req.destroy();
+      await waitFor(lines, 1);
+      const entry = JSON.parse(lines[0]!) as RequestLogEntry;
+      assert.deepEqual([entry.method, entry.path, entry.status, entry.bytes, entry.aborted], ['GET', '/v1/elements/count', 499, 0, true]);
+      release();
+      await new Promise((r) => setTimeout(r, 50));
+      assert.equal(lines.length, 1, 'one line per request, also when the answer comes after the client left');
+    } finally {
+      release();
+      await slow.close();
+    }
   });
 
   it('maphist serve writes a line per request on standard output (--log-format json)', async () => {

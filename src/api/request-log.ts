@@ -6,9 +6,11 @@
  *   2026-11-24T16:30:00.123Z GET /v1/elements/count 200 12.3 ms 1843 B
  *   {"time":"2026-11-24T16:30:00.123Z","method":"GET","path":"/v1/elements/count","status":200,"ms":12.3,"bytes":1843}
  *
- * A streamed answer (extraction) is logged when its stream ends, with every byte it sent; one the
- * client abandoned is marked `aborted` (the status is the one already sent). Bytes are counted on
- * the socket (headers included), so they are what the client was sent, compressed or not.
+ * A streamed answer (extraction) is logged when its stream ends, with every byte it sent. An answer
+ * that did not finish (the client went away, or a failure or the time limit cut a stream) is marked
+ * `aborted`, with the status already sent, or 499 (nginx's "client closed request") when the client
+ * left before the answer's first byte. Bytes are counted on the socket (headers included), so they
+ * are what the client was sent, compressed or not.
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -32,6 +34,9 @@ export interface RequestLogEntry {
   aborted?: true;
 }
 
+/** The status logged for a request whose client left before the answer's status line was sent. */
+export const CLIENT_CLOSED_STATUS = 499;
+
 export function formatRequestLog(entry: RequestLogEntry, format: RequestLogFormat): string {
   if (format === 'json') return JSON.stringify(entry);
   return `${entry.time} ${entry.method} ${entry.path} ${entry.status} ${entry.ms.toFixed(1)} ms ${entry.bytes} B${entry.aborted ? ' aborted' : ''}`;
@@ -52,7 +57,8 @@ export function installRequestLog(app: FastifyInstance, options: RequestLogOptio
         time: now().toISOString(),
         method: request.method,
         path: q >= 0 ? url.slice(0, q) : url,
-        status: res.statusCode,
+        // Before its headers go out, `statusCode` is only what the answer would have had.
+        status: res.headersSent ? res.statusCode : CLIENT_CLOSED_STATUS,
         ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
         bytes: (socket?.bytesWritten ?? 0) - bytesBefore,
       };
