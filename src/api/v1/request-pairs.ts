@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
+import { isMaphistError, MaphistError } from '../../core/errors.js';
 
 export type Pair = readonly [name: string, value: string];
 
@@ -51,10 +52,25 @@ export async function collectPairs(request: FastifyRequest): Promise<Pair[]> {
   if (body && typeof body.form === 'string') {
     pairs.push(...formPairs(body.form));
   } else if (request.isMultipart()) {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') pairs.push([part.fieldname, (await part.toBuffer()).toString('utf8')]);
-      else pairs.push([part.fieldname, String(part.value ?? '')]);
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') pairs.push([part.fieldname, (await part.toBuffer()).toString('utf8')]);
+        else pairs.push([part.fieldname, String(part.value ?? '')]);
+      }
+    } catch (e) {
+      throw unreadableMultipart(e);
     }
   }
   return pairs;
+}
+
+/**
+ * A multipart body the parser cannot read (no boundary, cut short, a broken part header) is the
+ * client's fault: 400 with the parser's reason, not an internal error. Fastify's own coded errors
+ * (the size limits, answered 413) pass unchanged.
+ */
+function unreadableMultipart(e: unknown): unknown {
+  if (isMaphistError(e) || typeof (e as { code?: unknown } | undefined)?.code === 'string') return e;
+  const reason = e instanceof Error ? e.message : String(e);
+  return new MaphistError('PARAM_INVALID', `The multipart body could not be read: ${reason}.`);
 }

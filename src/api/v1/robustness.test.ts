@@ -13,6 +13,7 @@ import type { QueryEngine } from '../../query/model.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { createDuckDbServer as createServer } from '../../testing/server.js';
 import { QUERY_TIMEOUT_MESSAGE } from './error-status.js';
+import { ATTRIBUTION } from '../attribution.js';
 import { AGGREGATION_ROUTES } from './route-table.js';
 
 const WHOLE = '1.412368,42.4276,1.787481,42.65717';
@@ -139,6 +140,7 @@ describe('v1 robustness', () => {
     const body = JSON.parse(res.body);
     assert.equal(body.status, 413);
     assert.equal(body.message, QUERY_TIMEOUT_MESSAGE);
+    assert.deepEqual(body.attribution, ATTRIBUTION);
     assert.ok(answered < 5000, `answered after ${answered} ms`);
     // The engine's call must end soon after the limit (it is cancelled, not left running).
     const deadline = Date.now() + 5000;

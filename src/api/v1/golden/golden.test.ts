@@ -68,12 +68,24 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
     }
   });
 
-  it('every JSON error answer carries the attribution: 400, 404 (unknown parameter value, unknown path), 413, 500', async () => {
+  it('every JSON error answer carries the attribution: 400, 404 (parameter value, unknown path), an unreadable multipart body (413, 500: robustness.test.ts)', async () => {
+    const multipart = (body: string, contentType = 'multipart/form-data; boundary=x') =>
+      fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': contentType }, body });
     const answers = [
       await fetch(`${base}/v1/elements/count?bboxes=1,2,3`),
       await fetch(`${base}/v1/elements/count?bboxes=${TOWN}&time=2030-01-01`),
       await fetch(`${base}/v1/no/such/route`),
+      await multipart('garbage'),
+      await multipart(`--x\r\nContent-Disposition: form-data; name="bboxes"\r\n\r\n${TOWN}`),
+      await multipart('--x--\r\n', 'multipart/form-data'),
     ];
+    for (const res of answers.slice(3)) {
+      // A body the multipart parser cannot read (no boundary, cut short) is the client's fault.
+      const body = await res.clone().json();
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.match(body.message, /^The multipart body could not be read: .+\.$/);
+      assert.equal(body.requestUrl, `${base}/v1/elements/count`);
+    }
     for (const res of answers) {
       const body = await res.json();
       assert.ok(res.status >= 400, String(res.status));
