@@ -116,6 +116,12 @@ describe('OpenAPI documents and Swagger UI', () => {
     assert.deepEqual(param('/elements/area/groupBy/tag', 'format').schema.enum, ['json', 'csv']);
     assert.match(param('/contributions/latest/bbox', 'properties').description, /contributionTypes/);
     assert.doesNotMatch(param('/elements/bbox', 'properties').description, /contributionTypes/);
+    // full history and contributions extraction: both two-timestamp forms, no period; snapshots: every form
+    for (const path of ['/elementsFullHistory/geometry', '/contributions/bbox', '/contributions/latest/centroid']) {
+      assert.match(param(path, 'time').description, /`start,end` or `start\/end`.*No period/, path);
+    }
+    assert.match(param('/elements/geometry', 'time').description, /`start\/end\/period`/);
+    assert.match(param('/elements/count', 'filter').description, /`key~prefix\*`/);
     assert.deepEqual(Object.keys(doc.paths['/elements/bbox']!.get.responses['200'].content), ['application/geo+json']);
     assert.equal(doc.paths['/users/count']!.get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ContributionsResponse');
   });

@@ -38,7 +38,13 @@ function timeDescription(route: V1Route): string {
     'ISO-8601: one timestamp (`2016-01-01`), a comma-separated list (`2014-01-01,2015-07-01`), `start/end` or `start/end/period` ' +
     '(e.g. `2010-01-01/2016-01-01/P1Y`); an empty start or end means the first or last timestamp of the data (`/2016-01-01`, `//P1M`).';
   if (route.family === 'elementsExtraction') return `Required. The snapshot time(s). ${forms}`;
-  if (isExtraction(route)) return `Required: exactly two timestamps, the start and end of the period (\`start,end\` or \`start/end\`). ${forms}`;
+  if (isExtraction(route)) {
+    return (
+      'Required: exactly two timestamps, the start and end of the period: `start,end` or `start/end` ' +
+      '(e.g. `2014-01-01,2016-01-01`, `2014-01-01/2016-01-01`); an empty start or end in the slash form means the first or last timestamp ' +
+      'of the data (`/2016-01-01`, `2014-01-01/`). No period (`start/end/period`) and no third timestamp.'
+    );
+  }
   if (isContributionBased(route)) return `The bounds of the time intervals (at least two timestamps); default: the whole time range of the data. ${forms}`;
   return `The snapshot timestamps; default: the latest timestamp of the data. ${forms}`;
 }
@@ -105,7 +111,8 @@ const CATALOGUE: Readonly<Record<string, Describe>> = {
   }),
   filter: () => ({
     description:
-      'Filter expression selecting the elements: tag conditions (`key=value`, `key=*`, `key!=value`, `key in (a,b)`), `type:node|way|relation`, ' +
+      'Filter expression selecting the elements: tag conditions (`key=value`, `key=*`, `key!=value`, `key in (a,b)`, ' +
+      'and the value patterns of version 2: `key~prefix*`, `key~*suffix`, `key~*text*`), `type:node|way|relation`, ' +
       '`id:way/123`, `geometry:point|line|polygon|other`, combined with `and`, `or`, `not` and parentheses. Default: every element.',
     schema: { type: 'string' },
     example: 'type:way and building=*',

@@ -159,7 +159,7 @@ export function v1Responses(route: V1Route): OpenAPIV3.ResponsesObject {
   if (isExtraction(route)) {
     return {
       '200': {
-        description: 'The features as a GeoJSON FeatureCollection (streamed; an error after the start is appended to the body).',
+        description: 'The features as a GeoJSON FeatureCollection (streamed; a failure or the time limit after the first byte breaks the connection off, so a cut document never looks complete).',
         content: { 'application/geo+json': json('FeatureCollection') },
       },
       ...ERRORS,
