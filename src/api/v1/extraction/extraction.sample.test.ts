@@ -170,6 +170,22 @@ describe('extraction on the sample', () => {
     }
   });
 
+  it('value patterns (`~`, a v1 extension): every extraction family selects what the aggregations count', async () => {
+    const count = async (path: string, params: Record<string, string>) => {
+      const j = (await (await fetch(`${base}/v1${path}?${new URLSearchParams(params)}`)).json()) as { result: { value: number }[] };
+      return j.result.reduce((s, r) => s + r.value, 0);
+    };
+    for (const filter of ['name~Carrer*', 'highway=* and name~*de*', 'not name~*a and building=*']) {
+      const params = { bboxes: TOWN, filter, time: '2012-01-01,2016-01-01' };
+      const what = JSON.stringify(params);
+      const snapshots = await count('/elements/count', params);
+      assert.ok(snapshots > 0, `${what} selects something`);
+      assert.equal((await extract(base, '/elements/centroid', params)).features.length, snapshots, `elements ${what}`);
+      assert.equal((await extract(base, '/contributions/centroid', params)).features.length, await count('/contributions/count', params), `contributions ${what}`);
+      assert.equal((await extract(base, '/contributions/latest/centroid', params)).features.length, await count('/contributions/latest/count', params), `latest ${what}`);
+    }
+  });
+
   it('features come in a stable order: type, id, time', async () => {
     const r = await extract(base, '/elements/centroid', { bboxes: TOWN, time: '2010-01-01,2013-01-01,2016-01-01' });
     const keys = r.features.map((f) => {
