@@ -85,7 +85,9 @@ export async function createServer(store: Store, options: ServerOptions): Promis
   const extraction = options.v2?.extraction ?? engines.parquet;
   await app.register(
     async (v1) => {
-      await v1.register(cors, CORS_OPTIONS);
+      // A bare OPTIONS (no Origin or no Access-Control-Request-Method) is answered like a preflight,
+      // as Spring answers OPTIONS, not with the plugin's plain-text 400 (every v1 error is JSON).
+      await v1.register(cors, { ...CORS_OPTIONS, strictPreflight: false });
       await v1.register(compress, COMPRESS_OPTIONS);
       await installBodyParsers(v1);
       installV1ErrorHandling(v1);

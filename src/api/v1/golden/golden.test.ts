@@ -153,6 +153,11 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
     assert.ok(pre.status === 204 || pre.status === 200);
     assert.equal(pre.headers.get('access-control-allow-methods'), 'POST, GET');
     assert.equal(pre.headers.get('access-control-max-age'), '3600');
+    // An OPTIONS without the preflight headers is no error either (Spring answers OPTIONS alike).
+    const bare = await fetch(`${base}/v1/elements/count`, { method: 'OPTIONS' });
+    assert.equal(bare.status, 204, await bare.clone().text());
+    assert.equal(bare.headers.get('access-control-allow-methods'), 'POST, GET');
+    assert.equal(await bare.text(), '');
   });
 
   it('gzips answers of 1400 bytes and more when asked', async () => {
