@@ -69,6 +69,11 @@ describe('the request log', () => {
     await (await fetch(`${textBase}/v2-rc/health`)).text();
     await waitFor(textLines, 1);
     assert.match(textLines[0]!, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/v2-rc\/health 200 \d+\.\d ms \d+ B$/);
+    // A path Fastify refuses before any hook runs (it cannot be decoded) is logged too.
+    for (const path of ['/v1/elements/%ZZ', '/v2-rc/%ZZ']) await (await fetch(`${textBase}${path}`)).text();
+    await waitFor(textLines, 3);
+    assert.match(textLines[1]!, / GET \/v1\/elements\/%ZZ 400 \d+\.\d ms [1-9]\d* B$/);
+    assert.match(textLines[2]!, / GET \/v2-rc\/%ZZ 400 \d+\.\d ms [1-9]\d* B$/);
     assert.equal(formatRequestLog({ time: 't', method: 'GET', path: '/x', status: 200, ms: 1.25, bytes: 9, aborted: true }, 'text'), 't GET /x 200 1.3 ms 9 B aborted');
   });
 

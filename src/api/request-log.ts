@@ -12,7 +12,7 @@
  * left before the answer's first byte. Bytes are counted on the socket (headers included), so they
  * are what the client was sent, compressed or not.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export type RequestLogFormat = 'text' | 'json';
 
@@ -44,27 +44,35 @@ export function formatRequestLog(entry: RequestLogEntry, format: RequestLogForma
 
 /** Logs every request of `app` (call on the root instance, before the routes). */
 export function installRequestLog(app: FastifyInstance, options: RequestLogOptions): void {
-  const now = options.now ?? (() => new Date());
   app.addHook('onRequest', (request, reply, done) => {
-    const started = process.hrtime.bigint();
-    const socket = request.raw.socket as { bytesWritten?: number } | undefined; // absent for injected requests
-    const bytesBefore = socket?.bytesWritten ?? 0;
-    const res = reply.raw;
-    res.once('close', () => {
-      const url = request.raw.url ?? request.url;
-      const q = url.indexOf('?');
-      const entry: RequestLogEntry = {
-        time: now().toISOString(),
-        method: request.method,
-        path: q >= 0 ? url.slice(0, q) : url,
-        // Before its headers go out, `statusCode` is only what the answer would have had.
-        status: res.headersSent ? res.statusCode : CLIENT_CLOSED_STATUS,
-        ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
-        bytes: (socket?.bytesWritten ?? 0) - bytesBefore,
-      };
-      if (!res.writableFinished) entry.aborted = true;
-      options.write(formatRequestLog(entry, options.format));
-    });
+    trackRequest(request, reply, options);
     done();
+  });
+}
+
+/**
+ * Logs one request when its answer closes. The onRequest hook calls it; so does the server for a
+ * request Fastify refuses before any hook runs (a URL that cannot be decoded: `frameworkErrors`).
+ */
+export function trackRequest(request: FastifyRequest, reply: FastifyReply, options: RequestLogOptions): void {
+  const now = options.now ?? (() => new Date());
+  const started = process.hrtime.bigint();
+  const socket = request.raw.socket as { bytesWritten?: number } | undefined; // absent for injected requests
+  const bytesBefore = socket?.bytesWritten ?? 0;
+  const res = reply.raw;
+  res.once('close', () => {
+    const url = request.raw.url ?? request.url;
+    const q = url.indexOf('?');
+    const entry: RequestLogEntry = {
+      time: now().toISOString(),
+      method: request.method,
+      path: q >= 0 ? url.slice(0, q) : url,
+      // Before its headers go out, `statusCode` is only what the answer would have had.
+      status: res.headersSent ? res.statusCode : CLIENT_CLOSED_STATUS,
+      ms: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10,
+      bytes: (socket?.bytesWritten ?? 0) - bytesBefore,
+    };
+    if (!res.writableFinished) entry.aborted = true;
+    options.write(formatRequestLog(entry, options.format));
   });
 }

@@ -3,6 +3,7 @@
  * routes, metadata; CORS, gzip and the reference's error bodies, v1-reference-behaviour §2 and §7).
  * Version 2 is served under its release candidate prefix `/v2-rc` and, identically, under `/v2`.
  */
+import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
@@ -12,11 +13,11 @@ import type { Store } from '../store/open-store.js';
 import type { ApiKeyHook } from './v2/services.js';
 import { registerV1Docs } from './docs/v1-docs.js';
 import { registerV2Docs } from './docs/v2-docs.js';
-import { installV1ErrorHandling } from './v1/error-status.js';
+import { installV1ErrorHandling, isV1Request, sendV1FrameworkError } from './v1/error-status.js';
 import { installBodyParsers } from './v1/request-pairs.js';
 import { registerAggregationRoutes } from './v1/routes/aggregation.js';
 import { registerMetadataRoute } from './v1/routes/metadata.js';
-import { installRequestLog, type RequestLogOptions } from './request-log.js';
+import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './v1/extraction/geojson.js';
 import { registerV2Routes } from './v2/plugin.js';
 import type { V2Services } from './v2/services.js';
@@ -75,7 +76,18 @@ const COMPRESS_OPTIONS = {
 };
 
 export async function createServer(store: Store, options: ServerOptions): Promise<FastifyInstance> {
-  const app = Fastify({ logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false });
+  const app = Fastify({
+    logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false,
+    // Refusals before routing (an undecodable path) run no hook: logged here, and v1 answers them with its error body.
+    frameworkErrors: (error, request, reply) => {
+      if (options.requestLog) trackRequest(request, reply, options.requestLog);
+      if (isV1Request(request)) return sendV1FrameworkError(request, reply, error);
+      // Elsewhere, Fastify's own answer, as without this option.
+      const status = error.statusCode ?? 500;
+      const body = JSON.stringify({ error: STATUS_CODES[status], code: error.code, message: error.message, statusCode: status });
+      reply.raw.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
+    },
+  });
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   if (options.requestLog) installRequestLog(app, options.requestLog);
   const timeoutSeconds = options.timeoutSeconds ?? 600;

@@ -4,6 +4,7 @@
  * for every coded error, Spring's default body `{timestamp, status, error, path}` for unknown paths
  * and unexpected failures (500, logged), an empty body with `Allow` for a wrong method.
  */
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isMaphistError, MaphistError, type ErrorCode } from '../../core/errors.js';
 import { ATTRIBUTION } from '../attribution.js';
@@ -139,6 +140,24 @@ export function sendInternalError(request: FastifyRequest, reply: FastifyReply, 
     .header('content-type', 'application/json')
     .header('cache-control', 'no-cache, no-store, must-revalidate')
     .send(defaultErrorBody(500, 'Internal Server Error', pathOf(request)));
+}
+
+/**
+ * A request Fastify refuses before routing (a path whose percent-encoding cannot be decoded, 400; a
+ * path parameter too long, 414): Spring's default body with the attribution, like an unknown path.
+ */
+export function sendV1FrameworkError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {
+  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+  return reply
+    .code(status)
+    .header('content-type', 'application/json')
+    .header('cache-control', 'no-cache, no-store, must-revalidate')
+    .send(defaultErrorBody(status, STATUS_CODES[status] ?? 'Error', pathOf(request)));
+}
+
+/** The request is for version 1 (`/v1`, `/v1/…`, `/v1?…`). */
+export function isV1Request(request: FastifyRequest): boolean {
+  return /^\/v1(?:[/?#]|$)/.test(request.raw.url ?? request.url);
 }
 
 function pathOf(request: FastifyRequest): string {

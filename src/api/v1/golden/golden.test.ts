@@ -68,18 +68,21 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
     }
   });
 
-  it('every JSON error answer carries the attribution: 400, 404 (parameter value, unknown path), an unreadable multipart body (413, 500: robustness.test.ts)', async () => {
+  it('every JSON error answer carries the attribution: 400, 404 (parameter value, unknown path), an undecodable path, an unreadable multipart body (413, 500: robustness.test.ts)', async () => {
     const multipart = (body: string, contentType = 'multipart/form-data; boundary=x') =>
       fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': contentType }, body });
     const answers = [
       await fetch(`${base}/v1/elements/count?bboxes=1,2,3`),
       await fetch(`${base}/v1/elements/count?bboxes=${TOWN}&time=2030-01-01`),
       await fetch(`${base}/v1/no/such/route`),
+      await fetch(`${base}/v1/elements/%ZZ`), // refused before routing: the path cannot be decoded
       await multipart('garbage'),
       await multipart(`--x\r\nContent-Disposition: form-data; name="bboxes"\r\n\r\n${TOWN}`),
       await multipart('--x--\r\n', 'multipart/form-data'),
     ];
-    for (const res of answers.slice(3)) {
+    const badPath = await answers[3]!.clone().json();
+    assert.deepEqual([answers[3]!.status, badPath.error, badPath.path], [400, 'Bad Request', '/v1/elements/%ZZ']);
+    for (const res of answers.slice(4)) {
       // A body the multipart parser cannot read (no boundary, cut short) is the client's fault.
       const body = await res.clone().json();
       assert.equal(res.status, 400, JSON.stringify(body));
