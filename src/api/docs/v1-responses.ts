@@ -25,7 +25,7 @@ export const V1_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
   ResponseMetadata: {
     type: 'object',
     description: 'Present with `showMetadata=true`.',
-    properties: { executionTime: { type: 'integer', description: 'milliseconds' }, description: str, requestUrl: { type: 'string', description: 'GET requests only' } },
+    properties: { executionTime: { type: 'integer', description: 'milliseconds' }, description: str, requestUrl: { type: 'string', description: 'the request URL; for POST, rebuilt with the posted fields as its query' } },
   },
   ElementsResult: { type: 'object', required: ['timestamp', 'value'], properties: { timestamp, value: num } },
   ContributionsResult: { type: 'object', required: ['fromTimestamp', 'toTimestamp', 'value'], properties: { fromTimestamp: timestamp, toTimestamp: timestamp, value: num } },

@@ -1,8 +1,9 @@
 /**
  * The one mapping from the error catalog to version 1 HTTP statuses, and the error bodies of the
  * reference (v1-reference-behaviour §2): the custom body `{timestamp, status, message, requestUrl}`
- * for every coded error, Spring's default body `{timestamp, status, error, path}` for unknown paths
- * and unexpected failures (500, logged), an empty body with `Allow` for a wrong method.
+ * for every coded error, Spring's default body `{timestamp, status, error, path}` for unknown paths,
+ * undecodable paths, unexpected failures (500, logged) and a wrong method (405, with `Allow`; the
+ * reference's was empty). Every body starts with the attribution.
  */
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
