@@ -161,6 +161,10 @@ export const GOLDEN_CASES: GoldenCase[] = [
   c('error-time-period', '/elements/count', { bboxes: TOWN, time: '2010-01-01/2016-01-01/P1X' }),
   c('error-time-outside', '/elements/count', { bboxes: TOWN, time: '2004-01-01' }),
   c('error-users-one-timestamp', '/users/count', { bboxes: TOWN, time: '2016-01-01' }),
+  // Full-history and contributions extraction take `t1,t2` or `t1/t2` (the spec's slash form), nothing else;
+  // their parameter errors come before the first byte, as ordinary error answers.
+  c('error-fullhistory-time-period', '/elementsFullHistory/geometry', { bboxes: TOWN, time: '2014-01-01/2016-01-01/P1Y' }),
+  c('error-contributions-extraction-three-timestamps', '/contributions/centroid', { bboxes: TOWN, time: '2014-01-01,2015-01-01,2016-01-01' }),
   c('error-filter-syntax', '/elements/count', { bboxes: TOWN, filter: 'building=* and' }),
   c('error-filter-changeset-snapshot', '/elements/count', { bboxes: TOWN, filter: 'changeset:123' }),
   c('error-filter-and-types', '/elements/count', { bboxes: TOWN, filter: 'building=*', types: 'way' }),
