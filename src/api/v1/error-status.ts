@@ -72,13 +72,15 @@ export function requestUrlOf(request: FastifyRequest): string {
  * `metadata.requestUrl` of an answer: for GET the URL as requested; for POST (form or multipart) the
  * URL rebuilt with the posted fields as its query, as the reference's answers show it
  * (`…/v1/contributions/latest/geometry?bboxes=8.6720,49.3988,…&time=2020-02-01,2020-06-29`): only what
- * a URL cannot hold as it is gets percent-encoded (spaces, `%`, `&`, `#`, `+`, non-ASCII …).
+ * a URL cannot hold as it is gets percent-encoded (spaces, `"`, `%`, `&`, `#`, `+`, non-ASCII …), so the
+ * URL, sent as a GET, carries exactly the posted fields.
  */
 export function metadataRequestUrl(request: FastifyRequest, pairs: readonly (readonly [string, string])[]): string {
   if (request.method === 'GET' || pairs.length === 0) return requestUrlOf(request);
   const base = requestUrlOf(request).split('?')[0]!;
-  const encode = (text: string) => text.replace(/[^A-Za-z0-9\-._~!$'()*,;:@/?=\[\]{}"]/gu, (c) => encodeURIComponent(c));
-  return `${base}?${pairs.map(([k, v]) => `${encode(k)}=${encode(v)}`).join('&')}`;
+  const encode = (text: string) => text.replace(/[^A-Za-z0-9\-._~!$'()*,;:@/?=\[\]{}]/gu, (c) => encodeURIComponent(c));
+  // A name ends at its first `=`, so one inside a name is encoded (in values it stays readable: `filter=building=*`).
+  return `${base}?${pairs.map(([k, v]) => `${encode(k).replaceAll('=', '%3D')}=${encode(v)}`).join('&')}`;
 }
 
 /** Java `LocalDateTime.now().toString()` (server local time, no zone). */
