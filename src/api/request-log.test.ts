@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -136,28 +136,44 @@ describe('the request log', () => {
     }
   });
 
-  it('maphist serve writes a line per request on standard output (--log-format json)', async () => {
+  it('maphist serve writes a line per request on standard output: text by default, JSON lines with --log-format json', async () => {
     const dbPath = join(TESTCASES_DIR, 'handmade', 'history-small.osh.pbf');
     const store = await importToTemp(dbPath);
-    try {
-      const child = spawn(process.execPath, [MAIN, 'serve', '--db', store.store.path, '--port', '0', '--no-api-keys', '--log-format', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    /** Serves with `args`, requests /v1/metadata, returns standard output once the request's line is there. */
+    const serveOnce = async (args: string[], logged: RegExp): Promise<string> => {
+      const child = spawn(process.execPath, [MAIN, 'serve', '--db', store.store.path, '--port', '0', '--no-api-keys', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
-      const address = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (d) => {
-          out += d;
-          const m = /at (http:\/\/\S+) /.exec(out);
-          if (m) resolve(m[1]!);
+      try {
+        const address = await new Promise<string>((resolve, reject) => {
+          child.stdout.on('data', (d) => {
+            out += d;
+            const m = /at (http:\/\/\S+) /.exec(out);
+            if (m) resolve(m[1]!);
+          });
+          child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
         });
-        child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${out}`)));
-      });
-      await (await fetch(`${address}/v1/metadata`)).text();
-      for (let i = 0; i < 200 && !out.includes('"/v1/metadata"'); i++) await new Promise((r) => setTimeout(r, 10));
-      child.kill('SIGTERM');
-      const line = out.split('\n').find((l) => l.includes('"/v1/metadata"'));
-      assert.ok(line, out);
+        await (await fetch(`${address}/v1/metadata`)).text();
+        for (let i = 0; i < 200 && !logged.test(out); i++) await new Promise((r) => setTimeout(r, 10));
+        return out;
+      } finally {
+        child.kill('SIGTERM');
+      }
+    };
+    try {
+      const json = await serveOnce(['--log-format', 'json'], /"\/v1\/metadata"/);
+      const line = json.split('\n').find((l) => l.includes('"/v1/metadata"'));
+      assert.ok(line, json);
       assert.deepEqual((({ method, path, status }) => ({ method, path, status }))(JSON.parse(line) as RequestLogEntry), { method: 'GET', path: '/v1/metadata', status: 200 });
+      const text = await serveOnce([], / \/v1\/metadata /);
+      assert.match(text, /^\S+Z GET \/v1\/metadata 200 \d+\.\d ms [1-9]\d* B$/m);
     } finally {
       store.dispose();
     }
+  });
+
+  it('maphist serve refuses an unknown --log-format before serving (exit 2)', () => {
+    const r = spawnSync(process.execPath, [MAIN, 'serve', '--db', '/nonexistent/maphist.duckdb', '--log-format', 'xml'], { encoding: 'utf8' });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /--log-format takes text or json/);
   });
 });
