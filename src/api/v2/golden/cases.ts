@@ -86,6 +86,9 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   { name: 'error-filter-validation-empty', method: 'POST', path: '/filter/validation', body: { filter: '' } },
   { name: 'error-filter-validation-not-allowed', method: 'GET', path: '/filter/validation', query: { filter: 'perimeter:(1..10)' } },
   { name: 'error-filter-validation-no-query', method: 'GET', path: '/filter/validation' },
+  // the migration table's name of the same routes
+  { name: 'filter-validate-get', method: 'GET', path: '/filter/validate', query: { filter: 'type:relation and type in (multipolygon, boundary)' } },
+  { name: 'error-filter-validate-geometry-other', method: 'POST', path: '/filter/validate', body: { filter: 'geometry:other' } },
 
   // ---- 404 / 405 ----
   { name: 'error-no-format-suffix', method: 'POST', path: '/stats/currentness/count', body: { aoi: TOWN, filter: '*', time: BINS } },
