@@ -39,19 +39,31 @@ const MESSAGE: OpenAPIV3.SchemaObject = { type: 'object', required: ['detail'], 
 
 const json = (description: string, schema: OpenAPIV3.SchemaObject): OpenAPIV3.ResponseObject => ({ description, content: { 'application/json': { schema } } });
 
-const STATS_JSON: OpenAPIV3.SchemaObject = {
+const timestamps: OpenAPIV3.SchemaObject = { type: 'array', items: { type: 'string', format: 'date-time' } };
+const numbers: OpenAPIV3.SchemaObject = { type: 'array', items: { type: 'number' } };
+const envelope = (result: OpenAPIV3.SchemaObject): OpenAPIV3.SchemaObject => ({
   type: 'object',
   required: ['apiVersion', 'attribution', 'result'],
-  properties: {
-    apiVersion: str,
-    attribution,
-    result: {
-      description: 'Columnar: `timestamp` and `value` of the same length (with groupBy: one `values` series per tag value).',
-      type: 'object',
-      properties: { timestamp: { type: 'array', items: { type: 'string', format: 'date-time' } }, value: { type: 'array', items: { type: 'number' } } },
-    },
-  },
-};
+  properties: { apiVersion: str, attribution, result },
+});
+
+/** features: a value per timestamp; with groupBy, `values` holds one series per tag value. */
+const FEATURES_JSON = envelope({
+  description: 'Columnar: `timestamp` and `value` of the same length (with groupBy also `values`: one series per tag value).',
+  type: 'object',
+  required: ['timestamp', 'value'],
+  additionalProperties: false,
+  properties: { timestamp: timestamps, value: numbers, values: { type: 'object', additionalProperties: numbers } },
+});
+
+/** contributors, contributions, currentness: a value per time bin [start, end). */
+const BINS_JSON = envelope({
+  description: 'Columnar: one value per time bin [`start`, `end`); the three arrays have the same length.',
+  type: 'object',
+  required: ['start', 'end', 'value'],
+  additionalProperties: false,
+  properties: { start: timestamps, end: timestamps, value: numbers },
+});
 
 const ERRORS = {
   401: json('No API key in the `Authorization` header.', MESSAGE),
@@ -71,9 +83,15 @@ function pick(statuses: (keyof typeof ERRORS)[]): Record<string, OpenAPIV3.Respo
 export function v2Responses(url: string, method: string): Record<string, OpenAPIV3.ResponseObject> {
   const post = method.toUpperCase() === 'POST';
   if (url.startsWith('/stats/')) {
+    const bins = !url.startsWith('/stats/features/');
     const ok = url.endsWith('.csv')
-      ? { description: 'The time series as CSV: `#` comment lines, then `timestamp;value`.', content: { 'text/csv': { schema: str } } }
-      : json('The time series.', STATS_JSON);
+      ? {
+          description: bins
+            ? 'The time bins as CSV: three `# ` comment lines, then `start;end;value`.'
+            : 'The time series as CSV: three `# ` comment lines, then `timestamp;value` (with groupBy `timestamp;value;tagvalue`).',
+          content: { 'text/csv': { schema: str } },
+        }
+      : json(bins ? 'The time bins.' : 'The time series.', bins ? BINS_JSON : FEATURES_JSON);
     return { 200: ok, ...pick([401, 403, 413, 422, 429, 500, 504]) };
   }
   if (url.startsWith('/extraction/')) {

@@ -2,8 +2,10 @@
  * The v2 OpenAPI document lists the statuses each route really answers: every operation of the
  * document is sent requests that provoke each status it can give (no key, an unknown key, a key
  * over its per-minute limit, a body over the size limit, invalid input, a valid request), and
- * (1) every status seen is documented for that operation, (2) every documented status except
- * 500 and 504 (an internal failure, a time limit: not provoked here) was seen.
+ * (1) every status seen is documented for that operation, with the answer's media type, and a
+ * JSON answer's body valid against the documented schema (the 200 bodies of features and of the
+ * time-bin statistics differ), (2) every documented status except 500 and 504 (an internal failure,
+ * a time limit: not provoked here) was seen.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { Ajv } from 'ajv';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/index.js';
 import { keysCommand } from '../../cli/commands/keys.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
@@ -20,6 +23,10 @@ const AOI = [1.515, 42.5, 1.54, 42.515];
 const RANGE = { start: '2015-01-01T00:00:00Z', end: '2016-01-01T00:00:00Z' };
 /** A JSON body over every v2 route's size limit (BODY_LIMIT, 20 MB). */
 const OVERSIZED = JSON.stringify({ filter: 'x'.repeat(21 * 1024 * 1024) });
+
+interface DocumentedResponse {
+  content?: Record<string, { schema: object }>;
+}
 
 /** A valid request of the operation: body (POST) or query (GET). */
 function validInput(path: string): { body: Record<string, unknown>; query: Record<string, string> } {
@@ -67,8 +74,10 @@ describe('v2 OpenAPI: documented statuses = answered statuses', () => {
 
   it('every operation of the document', async () => {
     const doc = (await (await fetch(`${base}/v2-rc/openapi.json`)).json()) as {
-      paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>>;
+      paths: Record<string, Record<string, { responses: Record<string, DocumentedResponse>; security?: unknown[] }>>;
     };
+    // OpenAPI 3.0 schemas: keywords ajv does not know (`examples` aside) are annotations here
+    const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
     assert.ok(operations.length >= 28, `${operations.length} operations`);
     await fetch(`${base}/v2-rc/health`); // no key needed: does not use up `limited`
@@ -84,13 +93,26 @@ describe('v2 OpenAPI: documented statuses = answered statuses', () => {
           headers: { ...(o.key ? { authorization: o.key } : {}), ...(method === 'POST' ? { 'content-type': 'application/json' } : {}) },
           body: method === 'POST' ? (o.rawBody ?? JSON.stringify(o.body ?? {})) : undefined,
         });
-        await res.arrayBuffer();
+        const body = Buffer.from(await res.arrayBuffer());
         seen.add(res.status);
+        const documented = op.responses[String(res.status)];
+        if (documented?.content) {
+          const mediaType = (res.headers.get('content-type') ?? '').split(';')[0]!.trim();
+          const content = documented.content[mediaType];
+          assert.ok(content, `${method} ${path} ${res.status}: answered ${mediaType}, documented ${Object.keys(documented.content)}`);
+          if (mediaType === 'application/json') {
+            const validate = ajv.compile(content.schema);
+            assert.ok(validate(JSON.parse(body.toString('utf8'))), `${method} ${path} ${res.status}: ${body.toString('utf8').slice(0, 200)} does not match the documented schema: ${ajv.errorsText(validate.errors)}`);
+          }
+        }
         return res.status;
       };
       const valid = validInput(url);
       const needsKey = op.security !== undefined;
       assert.equal(await send({ key, body: valid.body, query: valid.query }), 200, `${method} ${path}: valid`);
+      if (url.startsWith('/stats/features/')) {
+        assert.equal(await send({ key, body: { ...valid.body, groupBy: { type: 'byTag', key: 'amenity' } } }), 200, `${method} ${path}: grouped`);
+      }
       assert.equal(await send({ key, body: {}, query: {} }), url === '/metadata' ? 200 : 422, `${method} ${path}: invalid`);
       if (method === 'POST') assert.equal(await send({ key, rawBody: OVERSIZED }), 413, `${method} ${path}: too large`);
       if (needsKey) {

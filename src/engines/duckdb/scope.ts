@@ -11,13 +11,21 @@
  *   `type=boundary` are features or contributions (spec 001, statistics rule 1; the other relations
  *   are extracted as collections).
  *
+ * Every version 2 query takes its scope from here: features and contributions (statistics,
+ * features.parquet, contributions.parquet) through `v2ScopedFilterSql`, collections through
+ * `v2CollectionRelationSql` and `v2ScopedCollectionFilterSql`; `v2ScopeSql` is the rule on a row
+ * alone (ever tagged), which both use.
+ *
  * The condition is left out where it cannot change the answer: a filter that only tagged states
  * can match (`building=*`), or, for version 1, one that no node can match (`type:way`).
  */
 import { parseFilter, possibleOsmTypes, requiresTag, type Filter } from '../../filter/index.js';
 
+/** The relations version 2 counts as features (spec 001, statistics rule 1); the others are collections. */
+const V2_AREA_RELATION_TYPES = ['multipolygon', 'boundary'] as const;
+
 /** Version 2's features and contributions: nodes, ways, and multipolygon and boundary relations. */
-const V2_FEATURE_TYPES = parseFilter('not type:relation or type in (multipolygon, boundary)', { version: 2 }).ast;
+const V2_FEATURE_TYPES = parseFilter(`not type:relation or type in (${V2_AREA_RELATION_TYPES.join(', ')})`, { version: 2 }).ast;
 
 /**
  * A version 2 filter restricted to version 2's features (statistics, features.parquet,
@@ -25,8 +33,36 @@ const V2_FEATURE_TYPES = parseFilter('not type:relation or type in (multipolygon
  * Compiled with `tags: 'currentOrBefore'` a contribution is in scope when its state or the state
  * before it is a multipolygon or boundary.
  */
-export function v2FeatureFilter(filter: Filter): Filter {
+function v2FeatureFilter(filter: Filter): Filter {
   return { ...filter, ast: { kind: 'and', operands: [filter.ast, V2_FEATURE_TYPES] } };
+}
+
+/**
+ * **The** version 2 scope of a features or contributions query (every statistic, features.parquet,
+ * contributions.parquet): the request's filter restricted to version 2's features
+ * (`v2FeatureFilter`), compiled by the caller's `compile` (its dialect, dictionary, table alias and
+ * tag source), and the row rule `v2ScopeSql` where it can matter. A new scope rule goes here, or in
+ * `v2ScopeSql` when it is a condition on the row alone: every v2 query then has it.
+ */
+export function v2ScopedFilterSql(filter: Filter, compile: (scoped: Filter) => string, alias?: string): string {
+  return withV2Scope(filter, compile(v2FeatureFilter(filter)), alias);
+}
+
+/**
+ * The relations of collections.parquet and collections_members.parquet: those version 2 does not
+ * count as features (the complement of the relation part of `v2FeatureFilter`), as a condition on
+ * a `states` row.
+ */
+export function v2CollectionRelationSql(alias: string): string {
+  return `coalesce(${alias}.tags['type'], '') NOT IN (${V2_AREA_RELATION_TYPES.map((t) => `'${t}'`).join(', ')})`;
+}
+
+/**
+ * A collections request's relation filter in version 2's scope: the row rule `v2ScopeSql` (no
+ * relation whose every version is untagged), where it can matter. Members are not scoped.
+ */
+export function v2ScopedCollectionFilterSql(filter: Filter, filterSql: string, alias: string): string {
+  return withV2Scope(filter, filterSql, alias);
 }
 
 const column = (alias: string | undefined, name: string) => (alias ? `${alias}.${name}` : name);
@@ -47,8 +83,8 @@ export function withV1Scope(filter: Filter, filterSql: string, alias?: string): 
   return `(${filterSql} AND ${v1ScopeSql(alias)})`;
 }
 
-/** A compiled version 2 filter with the version 2 rule, where the rule can matter. */
-export function withV2Scope(filter: Filter, filterSql: string, alias?: string): string {
+/** A compiled version 2 filter with the version 2 row rule, where the rule can matter. */
+function withV2Scope(filter: Filter, filterSql: string, alias?: string): string {
   if (requiresTag(filter)) return filterSql;
   return `(${filterSql} AND ${v2ScopeSql(alias)})`;
 }

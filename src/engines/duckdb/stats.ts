@@ -19,7 +19,7 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows } from './statements.js';
-import { v2FeatureFilter, withV2Scope } from './scope.js';
+import { v2ScopedFilterSql } from './scope.js';
 
 const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
 
@@ -42,9 +42,10 @@ type BoundaryRow = readonly [number, number, number];
 /** `cache`: the boundary cache, shared with the v1 engine when the server makes both. */
 export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary, cache: BoundaryCache = createBoundaryCache()): Promise<DuckDbStatsEngine> {
   const d = await dictionaryOf(store, dictionary);
-  // The v2 scope comes with every filter: elements whose every version is untagged count nowhere (scope.ts).
+  // The v2 scope comes with every filter (scope.ts): nodes, ways, multipolygon and boundary
+  // relations, none whose every version is untagged.
   const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') =>
-    withV2Scope(filter, compileSql(v2FeatureFilter(filter), { dialect: duckdbDialect, dictionary: d, tags }).sql);
+    v2ScopedFilterSql(filter, (scoped) => compileSql(scoped, { dialect: duckdbDialect, dictionary: d, tags }).sql);
 
   function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
     engine.lastSql = sql;

@@ -25,6 +25,9 @@ const SERIES = { start: '2010-01-01T00:00:00Z', end: '2017-01-01T00:00:00Z', int
 const BINS = { start: '2010-01-01T00:00:00Z', end: '2017-01-01T00:00:00Z', binSize: 'P1Y' };
 const BUILDINGS = 'building=* and geometry:polygon';
 const HIGHWAYS = 'highway=* and geometry:line';
+/** The whole sample (Andorra), where its route and multipolygon relations are. */
+const COUNTRY = [1.4, 42.4, 1.8, 42.7];
+const ROUTES = 'type:relation and type=route';
 
 const stats = (name: string, path: string, body: unknown): V2GoldenCase => ({ name, method: 'POST', path, body, engine: true });
 const bad = (name: string, path: string, body: unknown): V2GoldenCase => ({ name, method: 'POST', path, body });
@@ -51,6 +54,17 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   stats('stats-currentness-count-csv', '/stats/currentness/count.csv', { aoi: TOWN, filter: BUILDINGS, time: BINS }),
   stats('stats-currentness-length-json', '/stats/currentness/length.json', { aoi: TOWN, filter: HIGHWAYS, time: BINS }),
   stats('stats-currentness-area-json', '/stats/currentness/area.json', { aoi: TOWN, filter: BUILDINGS, time: BINS, clip: true }),
+  // ---- version 2's scope: nodes, ways, multipolygon and boundary relations (testdata/testcases/v2-scope pins the rule) ----
+  stats('stats-features-count-route-relations', '/stats/features/count.json', { aoi: COUNTRY, filter: ROUTES, time: SERIES }),
+  stats('stats-contributions-count-route-relations', '/stats/contributions/count.json', { aoi: COUNTRY, filter: ROUTES, time: SERIES }),
+  stats('stats-contributors-count-route-relations', '/stats/contributors/count.json', { aoi: COUNTRY, filter: ROUTES, time: SERIES }),
+  stats('stats-currentness-count-route-relations', '/stats/currentness/count.json', { aoi: COUNTRY, filter: ROUTES, time: SERIES }),
+  stats('stats-features-count-relations', '/stats/features/count.json', { aoi: COUNTRY, filter: 'type:relation', time: SERIES }),
+  stats('stats-contributions-count-relations', '/stats/contributions/count.json', { aoi: COUNTRY, filter: 'type:relation', time: SERIES }),
+  stats('stats-contributions-count-multipolygons', '/stats/contributions/count.json', { aoi: COUNTRY, filter: 'type:relation and type=multipolygon', time: SERIES }),
+  stats('extraction-contributions-route-relations', '/extraction/contributions.parquet', { aoi: COUNTRY, filter: ROUTES, time: { start: '2010-01-01', end: '2017-01-01' } }),
+  stats('extraction-features-route-relations', '/extraction/features.parquet', { aoi: COUNTRY, filter: ROUTES, time: { start: '2010-01-01', end: '2017-01-01' } }),
+  stats('extraction-collections-route-relations', '/extraction/collections.parquet', { aoi: COUNTRY, filter: ROUTES, time: '2016-01-01T00:00:00Z', clip: false }),
   // ---- extraction (need the GeoParquet extraction) ----
   { name: 'extraction-features-get', method: 'GET', path: '/extraction/features.parquet', query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: 'latest' }, engine: true },
   { name: 'extraction-features-get-range', method: 'GET', path: '/extraction/features.parquet', query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: '2015-01-01/2016-01-01', clip: 'false' }, engine: true },
@@ -72,6 +86,9 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   { name: 'error-filter-validation-empty', method: 'POST', path: '/filter/validation', body: { filter: '' } },
   { name: 'error-filter-validation-not-allowed', method: 'GET', path: '/filter/validation', query: { filter: 'perimeter:(1..10)' } },
   { name: 'error-filter-validation-no-query', method: 'GET', path: '/filter/validation' },
+  // the migration table's name of the same routes
+  { name: 'filter-validate-get', method: 'GET', path: '/filter/validate', query: { filter: 'type:relation and type in (multipolygon, boundary)' } },
+  { name: 'error-filter-validate-geometry-other', method: 'POST', path: '/filter/validate', body: { filter: 'geometry:other' } },
 
   // ---- 404 / 405 ----
   { name: 'error-no-format-suffix', method: 'POST', path: '/stats/currentness/count', body: { aoi: TOWN, filter: '*', time: BINS } },

@@ -53,6 +53,21 @@ describe('v2 time', () => {
     rejects(() => parseBinsTime({ start: 'latest', end: '2020-01-01' }, ctx), /ISO-8601/, ['time', 'start']);
   });
 
+  it('takes the step as interval (the spec) or binSize (its alias), on features and bins alike', () => {
+    const range = { start: '2020-01-01', end: '2022-01-01' };
+    const yearly = ['2020-01-01T00:00:00Z', '2021-01-01T00:00:00Z', '2022-01-01T00:00:00Z'];
+    for (const parse of [parseFeatureStatsTime, parseBinsTime]) {
+      assert.deepEqual(iso(parse({ ...range, interval: 'P1Y' }, ctx)), yearly);
+      assert.deepEqual(iso(parse({ ...range, binSize: 'P1Y' }, ctx)), yearly);
+      assert.deepEqual(iso(parse({ ...range, interval: 'P1Y', binSize: 'P1Y' }, ctx)), yearly);
+      // the same series, written differently: accepted
+      assert.deepEqual(iso(parse({ ...range, interval: 'P1Y', binSize: 'P12M' }, ctx)), yearly);
+      rejects(() => parse({ ...range, interval: 'P1Y', binSize: 'P1M' }, ctx), /`binSize` is an alias of `interval`/, ['time', 'binSize']);
+      rejects(() => parse({ ...range, interval: 'P1Y', binSize: 'P1X' }, ctx), /duration/, ['time', 'binSize']);
+      rejects(() => parse({ ...range, interval: 'yearly' }, ctx), /duration/, ['time', 'interval']);
+    }
+  });
+
   it('allows 1000 points and rejects 1001', () => {
     assert.equal(parseBinsTime({ start: '2010-01-01', end: '2010-01-01T16:39:00', binSize: 'PT1M' }, ctx).length, 1000);
     rejects(() => parseBinsTime({ start: '2010-01-01', end: '2010-01-01T16:40:00', binSize: 'PT1M' }, ctx), /larger than 1000 points\/bins\./, ['time']);

@@ -52,14 +52,21 @@ function optionalDuration(v: unknown, loc: Loc): IsoPeriod | undefined {
   return parseDuration(text(v, loc), loc);
 }
 
-/** The step of a series: `interval`, or its alias `binSize`; both given, they must be equal. */
-function stepOf(value: Record<string, unknown>): IsoPeriod | undefined {
+/**
+ * The series from start to end by the step: `interval`, or its alias `binSize`. Both given, they
+ * must give the same series (`P1Y` and `P12M` do), else 422 at `binSize`.
+ */
+function seriesOf(value: Record<string, unknown>, start: number, end: number): number[] {
   const interval = optionalDuration(value.interval, [...LOC, 'interval']);
   const binSize = optionalDuration(value.binSize, [...LOC, 'binSize']);
-  if (interval !== undefined && binSize !== undefined && JSON.stringify(interval) !== JSON.stringify(binSize)) {
-    throw invalidInput('TIME_INVALID', [...LOC, 'binSize'], '`binSize` is an alias of `interval`; give one of them, or the same duration in both.', 'value_error');
+  const series = buildSeries(start, end, interval ?? binSize, LOC);
+  if (interval !== undefined && binSize !== undefined) {
+    const other = buildSeries(start, end, binSize, LOC);
+    if (other.length !== series.length || other.some((t, i) => t !== series[i])) {
+      throw invalidInput('TIME_INVALID', [...LOC, 'binSize'], '`binSize` is an alias of `interval`; give one of them, or the same duration in both.', 'value_error');
+    }
   }
-  return interval ?? binSize;
+  return series;
 }
 
 /** stats/features: the series points. */
@@ -68,7 +75,7 @@ export function parseFeatureStatsTime(value: unknown, ctx: TimestampContext): nu
   if (!isRecord(value)) throw shapeError('a timestamp, \'latest\' or a time series {start, end, interval}');
   onlyFields(value, ['start', 'end', 'interval', 'binSize']);
   const { start, end } = parseRange(value, ctx);
-  return buildSeries(start, end, stepOf(value), LOC);
+  return seriesOf(value, start, end);
 }
 
 /** stats/contributors, contributions, currentness: the bin edges (N+1 points for N bins). */
@@ -76,7 +83,7 @@ export function parseBinsTime(value: unknown, ctx: TimestampContext): number[] {
   if (!isRecord(value)) throw shapeError('time bins {start, end, interval}');
   onlyFields(value, ['start', 'end', 'interval', 'binSize']);
   const { start, end } = parseRange(value, ctx);
-  return buildSeries(start, end, stepOf(value), LOC);
+  return seriesOf(value, start, end);
 }
 
 export type ExtractionKind = 'features' | 'collections' | 'collections_members' | 'contributions';

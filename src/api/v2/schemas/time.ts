@@ -12,7 +12,11 @@ const START = { type: 'string', description: `Start of the range (inclusive). ${
 const END = { type: 'string', description: `End of the range; strictly after start. ${TS_DESC} \`latest\` = the last timestamp of the data.`, examples: ['2024-01-01T00:00:00Z'] } as const;
 
 /** The alias of `interval` (an earlier release candidate's name for the bin size). */
-const BIN_SIZE = { type: 'string', description: 'Alias of `interval` (accepted; if both are given they must be equal).', examples: ['P1Y'] } as const;
+const BIN_SIZE = {
+  type: 'string',
+  description: "Alias of `interval` (an earlier release candidate's name); if both are given they must give the same series (P1Y and P12M do).",
+  examples: ['P1Y'],
+} as const;
 
 export const TIME_RANGE_SCHEMA = {
   type: 'object',

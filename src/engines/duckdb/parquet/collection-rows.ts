@@ -35,7 +35,7 @@ export function collectionSql(ctx: RowContext, request: CollectionsExtractionReq
   const withClause = plan.withSql ? `${plan.withSql},\n` : '';
   return `WITH ${withClause}r AS (
   SELECT st.* FROM states st
-  WHERE st.type = 2 AND NOT st.deleted AND st.geometry_type = 7 AND coalesce(st.tags['type'], '') NOT IN ('multipolygon', 'boundary')
+  WHERE st.type = 2 AND NOT st.deleted AND st.geometry_type = 7
     AND st.valid_from <= ${at} AND st.valid_to > ${at}
     AND ${plan.intersectsSql} AND ${collectionFilterSql(ctx, request.filter, 'st')}
 )

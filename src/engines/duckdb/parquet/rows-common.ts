@@ -10,7 +10,7 @@ import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js'
 import { OPEN_END } from '../../../store/schema.js';
 import type { BBoxStruct, MapEntry, ParquetRow } from './geoparquet-schema.js';
 import type { OutputGeometry } from './geometry-output.js';
-import { v2FeatureFilter, withV2Scope } from '../scope.js';
+import { v2CollectionRelationSql, v2ScopedCollectionFilterSql, v2ScopedFilterSql } from '../scope.js';
 
 export interface RowContext {
   store: Store;
@@ -29,12 +29,15 @@ export const OSM_TYPE_NAME = ['node', 'way', 'relation'] as const;
  * multipolygon and boundary relations, none whose every version is untagged.
  */
 export function filterSql(ctx: RowContext, filter: Filter, alias: string, tags: TagSource = 'current'): string {
-  return withV2Scope(filter, memberFilterSql(ctx, v2FeatureFilter(filter), alias, tags), alias);
+  return v2ScopedFilterSql(filter, (scoped) => memberFilterSql(ctx, scoped, alias, tags), alias);
 }
 
-/** A collections request's filter: no relation whose every version is untagged (the relation types are the query's). */
+/**
+ * A collections request's relations: those version 2 does not count as features, matching the
+ * filter, none whose every version is untagged (scope.ts).
+ */
 export function collectionFilterSql(ctx: RowContext, filter: Filter, alias: string): string {
-  return withV2Scope(filter, memberFilterSql(ctx, filter, alias), alias);
+  return `${v2CollectionRelationSql(alias)} AND ${v2ScopedCollectionFilterSql(filter, memberFilterSql(ctx, filter, alias), alias)}`;
 }
 
 /** A filter alone: collection members are listed whether or not they were ever tagged (outer ways usually are not). */
