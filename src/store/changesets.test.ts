@@ -76,6 +76,23 @@ describe('changesets', () => {
   it('import --changesets keeps the 11 the history references; the view gives each contribution its changeset tags', async () => {
     const rows = await query<{ id: bigint }>(db, 'SELECT id FROM changesets ORDER BY id');
     assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21]);
+    // Every column as the dump has it: times, open flag, user, counts, bbox; NULLs where it has none.
+    const cols = 'id::INTEGER AS id, created_at::VARCHAR AS created_at, closed_at::VARCHAR AS closed_at, open, user_id, user_name, num_changes, comments_count, min_lon, min_lat, max_lon, max_lat, tags';
+    assert.deepEqual(await query(db, `SELECT ${cols} FROM changesets WHERE id IN (1, 8, 9) ORDER BY id`), [
+      {
+        id: 1, created_at: '2019-12-31 23:50:00', closed_at: '2020-01-01 00:10:00', open: false, user_id: 1, user_name: 'alice', num_changes: 6, comments_count: 0,
+        min_lon: 8, min_lat: 49, max_lon: 8.002, max_lat: 49.001,
+        tags: [{ key: 'comment', value: 'A house and a bench #mapathon' }, { key: 'created_by', value: 'JOSM/1.5 (15806 en)' }, { key: 'hashtags', value: '#mapathon' }],
+      },
+      {
+        id: 8, created_at: '2020-08-01 00:00:00', closed_at: '2020-08-01 00:01:00', open: false, user_id: null, user_name: null, num_changes: 2, comments_count: 0,
+        min_lon: null, min_lat: null, max_lon: null, max_lat: null, tags: [],
+      },
+      {
+        id: 9, created_at: '2020-09-01 00:00:00', closed_at: null, open: true, user_id: 1, user_name: 'alice', num_changes: 1, comments_count: 0,
+        min_lon: 8.01, min_lat: 49.01, max_lon: 8.012, max_lat: 49.012, tags: [{ key: 'comment', value: 'meadow' }],
+      },
+    ]);
     const tagged = await query<{ changeset: bigint; changeset_tags: { key: string; value: string }[] }>(
       db,
       `SELECT DISTINCT changeset, changeset_tags FROM contributions WHERE type = 'relation' ORDER BY changeset`,
