@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -132,6 +132,30 @@ describe('changesets', () => {
     writeFileSync(cut, '<?xml version="1.0"?>\n<osm version="0.6">\n <changeset id="1" created_at="2020-01-01T00:00:00Z" open="false">');
     await failsWith(importChangesets(db, cut), 'INPUT_TRUNCATED');
     assert.deepEqual(await query(db, 'SELECT id, tags FROM changesets ORDER BY id'), before);
+  });
+
+  it('import --changesets is atomic: a dump cut off after the history import fails it and leaves the old database and no temporary files', async () => {
+    const target = join(dir, 'atomic', 'a.duckdb');
+    mkdirSync(join(dir, 'atomic'));
+    await importHistory({ input: HISTORY, db: target, changesets: DUMP });
+    const before = await query(target, 'SELECT id, tags FROM changesets ORDER BY id');
+    assert.equal(before.length, 11);
+    const text = readFileSync(DUMP, 'utf8');
+    const cut = join(dir, 'cut-late.osm');
+    // Cut inside changeset 7: the check before the history import sees changeset 1 and passes.
+    writeFileSync(cut, text.slice(0, text.indexOf('<changeset id="7"') + 20));
+    await failsWith(importHistory({ input: HISTORY, db: target, changesets: cut, allChangesets: true }), 'INPUT_TRUNCATED');
+    assert.deepEqual(await query(target, 'SELECT id, tags FROM changesets ORDER BY id'), before);
+    assert.deepEqual(readdirSync(join(dir, 'atomic')), ['a.duckdb']);
+  });
+
+  it('import --changesets checks the dump before it reads the history: a missing or wrong dump fails first', async () => {
+    const target = join(dir, 'never.duckdb');
+    const noHistory = join(dir, 'no-history.osh.pbf');
+    await failsWith(importHistory({ input: noHistory, db: target, changesets: join(dir, 'no-dump.osm.bz2') }), 'INPUT_NOT_FOUND', /no-dump/);
+    await failsWith(importHistory({ input: noHistory, db: target, changesets: join(TESTCASES_DIR, 'handmade', 'history-small.osh') }), 'INPUT_NOT_OSM', /map data/);
+    await failsWith(importHistory({ input: noHistory, db: target, changesets: DUMP }), 'INPUT_NOT_FOUND', /no-history/);
+    assert.equal(existsSync(target), false);
   });
 
   it('v2 contributions.parquet carries the changeset tags', async () => {

@@ -11,6 +11,7 @@ import { StoreWriter } from './store-writer.js';
 import { TagDictionaryBuilder } from './tag-dictionary-builder.js';
 import { collectGarbage } from './collect-garbage.js';
 import { importChangesets, type LoadChangesetsResult } from './changesets.js';
+import { checkChangesetDump } from '../io/changesets/open-changesets.js';
 
 export interface ImportOptions {
   input: string;
@@ -45,6 +46,8 @@ export interface ImportResult {
 export async function importHistory(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const target = resolve(options.db);
+  // A missing or wrong changeset file fails now, not after the history import.
+  if (options.changesets !== undefined) await checkChangesetDump(options.changesets);
   const opened = await openHistory(options.input, { workers: options.workers });
   const tmp = join(dirname(target), `.${basename(target)}.importing-${process.pid}`);
   const workDir = mkdtempSync(join(dirname(target), '.maphist-work-'));
