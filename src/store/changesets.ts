@@ -19,7 +19,15 @@ import { openStore } from './open-store.js';
 export interface LoadChangesetsOptions {
   /** Keep every changeset of the file, not only those the states reference. */
   all?: boolean;
-  onProgress?: (p: { changesetsRead: number; changesetsKept: number; bytesRead: number; bytesTotal: number }) => void;
+  onProgress?: (p: ChangesetsProgress) => void;
+}
+
+/** Progress of a load: changesets read and kept, and the (compressed) bytes of the dump read. */
+export interface ChangesetsProgress {
+  changesetsRead: number;
+  changesetsKept: number;
+  bytesRead: number;
+  bytesTotal: number;
 }
 
 export interface LoadChangesetsResult {
