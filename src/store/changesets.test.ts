@@ -189,6 +189,12 @@ describe('changesets', () => {
     assert.equal(loaded.status, 0, loaded.stderr);
     assert.match(loaded.stdout, /13 read, 13 kept/);
     assert.equal(run('changesets', 'import', join(dir, 'nope.osm'), '--db', cli).status, 3);
+    assert.equal(run('changesets', 'import', join(TESTCASES_DIR, 'handmade', 'history-small.osh'), '--db', cli).status, 4);
+    assert.equal(run('changesets', 'import', DUMP, '--db', join(dir, 'no-such.duckdb')).status, 7);
+    const missingDump = run('import', HISTORY, '--db', join(dir, 'cli-2.duckdb'), '--changesets', join(dir, 'nope.osm.bz2'));
+    assert.equal(missingDump.status, 3);
+    assert.match(missingDump.stderr, /nope\.osm\.bz2 does not exist/);
+    assert.equal(existsSync(join(dir, 'cli-2.duckdb')), false);
     assert.equal(run('changesets', 'import', join(TEST_DATA, 'changesets', 'truncated-changesets.osm.bz2'), '--db', cli).status, 5);
     assert.equal(run('changesets', 'load', DUMP).status, 2);
     assert.equal(run('import', HISTORY, '--db', cli, '--all-changesets').status, 2);
