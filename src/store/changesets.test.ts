@@ -122,7 +122,7 @@ describe('changesets', () => {
     assert.equal(n, 11);
   });
 
-  it('a truncated dump fails with INPUT_TRUNCATED and leaves the store as it was; a history file is not a dump', async () => {
+  it('a truncated dump fails with INPUT_TRUNCATED, a repeated or malformed id with INPUT_CORRUPT, and the store stays as it was; a history file is not a dump', async () => {
     const before = await query(db, 'SELECT id, tags FROM changesets ORDER BY id');
     await failsWith(importChangesets(db, join(TEST_DATA, 'changesets', 'truncated-changesets.osm.bz2')), 'INPUT_TRUNCATED');
     assert.deepEqual(await query(db, 'SELECT id, tags FROM changesets ORDER BY id'), before);
@@ -131,6 +131,13 @@ describe('changesets', () => {
     const cut = join(dir, 'cut.osm');
     writeFileSync(cut, '<?xml version="1.0"?>\n<osm version="0.6">\n <changeset id="1" created_at="2020-01-01T00:00:00Z" open="false">');
     await failsWith(importChangesets(db, cut), 'INPUT_TRUNCATED');
+    const twice = join(dir, 'twice.osm');
+    const one = '<changeset id="1" created_at="2020-01-01T00:00:00Z" closed_at="2020-01-01T00:01:00Z" open="false"/>';
+    writeFileSync(twice, `<?xml version="1.0"?>\n<osm version="0.6">\n ${one}\n ${one}\n</osm>\n`);
+    await failsWith(importChangesets(db, twice), 'INPUT_CORRUPT', /1 changeset ids more than once/);
+    const badId = join(dir, 'bad-id.osm');
+    writeFileSync(badId, '<?xml version="1.0"?>\n<osm version="0.6">\n <changeset id="x1" created_at="2020-01-01T00:00:00Z" open="false"/>\n</osm>\n');
+    await failsWith(importChangesets(db, badId), 'INPUT_CORRUPT', /line 3/);
     assert.deepEqual(await query(db, 'SELECT id, tags FROM changesets ORDER BY id'), before);
   });
 
