@@ -7,7 +7,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -76,6 +76,23 @@ describe('changesets', () => {
   it('import --changesets keeps the 11 the history references; the view gives each contribution its changeset tags', async () => {
     const rows = await query<{ id: bigint }>(db, 'SELECT id FROM changesets ORDER BY id');
     assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21]);
+    // Every column as the dump has it: times, open flag, user, counts, bbox; NULLs where it has none.
+    const cols = 'id::INTEGER AS id, created_at::VARCHAR AS created_at, closed_at::VARCHAR AS closed_at, open, user_id, user_name, num_changes, comments_count, min_lon, min_lat, max_lon, max_lat, tags';
+    assert.deepEqual(await query(db, `SELECT ${cols} FROM changesets WHERE id IN (1, 8, 9) ORDER BY id`), [
+      {
+        id: 1, created_at: '2019-12-31 23:50:00', closed_at: '2020-01-01 00:10:00', open: false, user_id: 1, user_name: 'alice', num_changes: 6, comments_count: 0,
+        min_lon: 8, min_lat: 49, max_lon: 8.002, max_lat: 49.001,
+        tags: [{ key: 'comment', value: 'A house and a bench #mapathon' }, { key: 'created_by', value: 'JOSM/1.5 (15806 en)' }, { key: 'hashtags', value: '#mapathon' }],
+      },
+      {
+        id: 8, created_at: '2020-08-01 00:00:00', closed_at: '2020-08-01 00:01:00', open: false, user_id: null, user_name: null, num_changes: 2, comments_count: 0,
+        min_lon: null, min_lat: null, max_lon: null, max_lat: null, tags: [],
+      },
+      {
+        id: 9, created_at: '2020-09-01 00:00:00', closed_at: null, open: true, user_id: 1, user_name: 'alice', num_changes: 1, comments_count: 0,
+        min_lon: 8.01, min_lat: 49.01, max_lon: 8.012, max_lat: 49.012, tags: [{ key: 'comment', value: 'meadow' }],
+      },
+    ]);
     const tagged = await query<{ changeset: bigint; changeset_tags: { key: string; value: string }[] }>(
       db,
       `SELECT DISTINCT changeset, changeset_tags FROM contributions WHERE type = 'relation' ORDER BY changeset`,
@@ -105,7 +122,7 @@ describe('changesets', () => {
     assert.equal(n, 11);
   });
 
-  it('a truncated dump fails with INPUT_TRUNCATED and leaves the store as it was; a history file is not a dump', async () => {
+  it('a truncated dump fails with INPUT_TRUNCATED, a repeated or malformed id with INPUT_CORRUPT, and the store stays as it was; a history file is not a dump', async () => {
     const before = await query(db, 'SELECT id, tags FROM changesets ORDER BY id');
     await failsWith(importChangesets(db, join(TEST_DATA, 'changesets', 'truncated-changesets.osm.bz2')), 'INPUT_TRUNCATED');
     assert.deepEqual(await query(db, 'SELECT id, tags FROM changesets ORDER BY id'), before);
@@ -114,7 +131,38 @@ describe('changesets', () => {
     const cut = join(dir, 'cut.osm');
     writeFileSync(cut, '<?xml version="1.0"?>\n<osm version="0.6">\n <changeset id="1" created_at="2020-01-01T00:00:00Z" open="false">');
     await failsWith(importChangesets(db, cut), 'INPUT_TRUNCATED');
+    const twice = join(dir, 'twice.osm');
+    const one = '<changeset id="1" created_at="2020-01-01T00:00:00Z" closed_at="2020-01-01T00:01:00Z" open="false"/>';
+    writeFileSync(twice, `<?xml version="1.0"?>\n<osm version="0.6">\n ${one}\n ${one}\n</osm>\n`);
+    await failsWith(importChangesets(db, twice), 'INPUT_CORRUPT', /1 changeset ids more than once/);
+    const badId = join(dir, 'bad-id.osm');
+    writeFileSync(badId, '<?xml version="1.0"?>\n<osm version="0.6">\n <changeset id="x1" created_at="2020-01-01T00:00:00Z" open="false"/>\n</osm>\n');
+    await failsWith(importChangesets(db, badId), 'INPUT_CORRUPT', /line 3/);
     assert.deepEqual(await query(db, 'SELECT id, tags FROM changesets ORDER BY id'), before);
+  });
+
+  it('import --changesets is atomic: a dump cut off after the history import fails it and leaves the old database and no temporary files', async () => {
+    const target = join(dir, 'atomic', 'a.duckdb');
+    mkdirSync(join(dir, 'atomic'));
+    await importHistory({ input: HISTORY, db: target, changesets: DUMP });
+    const before = await query(target, 'SELECT id, tags FROM changesets ORDER BY id');
+    assert.equal(before.length, 11);
+    const text = readFileSync(DUMP, 'utf8');
+    const cut = join(dir, 'cut-late.osm');
+    // Cut inside changeset 7: the check before the history import sees changeset 1 and passes.
+    writeFileSync(cut, text.slice(0, text.indexOf('<changeset id="7"') + 20));
+    await failsWith(importHistory({ input: HISTORY, db: target, changesets: cut, allChangesets: true }), 'INPUT_TRUNCATED');
+    assert.deepEqual(await query(target, 'SELECT id, tags FROM changesets ORDER BY id'), before);
+    assert.deepEqual(readdirSync(join(dir, 'atomic')), ['a.duckdb']);
+  });
+
+  it('import --changesets checks the dump before it reads the history: a missing or wrong dump fails first', async () => {
+    const target = join(dir, 'never.duckdb');
+    const noHistory = join(dir, 'no-history.osh.pbf');
+    await failsWith(importHistory({ input: noHistory, db: target, changesets: join(dir, 'no-dump.osm.bz2') }), 'INPUT_NOT_FOUND', /no-dump/);
+    await failsWith(importHistory({ input: noHistory, db: target, changesets: join(TESTCASES_DIR, 'handmade', 'history-small.osh') }), 'INPUT_NOT_OSM', /map data/);
+    await failsWith(importHistory({ input: noHistory, db: target, changesets: DUMP }), 'INPUT_NOT_FOUND', /no-history/);
+    assert.equal(existsSync(target), false);
   });
 
   it('v2 contributions.parquet carries the changeset tags', async () => {
@@ -148,6 +196,12 @@ describe('changesets', () => {
     assert.equal(loaded.status, 0, loaded.stderr);
     assert.match(loaded.stdout, /13 read, 13 kept/);
     assert.equal(run('changesets', 'import', join(dir, 'nope.osm'), '--db', cli).status, 3);
+    assert.equal(run('changesets', 'import', join(TESTCASES_DIR, 'handmade', 'history-small.osh'), '--db', cli).status, 4);
+    assert.equal(run('changesets', 'import', DUMP, '--db', join(dir, 'no-such.duckdb')).status, 7);
+    const missingDump = run('import', HISTORY, '--db', join(dir, 'cli-2.duckdb'), '--changesets', join(dir, 'nope.osm.bz2'));
+    assert.equal(missingDump.status, 3);
+    assert.match(missingDump.stderr, /nope\.osm\.bz2 does not exist/);
+    assert.equal(existsSync(join(dir, 'cli-2.duckdb')), false);
     assert.equal(run('changesets', 'import', join(TEST_DATA, 'changesets', 'truncated-changesets.osm.bz2'), '--db', cli).status, 5);
     assert.equal(run('changesets', 'load', DUMP).status, 2);
     assert.equal(run('import', HISTORY, '--db', cli, '--all-changesets').status, 2);

@@ -10,7 +10,8 @@ import { openHistory } from '../io/open-history.js';
 import { StoreWriter } from './store-writer.js';
 import { TagDictionaryBuilder } from './tag-dictionary-builder.js';
 import { collectGarbage } from './collect-garbage.js';
-import { importChangesets, type LoadChangesetsResult } from './changesets.js';
+import { importChangesets, type ChangesetsProgress, type LoadChangesetsResult } from './changesets.js';
+import { checkChangesetDump } from '../io/changesets/open-changesets.js';
 
 export interface ImportOptions {
   input: string;
@@ -21,6 +22,8 @@ export interface ImportOptions {
   /** Keep every changeset of that dump, not only those the states reference. */
   allChangesets?: boolean;
   onProgress?: (p: ImportProgress) => void;
+  /** Progress of loading the changesets (after the history's `finishing`). */
+  onChangesetsProgress?: (p: ChangesetsProgress) => void;
 }
 
 export interface ImportProgress {
@@ -36,7 +39,7 @@ export interface ImportResult {
   rows: number;
   seconds: number;
   /** Seconds spent building and appending states, and finishing the database (dictionary, sort, view). */
-  phaseSeconds: { build: number; finish: number };
+  phaseSeconds: { build: number; finish: number; changesets?: number };
   stats: HistoryStats;
   /** What loading the changesets did, when a dump was given. */
   changesets?: LoadChangesetsResult;
@@ -45,6 +48,8 @@ export interface ImportResult {
 export async function importHistory(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const target = resolve(options.db);
+  // A missing or wrong changeset file fails now, not after the history import.
+  if (options.changesets !== undefined) await checkChangesetDump(options.changesets);
   const opened = await openHistory(options.input, { workers: options.workers });
   const tmp = join(dirname(target), `.${basename(target)}.importing-${process.pid}`);
   const workDir = mkdtempSync(join(dirname(target), '.maphist-work-'));
@@ -82,7 +87,8 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       header: opened.header,
       stats: { versions: stats.versions, firstTimestamp: stats.firstTimestamp, lastTimestamp: stats.lastTimestamp },
     });
-    const changesets = options.changesets === undefined ? undefined : await importChangesets(tmp, options.changesets, { all: options.allChangesets });
+    const historyDone = performance.now();
+    const changesets = options.changesets === undefined ? undefined : await importChangesets(tmp, options.changesets, { all: options.allChangesets, onProgress: options.onChangesetsProgress });
     complete = true;
     const finished = performance.now();
     renameSync(tmp, target);
@@ -92,7 +98,11 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       versions,
       rows: writer.rowsWritten,
       seconds: (performance.now() - started) / 1000,
-      phaseSeconds: { build: (built - started) / 1000, finish: (finished - built) / 1000 },
+      phaseSeconds: {
+        build: (built - started) / 1000,
+        finish: (historyDone - built) / 1000,
+        ...(changesets && { changesets: (finished - historyDone) / 1000 }),
+      },
       stats,
       changesets,
     };

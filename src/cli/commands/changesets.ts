@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
 import { importChangesets } from '../../store/changesets.js';
 import { DEFAULT_DB } from '../defaults.js';
+import { changesetsBar } from './changesets-progress.js';
 import { changesetsSummary } from './import.js';
 
 const USAGE = 'usage: maphist changesets import <changeset dump (changesets-*.osm[.gz|.bz2])> [--db PATH] [--all]';
@@ -20,6 +21,12 @@ export async function changesetsCommand(argv: string[]): Promise<void> {
   });
   if (positionals[0] !== 'import' || positionals.length !== 2) throw new MaphistError('CLI_USAGE', USAGE);
   const file = positionals[1]!;
-  const result = await importChangesets(values.db!, file, { all: values.all });
+  const bar = changesetsBar();
+  let result;
+  try {
+    result = await importChangesets(values.db!, file, { all: values.all, onProgress: (p) => bar.update(p) });
+  } finally {
+    bar.stop();
+  }
   console.log(changesetsSummary(file, result));
 }

@@ -6,8 +6,9 @@ import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
 import { MaphistError } from '../../core/errors.js';
 import { importHistory, type ImportProgress } from '../../store/import-history.js';
-import type { LoadChangesetsResult } from '../../store/changesets.js';
+import type { ChangesetsProgress, LoadChangesetsResult } from '../../store/changesets.js';
 import { DEFAULT_DB } from '../defaults.js';
+import { changesetsBar } from './changesets-progress.js';
 
 export async function importCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -31,7 +32,8 @@ export async function importCommand(argv: string[]): Promise<void> {
   console.log(
     `imported ${positionals[0]} into ${values.db}: ${result.versions} versions read, ${result.rows} rows written, ` +
       `${result.seconds.toFixed(1)} s (${Math.round(result.versions / result.seconds)} versions/s; ` +
-      `build ${result.phaseSeconds.build.toFixed(1)} s, finish ${result.phaseSeconds.finish.toFixed(1)} s), peak RSS ${rss} MB`,
+      `build ${result.phaseSeconds.build.toFixed(1)} s, finish ${result.phaseSeconds.finish.toFixed(1)} s` +
+      `${result.phaseSeconds.changesets === undefined ? '' : `, changesets ${result.phaseSeconds.changesets.toFixed(1)} s`}), peak RSS ${rss} MB`,
   );
   if (result.changesets) console.log(changesetsSummary(values.changesets!, result.changesets));
 }
@@ -57,9 +59,15 @@ export async function runImport(input: string, db: string, workers?: number, cha
     if (!bar.isActive) bar.start(p.bytesTotal, p.bytesRead, payload);
     else bar.update(p.bytesRead, payload);
   };
+  const csBar = changesetsBar();
+  const onChangesetsProgress = (p: ChangesetsProgress) => {
+    if (bar?.isActive) bar.stop();
+    csBar.update(p);
+  };
   try {
-    return await importHistory({ input, db, workers, onProgress, ...changesets });
+    return await importHistory({ input, db, workers, onProgress, onChangesetsProgress, ...changesets });
   } finally {
     bar?.stop();
+    csBar.stop();
   }
 }

@@ -44,6 +44,8 @@ export class ChangesetParser {
   /** Records parsed and not yet taken, cut into batches of at most `batchSize`. */
   private readonly batches: Batches<ChangesetRecord>;
   private sawRoot = false;
+  /** Whether a <changeset> has begun: the file is a changeset dump (map data is refused before one). */
+  sawChangeset = false;
   /** Changesets read so far. */
   count = 0;
 
@@ -82,7 +84,10 @@ export class ChangesetParser {
       if (tag.name !== 'osm') throw this.notChangesets(`its root element is <${tag.name}>, not <osm>`);
       this.sawRoot = true;
     } else if (depth === 1) {
-      if (tag.name === 'changeset') this.current = this.start(a);
+      if (tag.name === 'changeset') {
+        this.sawChangeset = true;
+        this.current = this.start(a);
+      }
       else if (tag.name === 'node' || tag.name === 'way' || tag.name === 'relation') {
         throw this.notChangesets(`it holds map data (<${tag.name}>): import it as a history file, and give the changeset dump (changesets-*.osm.bz2) here`);
       }
