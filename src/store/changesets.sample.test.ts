@@ -12,25 +12,13 @@ import { join } from 'node:path';
 import { TEST_DATA } from '../testing/test-data.js';
 import { importChangesets } from './changesets.js';
 import { importHistory, type ImportResult } from './import-history.js';
-import { openStore } from './open-store.js';
+import { queryStore } from './test-support.js';
 
 const SAMPLE = join(TEST_DATA, 'history', 'andorra.osh.pbf');
 const DUMP = join(TEST_DATA, 'changesets', 'andorra-changesets.osm');
 const REFERENCED = [2762, 10023988, 27899719, 46219619];
 
-async function query<T>(db: string, sql: string): Promise<T[]> {
-  const store = await openStore(db);
-  try {
-    const con = await store.connect();
-    try {
-      return (await con.runAndReadAll(sql)).getRowObjectsJS() as T[];
-    } finally {
-      con.closeSync();
-    }
-  } finally {
-    store.close();
-  }
-}
+const query = queryStore;
 
 describe('changesets on the Andorra sample', () => {
   let dir: string;

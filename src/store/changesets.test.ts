@@ -19,6 +19,7 @@ import { TEST_DATA, TESTCASES_DIR } from '../testing/test-data.js';
 import { importChangesets } from './changesets.js';
 import { importHistory } from './import-history.js';
 import { openStore } from './open-store.js';
+import { queryStore } from './test-support.js';
 
 const DUMP = join(TEST_DATA, 'changesets', 'handmade-changesets.osm');
 const HISTORY = join(TESTCASES_DIR, 'handmade', 'history-small.osh.pbf');
@@ -30,19 +31,7 @@ async function all(path: string): Promise<ChangesetRecord[]> {
   return out;
 }
 
-async function query<T>(db: string, sql: string): Promise<T[]> {
-  const store = await openStore(db);
-  try {
-    const con = await store.connect();
-    try {
-      return (await con.runAndReadAll(sql)).getRowObjectsJS() as T[];
-    } finally {
-      con.closeSync();
-    }
-  } finally {
-    store.close();
-  }
-}
+const query = queryStore;
 
 async function failsWith(p: Promise<unknown>, code: string, message?: RegExp): Promise<void> {
   await assert.rejects(p, (e) => isMaphistError(e) && e.code === code && (message === undefined || message.test(e.message)));

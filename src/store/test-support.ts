@@ -90,3 +90,18 @@ export function readEverTaggedCounts(region: string): EverTaggedCounts[] {
     .split('\n')
     .map((line) => JSON.parse(line) as EverTaggedCounts);
 }
+
+/** Runs one query on the database at `db` (opened read-only and closed again). */
+export async function queryStore<T>(db: string, sql: string): Promise<T[]> {
+  const store = await openStore(db);
+  try {
+    const con = await store.connect();
+    try {
+      return (await con.runAndReadAll(sql)).getRowObjectsJS() as T[];
+    } finally {
+      con.closeSync();
+    }
+  } finally {
+    store.close();
+  }
+}
