@@ -1,5 +1,6 @@
 /**
- * Grouping (pure): group codes computed in SQL, labels, and the documented output order.
+ * Grouping (pure): labels, and the documented output order. The group codes are computed by the
+ * engine (src/engines/duckdb/sql/groups.ts).
  *
  * Labels: `total`, `remainder`, `type:<node|way|relation>`, `tag:<value>`, `key:<index>`.
  * Order of groups in an answer:
@@ -20,68 +21,11 @@ export type Grouping =
   | { by: 'key'; keys: string[] };
 
 export const TYPE_NAMES = ['node', 'way', 'relation'] as const;
-const KEY_MASK_BITS = 63;
 const TWO32 = 4294967296;
 
-/** SQL: the value id of key `keyId` in the tag list `kv` (with its `mask`), or -1 when absent. */
-export function valueIdSql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask'): string {
-  if (keyId === undefined) return '-1';
-  if (keyId < KEY_MASK_BITS) {
-    const bit = 2 ** keyId;
-    return `CASE WHEN (${mask} & ${bit}) <> 0 THEN (${kv}[bit_count(${mask} & ${bit - 1}) + 1] & 4294967295) ELSE -1 END`;
-  }
-  const lo = keyId * TWO32;
-  return `coalesce(list_filter(${kv}, x -> x >= ${lo} AND x < ${lo + TWO32})[1] - ${lo}, -1)`;
-}
-
-/** SQL: the row has key `keyId`. */
-export function hasKeySql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask'): string {
-  if (keyId === undefined) return 'FALSE';
-  if (keyId < KEY_MASK_BITS) return `((${mask} & ${2 ** keyId}) <> 0)`;
-  const lo = keyId * TWO32;
-  return `len(list_filter(${kv}, x -> x >= ${lo} AND x < ${lo + TWO32})) > 0`;
-}
-
-/** The SQL group code of a snapshot row, and the labels a code stands for. */
-export interface GroupCoder {
-  codeSql: string;
+/** What a group code stands for (the engine computes the codes: src/engines/duckdb/sql/groups.ts). */
+export interface GroupLabels {
   labelsOf(code: number): string[];
-}
-
-export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: { kv: string; mask: string } = { kv: 'tag_kv', mask: 'key_mask' }): GroupCoder {
-  switch (grouping.by) {
-    case 'none':
-      return { codeSql: '0', labelsOf: () => ['total'] };
-    case 'type':
-      return { codeSql: 'type', labelsOf: (code) => [`type:${TYPE_NAMES[code]}`] };
-    case 'tag': {
-      const keyId = dict.keyId(grouping.key);
-      const requested = grouping.values ? new Set(grouping.values) : undefined;
-      return {
-        codeSql: valueIdSql(keyId, cols.kv, cols.mask),
-        labelsOf: (code) => {
-          if (code < 0 || keyId === undefined) return ['remainder'];
-          const value = dict.valueName(keyId, code) ?? '';
-          if (requested && !requested.has(value)) return ['remainder'];
-          return [`tag:${value}`];
-        },
-      };
-    }
-    case 'key': {
-      if (grouping.keys.length > 62) throw new RangeError('at most 62 keys can be grouped by');
-      const ids = grouping.keys.map((k) => dict.keyId(k));
-      const parts = ids.map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id, cols.kv, cols.mask)} THEN ${2 ** i} ELSE 0 END`)).filter((p): p is string => p !== null);
-      return {
-        codeSql: parts.length === 0 ? '0' : `(${parts.join(' + ')})`,
-        labelsOf: (code) => {
-          if (code === 0) return ['remainder'];
-          const out: string[] = [];
-          for (let i = 0; i < grouping.keys.length; i++) if (Math.floor(code / 2 ** i) % 2 === 1) out.push(`key:${i}`);
-          return out;
-        },
-      };
-    }
-  }
 }
 
 /** The labels of a contribution with the given tags (packed key/value ids), for contribution/user grouping. */
@@ -172,7 +116,7 @@ export function finishGroups<T>(
  * (`before`, the previous contribution's tags), the same as `labelsOfTags` over the tag sets of
  * the contribution: creation → after, deletion → before, otherwise both.
  */
-export function labelsOfCodes(grouping: Grouping, coder: GroupCoder, kind: 'creation' | 'deletion' | 'change', after: number, before: number): string[] {
+export function labelsOfCodes(grouping: Grouping, coder: GroupLabels, kind: 'creation' | 'deletion' | 'change', after: number, before: number): string[] {
   switch (grouping.by) {
     case 'none':
     case 'type':

@@ -15,7 +15,8 @@ import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyWith, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
-import { finishGroups, groupCoder, labelsOfCodes, type Grouping } from '../../query/groups.js';
+import { finishGroups, labelsOfCodes, type Grouping } from '../../query/groups.js';
+import { groupCoder } from './sql/groups.js';
 import type {
   AreaOfInterest,
   ContributionQuery,
@@ -27,7 +28,7 @@ import type {
   RatioSeries,
   SnapshotQuery,
 } from '../../query/model.js';
-import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotSql } from '../../query/plan.js';
+import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotSql } from './sql/aggregation.js';
 import { DiffSeries } from '../../query/time-plan.js';
 
 const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };

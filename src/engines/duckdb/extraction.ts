@@ -18,26 +18,19 @@ import { withV1Scope } from './scope.js';
 import { lazyChunkRows } from './chunk-rows.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
+import { batchCount, idBatches, splitBatch, type ExtractedFeature, type ExtractionEngine, type ExtractionQuery, type IdBatch, type TypeRows } from '../../query/extraction.js';
 import {
-  batchCount,
   batchSql,
   candidatesWhere,
   contributionElementsWhere,
   contributionExtractionSql,
   fullHistoryExtractionSql,
-  idBatches,
   idCutsSql,
   snapshotExtractionSql,
-  splitBatch,
   typeRowsSql,
   versionStatesSql,
   type CandidateRows,
-  type ExtractedFeature,
-  type ExtractionEngine,
-  type ExtractionQuery,
-  type IdBatch,
-  type TypeRows,
-} from '../../query/extraction.js';
+} from './sql/extraction.js';
 
 /** The DuckDB extraction engine: the contract (src/query/extraction.ts) and the dictionary it reads. */
 export interface DuckDbExtractionEngine extends ExtractionEngine {

@@ -6,7 +6,7 @@
  * request to the next, and reading them from the geometry column dominates a request's cost.
  */
 import type { ByteBoundedLru } from './boundary-cache.js';
-import { boundaryGeometriesSql } from '../../query/stats-plan.js';
+import { boundaryGeometriesSql } from './sql/stats.js';
 import { checkAborted } from './statements.js';
 
 export async function representativeWkb(

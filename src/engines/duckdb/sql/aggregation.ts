@@ -2,9 +2,9 @@
  * The SQL shapes (pure: text only, no I/O). Every literal is a validated number: filter SQL comes
  * from compileSql (dictionary ids), areas and timestamps from sqlDouble / integers.
  */
-import type { AreaPlan } from './area-plan.js';
-import type { Measure } from './model.js';
-import { countBelowWithSql } from './time-plan.js';
+import type { AreaPlan } from '../../../query/area-plan.js';
+import type { Measure } from '../../../query/model.js';
+import { countBelowWithSql } from './time.js';
 
 export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'length', area: 'area', perimeter: 'perimeter' };
 

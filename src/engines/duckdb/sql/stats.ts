@@ -9,11 +9,11 @@
  * the engine fetches its geometry run (`geometryRunsSql`) and one geometry per run
  * (`boundaryGeometriesSql`) for the exact intersection test and, with clip, the measure.
  */
-import { OPEN_END } from '../store/schema.js';
-import type { AreaPlan } from './area-plan.js';
-import { rowidRangeSql } from './plan.js';
-import type { StatsMeasure } from './stats.js';
-import { countBelowWithSql } from './time-plan.js';
+import { OPEN_END } from '../../../store/schema.js';
+import type { AreaPlan } from '../../../query/area-plan.js';
+import { rowidRangeSql } from './aggregation.js';
+import type { StatsMeasure } from '../../../query/stats.js';
+import { countBelowWithSql } from './time.js';
 
 const MEASURE_COLUMN: Record<StatsMeasure, string> = { count: '1', length: 'length', area: 'area' };
 

@@ -1,7 +1,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { countBelow, countBelowSql, countBelowTreeSql, DiffSeries, intervalOf } from './time-plan.js';
+import { countBelow, DiffSeries, intervalOf } from '../../../query/time-plan.js';
+import { countBelowSql, countBelowTreeSql } from './time.js';
 
 describe('time plan', () => {
   it('countBelowSql (lookup and CASE tree) equals a binary search, also at and between the timestamps', async () => {

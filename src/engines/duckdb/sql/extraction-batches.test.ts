@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { BATCH_BYTES, BATCH_ROWS, batchCount, batchSql, candidatesWhere, idBatches, idCutsSql, splitBatch, type IdBatch } from './extraction.js';
-import { planArea } from './area-plan.js';
+import { BATCH_BYTES, BATCH_ROWS, batchCount, idBatches, splitBatch, type IdBatch } from '../../../query/extraction.js';
+import { planArea } from '../../../query/area-plan.js';
+import { batchSql, candidatesWhere, idCutsSql } from './extraction.js';
 
 const inBatch = (b: IdBatch, id: number) => (b.from === undefined || id >= b.from) && (b.to === undefined || id < b.to);
 
