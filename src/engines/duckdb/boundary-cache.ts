@@ -1,6 +1,6 @@
 /**
  * What the statistics engine remembers between requests about the rows on an aoi's edge: the
- * geometry runs of elements (rowid → run, src/query/stats-plan.ts `geometryRunsSql`) and the WKB of
+ * geometry runs of elements (rowid → run, src/engines/duckdb/sql/stats.ts `geometryRunsSql`) and the WKB of
  * the run representatives it fetched. The store is read-only while a server runs, so a rowid names
  * the same state for the server's lifetime. Both maps are least-recently-used and bounded by an
  * estimate of their bytes: big relations crossing the aoi's edge (country borders, rivers) are the

@@ -8,7 +8,7 @@ import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readAllRows } from './statements.js';
+import { checkAborted, readAllRows, readRecords } from './statements.js';
 import { withV1Scope } from './scope.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
@@ -206,7 +206,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const key = `${type}/${id}/${run}`;
       if (!rowidOfRun.has(key)) rowidOfRun.set(key, rowid);
     }
-    const wkbOf = rowidOfRun.size > 0 ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (sql) => query(sql, signal), signal) : new Map<number, Uint8Array | null>();
+    const wkbOf = rowidOfRun.size > 0 ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal) : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const sides = new Map<number, SideGeometry>();
     const none: SideGeometry = { clipped: () => null, unclipped: () => null };

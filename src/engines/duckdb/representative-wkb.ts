@@ -6,13 +6,14 @@
  * request to the next, and reading them from the geometry column dominates a request's cost.
  */
 import type { ByteBoundedLru } from './boundary-cache.js';
+import type { Statement } from './sql/statement.js';
 import { boundaryGeometriesSql } from './sql/stats.js';
 import { checkAborted } from './statements.js';
 
 export async function representativeWkb(
   rowids: Iterable<number>,
   cache: ByteBoundedLru<number, Uint8Array | null>,
-  query: (sql: string) => Promise<unknown[][]>,
+  read: <R>(st: Statement<R>) => Promise<R[]>,
   signal: AbortSignal | undefined,
 ): Promise<Map<number, Uint8Array | null>> {
   const out = new Map<number, Uint8Array | null>();
@@ -25,7 +26,7 @@ export async function representativeWkb(
   }
   if (missing.length === 0) return out;
   let i = 0;
-  for (const [r, wkb] of (await query(boundaryGeometriesSql(missing))) as [number, Uint8Array | null][]) {
+  for (const { r, geometry: wkb } of await read(boundaryGeometriesSql(missing))) {
     if ((++i & 63) === 0) checkAborted(signal);
     cache.set(r, wkb);
     out.set(r, wkb);

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Store } from '../../store/open-store.js';
-import { streamRows } from './statements.js';
+import { readRecords, streamRows } from './statements.js';
+import { statement } from './sql/statement.js';
 
 /** A store whose connections all go to one small in-memory instance (only what streamRows uses). */
 async function smallStore(): Promise<{ store: Store; usedBytes: () => Promise<number>; close: () => void }> {
@@ -50,6 +51,23 @@ test('an aborted signal ends the stream with its reason and releases the memory'
     controller.abort(reason);
     await assert.rejects(rows.next(), (e) => e === reason);
     assert.ok((await usedBytes()) < idle + 4 * 2 ** 20);
+  } finally {
+    close();
+  }
+});
+
+test('readRecords reads rows by the declared column names, and refuses a statement whose columns drifted', async () => {
+  const { store, close } = await smallStore();
+  try {
+    const rows = await readRecords<{ k: number; name: string }>(store, statement('SELECT i::INTEGER AS k, \'n\' || i AS name FROM range(3) t(i) ORDER BY i', ['k', 'name']), undefined);
+    assert.deepEqual(rows, [
+      { k: 0, name: 'n0' },
+      { k: 1, name: 'n1' },
+      { k: 2, name: 'n2' },
+    ]);
+    // Declared in another order, or a column renamed: an error naming both lists, not swapped values.
+    await assert.rejects(readRecords(store, statement<{ k: number; name: string }>('SELECT 1 AS k, 2 AS name', ['name', 'k']), undefined), /\(k, name\) are not the declared ones \(name, k\)/);
+    await assert.rejects(readRecords(store, statement<{ k: number }>('SELECT 1 AS key', ['k']), undefined), /not the declared ones/);
   } finally {
     close();
   }

@@ -3,21 +3,18 @@
  * statistics, extraction) do it: an abort interrupts the statement and the call rejects with the
  * signal's reason; every statement gets its own connection, closed afterwards.
  */
-import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
+import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult, type DuckDBResultReader } from '@duckdb/node-api';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
+import type { Statement } from './sql/statement.js';
 
 /** Throws the signal's reason when it is aborted. */
 export function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
 
-/**
- * Runs `sql` and returns all rows as arrays of JS values. `spilling`: on the streaming instance
- * (StreamOptions.spilling), whose small buffer pool also keeps a full-table scan from filling the
- * server's memory with cached blocks.
- */
-export async function readAllRows(store: Store, sql: string, signal: AbortSignal | undefined, spilling = false): Promise<unknown[][]> {
+/** Runs `sql` on its own connection, interrupted by the signal, and reads the whole result with `read`. */
+async function readAll<T>(store: Store, sql: string, signal: AbortSignal | undefined, spilling: boolean, read: (reader: DuckDBResultReader) => T): Promise<T> {
   checkAborted(signal);
   const con: DuckDBConnection = spilling ? await store.connectStreaming() : await store.connect();
   const onAbort = () => con.interrupt();
@@ -25,7 +22,7 @@ export async function readAllRows(store: Store, sql: string, signal: AbortSignal
   try {
     const reader = await con.runAndReadAll(sql);
     checkAborted(signal);
-    return reader.getRowsJS() as unknown[][];
+    return read(reader);
   } catch (e) {
     checkAborted(signal);
     throw e;
@@ -33,6 +30,30 @@ export async function readAllRows(store: Store, sql: string, signal: AbortSignal
     signal?.removeEventListener('abort', onAbort);
     con.closeSync();
   }
+}
+
+/**
+ * Runs `sql` and returns all rows as arrays of JS values. `spilling`: on the streaming instance
+ * (StreamOptions.spilling), whose small buffer pool also keeps a full-table scan from filling the
+ * server's memory with cached blocks.
+ */
+export function readAllRows(store: Store, sql: string, signal: AbortSignal | undefined, spilling = false): Promise<unknown[][]> {
+  return readAll(store, sql, signal, spilling, (reader) => reader.getRowsJS() as unknown[][]);
+}
+
+/**
+ * Runs a statement and returns its rows as records keyed by the statement's column names. Throws
+ * when the result's columns are not exactly the declared ones (a statement and its reader that
+ * drifted apart).
+ */
+export function readRecords<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false): Promise<R[]> {
+  return readAll(store, st.text, signal, spilling, (reader) => {
+    const names = reader.columnNames();
+    if (names.length !== st.columns.length || st.columns.some((c, i) => names[i] !== c)) {
+      throw new Error(`statement columns (${names.join(', ')}) are not the declared ones (${st.columns.join(', ')})`);
+    }
+    return reader.getRowObjectsJS() as R[];
+  });
 }
 
 export interface StreamOptions {

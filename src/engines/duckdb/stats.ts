@@ -1,7 +1,7 @@
 /**
  * The version 2 statistics engine over a DuckDB store (src/query/stats.ts is the contract,
  * src/query/README.md "Version 2 statistics" the plan). Each statistic is one aggregating scan
- * (src/query/stats-plan.ts); the rows not surely inside the aoi come back one by one, and only
+ * (src/engines/duckdb/sql/stats.ts); the rows not surely inside the aoi come back one by one, and only
  * their geometries are fetched, each distinct one decoded and clipped once.
  */
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
@@ -18,7 +18,8 @@ import type { Store } from '../../store/open-store.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readAllRows } from './statements.js';
+import { checkAborted, readRecords } from './statements.js';
+import type { Statement } from './sql/statement.js';
 import { v2ScopedFilterSql } from './scope.js';
 
 const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
@@ -36,8 +37,12 @@ export interface DuckDbStatsEngine extends StatsEngine {
  */
 type Exact = Geometry | true | null;
 
-/** A row the scan could not decide: rowid, element type, element id. */
-type BoundaryRow = readonly [number, number, number];
+/** A row the scan could not decide. */
+interface BoundaryRow {
+  rowid: number;
+  type: number;
+  id: number;
+}
 
 /** `cache`: the boundary cache, shared with the v1 engine when the server makes both. */
 export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary, cache: BoundaryCache = createBoundaryCache()): Promise<DuckDbStatsEngine> {
@@ -47,9 +52,9 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
   const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') =>
     v2ScopedFilterSql(filter, (scoped) => compileSql(scoped, { dialect: duckdbDialect, dictionary: d, tags }).sql);
 
-  function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
-    engine.lastSql = sql;
-    return readAllRows(store, sql, signal);
+  function query<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]> {
+    engine.lastSql = st.text;
+    return readRecords(store, st, signal);
   }
 
 
@@ -64,7 +69,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     if (rows.length === 0) return out;
     const elementOf = new Map<number, string>();
     const elements = new Map<string, [number, number]>();
-    for (const [r, type, id] of rows) {
+    for (const { rowid: r, type, id } of rows) {
       const key = `${type}/${id}`;
       elementOf.set(r, key);
       if (!elements.has(key)) elements.set(key, [type, id]);
@@ -80,7 +85,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     }
     if (missing.length > 0) {
       const fresh = new Map<string, Map<number, number>>(missing.map(([t, id]) => [`${t}/${id}`, new Map()]));
-      for (const [r, run, t, id] of (await query(geometryRunsSql(missing), signal)) as [number, number, number, number][]) {
+      for (const { r, run, type: t, id } of await query(geometryRunsSql(missing), signal)) {
         fresh.get(`${t}/${id}`)?.set(r, run);
         runOfRow.set(r, run);
       }
@@ -88,7 +93,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     }
     const representativeOfRun = new Map<string, number>();
     const representative = new Map<number, number>();
-    for (const [r] of rows) {
+    for (const { rowid: r } of rows) {
       const run = runOfRow.get(r);
       if (run === undefined) {
         representative.set(r, r); // a collapsed state stands for itself
@@ -102,13 +107,13 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const fetched = new Map<number, Exact>();
-    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (sql) => query(sql, signal), signal);
+    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal);
     let i = 0;
     for (const [r, wkb] of wkbOf) {
       if ((++i & 63) === 0) checkAborted(signal);
       fetched.set(r, wkb === null ? null : surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
     }
-    for (const [r] of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);
+    for (const { rowid: r } of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);
     return out;
   }
 
@@ -118,9 +123,7 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     const plan = planArea(q.aoi);
     const keyId = q.groupByKey === undefined ? undefined : d.keyId(q.groupByKey);
     const codeSql = q.groupByKey === undefined ? '-1' : valueIdSql(keyId);
-    const rows = (await query(featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }), q.signal)) as [
-      number, number, number, number, number, number, number, number,
-    ][];
+    const rows = await query(featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }), q.signal);
     const total = new DiffSeries(n);
     const groups = new Map<number, DiffSeries>();
     const add = (g: number, v: number, c: number, f: number, e: number) => {
@@ -130,19 +133,13 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
       if (!s) groups.set(g, (s = new DiffSeries(n)));
       s.add(v, c, f, e);
     };
-    const boundary: [number, number, number, number, number][] = [];
-    const undecided: BoundaryRow[] = [];
-    for (const [f, e, g, v, c, b, bt, bi] of rows) {
-      if (b === -1) add(g, v, c, f, e);
-      else {
-        boundary.push([f, e, g, v, b]);
-        undecided.push([b, bt, bi]);
-      }
-    }
+    const boundary = rows.filter((r) => r.b !== -1);
+    for (const { f, e, g, v, n: c, b } of rows) if (b === -1) add(g, v, c, f, e);
+    const undecided: BoundaryRow[] = boundary.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi }));
     const exact = await exactOf(plan, undecided, q.clip, q.signal);
     const measureOf = MEASURE_OF[q.measure];
     const clippedMeasure = new Map<Geometry, number>();
-    for (const [f, e, g, v, rid] of boundary) {
+    for (const { f, e, g, v, b: rid } of boundary) {
       const x = exact.get(rid);
       if (!x) continue;
       let value = v;
@@ -169,21 +166,19 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
     const plan = planArea(q.aoi);
-    const rows = (await query(contributionStatsSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'currentOrBefore'), users }), q.signal)) as [
-      number, number | null, number, number, number, number,
-    ][];
+    const rows = await query(contributionStatsSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'currentOrBefore'), users }), q.signal);
     const counts = new Array<number>(bins).fill(0);
     const sets: Set<number>[] = Array.from({ length: bins }, () => new Set());
-    const boundary: [number, number | null, number, number, number][] = [];
-    for (const [k, u, c, b, bt, bi] of rows) {
-      if (b !== -1) boundary.push([k, u, b, bt, bi]);
-      else if (users) sets[k].add(u!);
+    const boundary = rows.filter((r) => r.b !== -1);
+    for (const { k, u, n: c, b } of rows) {
+      if (b !== -1) continue;
+      if (users) sets[k].add(u!);
       else counts[k] += c;
     }
     // Distinct users: a boundary row only matters when its user is not yet counted in its bin.
-    const needed = users ? boundary.filter(([k, u]) => !sets[k].has(u!)) : boundary;
-    const exact = await exactOf(plan, needed.map(([, , b, bt, bi]) => [b, bt, bi] as const), false, q.signal);
-    for (const [k, u, rid] of needed) {
+    const needed = users ? boundary.filter(({ k, u }) => !sets[k].has(u!)) : boundary;
+    const exact = await exactOf(plan, needed.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi })), false, q.signal);
+    for (const { k, u, b: rid } of needed) {
       if (!exact.get(rid)) continue;
       if (users) sets[k].add(u!);
       else counts[k] += 1;
@@ -195,22 +190,14 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
     const plan = planArea(q.aoi);
-    const rows = (await query(currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure }), q.signal)) as [
-      number, number, number, number, number, number,
-    ][];
+    const rows = await query(currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure }), q.signal);
     const out = new Array<number>(bins).fill(0);
-    const boundary: [number, number, number][] = [];
-    const undecided: BoundaryRow[] = [];
-    for (const [k, v, , b, bt, bi] of rows) {
-      if (b === -1) out[k] += v;
-      else {
-        boundary.push([k, v, b]);
-        undecided.push([b, bt, bi]);
-      }
-    }
+    const boundary = rows.filter((r) => r.b !== -1);
+    for (const { k, v, b } of rows) if (b === -1) out[k] += v;
+    const undecided: BoundaryRow[] = boundary.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi }));
     const exact = await exactOf(plan, undecided, q.clip, q.signal);
     const measureOf = MEASURE_OF[q.measure];
-    for (const [k, v, rid] of boundary) {
+    for (const { k, v, b: rid } of boundary) {
       const x = exact.get(rid);
       if (!x) continue;
       out[k] += q.clip && x !== true ? measureOf(x) : v;

@@ -13,6 +13,7 @@ import { OPEN_END } from '../../../store/schema.js';
 import type { AreaPlan } from '../../../query/area-plan.js';
 import { rowidRangeSql } from './aggregation.js';
 import type { StatsMeasure } from '../../../query/stats.js';
+import { statement, type Statement } from './statement.js';
 import { countBelowWithSql } from './time.js';
 
 const MEASURE_COLUMN: Record<StatsMeasure, string> = { count: '1', length: 'length', area: 'area' };
@@ -44,12 +45,30 @@ function integer(x: number): string {
  *   SELECT f, e, g, sum(v), count(*), b FROM (… WHERE NOT deleted AND valid geometry, not a
  *   GeometryCollection, alive in [t_0, t_last], bbox meets the aoi, filter) WHERE f < e GROUP BY f, e, g, b
  */
-export function featureStatsSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: StatsMeasure }): string {
+/**
+ * A row of the statistics scans: `b` is -1 for rows surely inside the aoi (summed), else the rowid
+ * of a row to decide exactly, with its element `bt`/`bi` (type, id).
+ */
+interface ScanRow {
+  /** Rows aggregated. */
+  n: number;
+  b: number;
+  bt: number;
+  bi: number;
+}
+/** A features row: alive at the timestamps [f, e), group code g, summed measure v. */
+export interface FeatureStatsRow extends ScanRow {
+  f: number;
+  e: number;
+  g: number;
+  v: number;
+}
+export function featureStatsSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: StatsMeasure }): Statement<FeatureStatsRow> {
   const ts = p.timestamps;
   if (ts.length === 0) throw new RangeError('no timestamps');
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
   const e = countBelowWithSql('valid_to', ts, 'ts_to');
-  return `${withClause(p.area, f.withSql, e.withSql)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+  return statement(`${withClause(p.area, f.withSql, e.withSql)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
   SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g,
@@ -59,7 +78,7 @@ FROM (
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
 WHERE f < e
-GROUP BY f, e, g, b`;
+GROUP BY f, e, g, b`, ['f', 'e', 'g', 'v', 'n', 'b', 'bt', 'bi']);
 }
 
 /** SQL: the index k of the bin [edges[k], edges[k+1]) holding `col` (rows outside are filtered out), and its CTE. */
@@ -78,11 +97,16 @@ function checkEdges(edges: readonly number[]): void {
  * GeometryCollection) matching the filter on their tags, with valid_from in [edges_0, edges_last),
  * per bin k of valid_from: sum(v), count(*), per b.
  */
-export function currentnessSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): string {
+/** A currentness row: bin k, summed measure v. */
+export interface CurrentnessRow extends ScanRow {
+  k: number;
+  v: number;
+}
+export function currentnessSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): Statement<CurrentnessRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
-  return `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
+  return statement(`${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
   SELECT ${bin.sql} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
   FROM states
@@ -90,7 +114,7 @@ FROM (
     AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
-GROUP BY k, b`;
+GROUP BY k, b`, ['k', 'v', 'n', 'b', 'bt', 'bi']);
 }
 
 /**
@@ -100,11 +124,16 @@ GROUP BY k, b`;
  * [user_id,] b): count(*). With `users`, the user id is a grouping column (distinct users are
  * counted by the engine after the boundary rows are decided).
  */
-export function contributionStatsSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): string {
+/** A contributions row: bin k, user u (null unless counting users). */
+export interface ContributionStatsRow extends ScanRow {
+  k: number;
+  u: number | null;
+}
+export function contributionStatsSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): Statement<ContributionStatsRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
-  return `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+  return statement(`${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
   SELECT ${bin.sql} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, type AS bt, id AS bi
@@ -112,7 +141,7 @@ FROM (
   WHERE NOT collapsed AND geometry_type <> 0 AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
-GROUP BY k, user_id, b`;
+GROUP BY k, user_id, b`, ['k', 'u', 'n', 'b', 'bt', 'bi']);
 }
 
 /**
@@ -124,15 +153,21 @@ GROUP BY k, user_id, b`;
  * stands for itself. Reads no geometry, so the many versions of a big relation on the aoi's edge
  * cost one geometry fetch instead of hundreds.
  */
-export function geometryRunsSql(elements: readonly (readonly [number, number])[]): string {
+export interface GeometryRunRow {
+  r: number;
+  run: number;
+  type: number;
+  id: number;
+}
+export function geometryRunsSql(elements: readonly (readonly [number, number])[]): Statement<GeometryRunRow> {
   for (const [t, id] of elements) if (!Number.isSafeInteger(t) || !Number.isSafeInteger(id)) throw new RangeError(`not an element: ${t}/${id}`);
   const list = elements.length > 0 ? elements.map(([t, id]) => `(${t}, ${id})`).join(',') : '(-1, -1)';
-  return `SELECT s.rowid::DOUBLE AS r,
+  return statement(`SELECT s.rowid::DOUBLE AS r,
        sum(CASE WHEN s.is_creation OR s.is_deletion OR s.geometry_change THEN 1 ELSE 0 END)
          OVER (PARTITION BY s.type, s.id ORDER BY s.valid_from, s.version, s.minor_version)::DOUBLE AS run,
        s.type::INTEGER AS type, s.id::DOUBLE AS id
 FROM states s SEMI JOIN (VALUES ${list}) e(type, id) ON s.type = e.type AND s.id = e.id
-WHERE NOT s.collapsed`;
+WHERE NOT s.collapsed`, ['r', 'run', 'type', 'id']);
 }
 
 /**
@@ -140,7 +175,11 @@ WHERE NOT s.collapsed`;
  * range lets DuckDB skip row groups (`rowidRangeSql`); no aoi condition, so that the engine may
  * keep the WKB for later requests over other areas.
  */
-export function boundaryGeometriesSql(rowids: readonly number[]): string {
+export interface RowGeometry {
+  r: number;
+  geometry: Uint8Array | null;
+}
+export function boundaryGeometriesSql(rowids: readonly number[]): Statement<RowGeometry> {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
-  return `SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${rowidRangeSql(rowids)} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`;
+  return statement(`SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${rowidRangeSql(rowids)} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`, ['r', 'geometry']);
 }
