@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Store } from '../../store/open-store.js';
-import { readRecords, streamRows } from './statements.js';
+import { readColumns, readRecords, streamRows } from './statements.js';
 import { statement } from './sql/statement.js';
 
 /** A store whose connections all go to one small in-memory instance (only what streamRows uses). */
@@ -68,6 +68,11 @@ test('readRecords reads rows by the declared column names, and refuses a stateme
     // Declared in another order, or a column renamed: an error naming both lists, not swapped values.
     await assert.rejects(readRecords(store, statement<{ k: number; name: string }>('SELECT 1 AS k, 2 AS name', ['name', 'k']), undefined), /\(k, name\) are not the declared ones \(name, k\)/);
     await assert.rejects(readRecords(store, statement<{ k: number }>('SELECT 1 AS key', ['k']), undefined), /not the declared ones/);
+    const columns = await readColumns<{ k: number; name: string }>(store, statement('SELECT i::INTEGER AS k, \'n\' || i AS name FROM range(3000) t(i) ORDER BY i', ['k', 'name']), undefined);
+    assert.equal(columns.rowCount, 3000);
+    assert.equal(columns.k.length, 3000);
+    assert.deepEqual([columns.k[2999], columns.name[2999]], [2999, 'n2999']);
+    await assert.rejects(readColumns(store, statement<{ k: number }>('SELECT 1 AS key', ['k']), undefined), /not the declared ones/);
   } finally {
     close();
   }

@@ -48,12 +48,30 @@ export function readAllRows(store: Store, sql: string, signal: AbortSignal | und
  */
 export function readRecords<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false): Promise<R[]> {
   return readAll(store, st.text, signal, spilling, (reader) => {
-    const names = reader.columnNames();
-    if (names.length !== st.columns.length || st.columns.some((c, i) => names[i] !== c)) {
-      throw new Error(`statement columns (${names.join(', ')}) are not the declared ones (${st.columns.join(', ')})`);
-    }
+    checkColumns(reader.columnNames(), st);
     return reader.getRowObjectsJS() as R[];
   });
+}
+
+/** A result as one array per named column (`columns.k[i]` is row i's k): no object per row. */
+export type Columns<R> = { readonly [K in keyof R]: R[K][] } & { readonly rowCount: number };
+
+/**
+ * Runs a statement and returns its result by column name, one array per column: for results of
+ * many rows, where building a record per row would cost. Same column check as `readRecords`.
+ */
+export function readColumns<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false): Promise<Columns<R>> {
+  return readAll(store, st.text, signal, spilling, (reader) => {
+    checkColumns(reader.columnNames(), st);
+    const byName = reader.getColumnsObjectJS() as Record<string, unknown[]>;
+    return Object.assign(byName, { rowCount: reader.currentRowCount }) as unknown as Columns<R>;
+  });
+}
+
+function checkColumns(names: readonly string[], st: { readonly columns: readonly string[] }): void {
+  if (names.length !== st.columns.length || st.columns.some((c, i) => names[i] !== c)) {
+    throw new Error(`statement columns (${names.join(', ')}) are not the declared ones (${st.columns.join(', ')})`);
+  }
 }
 
 export interface StreamOptions {
