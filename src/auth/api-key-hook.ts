@@ -13,7 +13,7 @@ import { digestsEqual, hashApiKey, keyFromAuthorization } from './api-key.js';
 import { ensureKeysDb, readKeys, writeUsage, type KeyRecord } from './key-store.js';
 import { RateLimiter, type Decision } from './rate-limiter.js';
 
-/** The reference's minute limit (v2 reference §1.6). */
+/** The reference's minute limit (docs/reference/v2-reference-and-contributions-format.md §1.6). */
 export const DEFAULT_PER_MINUTE = 15;
 /** The reference does not publish its daily number; ours. */
 export const DEFAULT_DAILY_QUOTA = 1000;

@@ -1,5 +1,5 @@
 /**
- * Extraction (v1 §4.4) as the engine sees it: the query, the features it produces, and the SQL
+ * Extraction (docs/reference/v1-reference-behaviour.md §4.4) as the engine sees it: the query, the features it produces, and the SQL
  * shapes (pure text, no I/O). Every literal is a validated number (timestamps are integers, areas
  * come from sqlDouble, filters from compileSql). Rows always come back in a stable order: by type,
  * id, then time (snapshot timestamp, state start or contribution time).

@@ -1,6 +1,6 @@
 /**
  * The one mapping from the error catalog to version 1 HTTP statuses, and the error bodies of the
- * reference (v1-reference-behaviour §2): the custom body `{timestamp, status, message, requestUrl}`
+ * reference (docs/reference/v1-reference-behaviour.md §2): the custom body `{timestamp, status, message, requestUrl}`
  * for every coded error, Spring's default body `{timestamp, status, error, path}` for unknown paths,
  * undecodable paths, unexpected failures (500, logged) and a wrong method (405, with `Allow`; the
  * reference's was empty). Every body starts with the attribution.
@@ -58,7 +58,7 @@ export function v1Status(code: ErrorCode): number {
   return V1_ERROR_STATUS[code];
 }
 
-/** The reference's fixed message for a query that ran out of time (§2.4). */
+/** The reference's fixed message for a query that ran out of time (docs/reference/v1-reference-behaviour.md §2.4). */
 export const QUERY_TIMEOUT_MESSAGE =
   'The given query is too large in respect to the given timeout. Please use a smaller region and/or coarser time period.';
 export const CONTENT_TYPE_MESSAGE =

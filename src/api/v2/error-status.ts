@@ -1,6 +1,6 @@
 /**
  * The one mapping from the error catalog to version 2 HTTP statuses, and the version 2 error
- * bodies (v2-reference-and-contributions-format §1.5, FastAPI's shapes):
+ * bodies (docs/reference/v2-reference-and-contributions-format.md §1.5, FastAPI's shapes):
  *
  * - invalid input (body, query, filter, aoi, time, …): 422 `{"detail":[{"loc":[…],"msg":"…","type":"…"}]}`
  * - unknown path: 404 `{"detail":"Not Found"}`; wrong method: 405 `{"detail":"Method Not Allowed"}`
