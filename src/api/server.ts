@@ -1,6 +1,6 @@
 /**
  * The HTTP server: both API versions over one store. Version 1 is served under `/v1` (aggregation
- * routes, metadata; CORS, gzip and the reference's error bodies, v1-reference-behaviour §2 and §7).
+ * routes, metadata; CORS, gzip and the reference's error bodies, docs/reference/v1-reference-behaviour.md §2 and §7).
  * Version 2 is served under its release candidate prefix `/v2-rc` and, identically, under `/v2`.
  */
 import { STATUS_CODES } from 'node:http';
@@ -58,7 +58,7 @@ export const LOGGER_OPTIONS = {
   redact: { paths: ['req.headers.authorization', 'request.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
 };
 
-/** The reference's CORS headers (§7). */
+/** The reference's CORS headers (docs/reference/v1-reference-behaviour.md §7). */
 const CORS_OPTIONS = {
   origin: '*',
   methods: ['POST', 'GET'],
@@ -67,7 +67,7 @@ const CORS_OPTIONS = {
   allowedHeaders: ['Origin', 'X-Requested-With', 'Content-Type', 'Accept', 'Authorization', 'X-REQUEST-URI'],
 };
 
-/** gzip for JSON, CSV and GeoJSON answers of at least 1400 bytes (§7). */
+/** gzip for JSON, CSV and GeoJSON answers of at least 1400 bytes (docs/reference/v1-reference-behaviour.md §7). */
 const COMPRESS_OPTIONS = {
   global: true,
   threshold: 1400,

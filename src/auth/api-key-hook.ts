@@ -7,12 +7,13 @@
  */
 import { stat } from 'node:fs/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { v2Status } from '../api/v2/error-status.js';
 import type { ApiKeyHook } from '../api/v2/services.js';
 import { digestsEqual, hashApiKey, keyFromAuthorization } from './api-key.js';
 import { ensureKeysDb, readKeys, writeUsage, type KeyRecord } from './key-store.js';
 import { RateLimiter, type Decision } from './rate-limiter.js';
 
-/** The reference's minute limit (v2 reference §1.6). */
+/** The reference's minute limit (docs/reference/v2-reference-and-contributions-format.md §1.6). */
 export const DEFAULT_PER_MINUTE = 15;
 /** The reference does not publish its daily number; ours. */
 export const DEFAULT_DAILY_QUOTA = 1000;
@@ -107,21 +108,21 @@ export async function createApiKeyHook(options: ApiKeyHookOptions): Promise<ApiK
     await maybeReload();
     const key = keyFromAuthorization(request.headers.authorization);
     if (key === undefined) {
-      reply.code(401).send({ detail: MESSAGES.missing });
+      reply.code(v2Status('API_KEY_MISSING')).send({ detail: MESSAGES.missing });
       return;
     }
     const sha256 = hashApiKey(key);
     const record = byHash.get(sha256);
     if (!record || !digestsEqual(record.sha256, sha256) || record.revokedMs !== null) {
-      reply.code(403).send({ detail: MESSAGES.invalid });
+      reply.code(v2Status('API_KEY_INVALID')).send({ detail: MESSAGES.invalid });
       return;
     }
     const decision = limiter.take(record.id, { perMinute: record.perMinute ?? defaults.perMinute, dailyQuota: record.dailyQuota ?? defaults.dailyQuota }, now());
     setLimitHeaders(reply, decision);
     if (decision.outcome === 'quota-exceeded') {
-      reply.code(403).send({ detail: MESSAGES.quota });
+      reply.code(v2Status('API_KEY_QUOTA_EXCEEDED')).send({ detail: MESSAGES.quota });
     } else if (decision.outcome === 'rate-limited') {
-      reply.code(429).header('retry-after', String(decision.retryAfterSeconds)).send({ detail: MESSAGES.rate });
+      reply.code(v2Status('API_KEY_RATE_LIMITED')).header('retry-after', String(decision.retryAfterSeconds)).send({ detail: MESSAGES.rate });
     }
   };
 

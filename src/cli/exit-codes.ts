@@ -1,12 +1,16 @@
-/** The one place where coded errors become process exit codes. */
+/**
+ * The one place where coded errors become process exit codes (docs/errors.md lists them; the
+ * drift test src/cli/error-catalog.test.ts keeps the two in step).
+ */
 import type { ErrorCode } from '../core/errors.js';
 
 export const EXIT_OK = 0;
 /** Unexpected failure (a bug): the message and stack are printed. */
 export const EXIT_INTERNAL = 1;
+/** A coded error that belongs to an HTTP request (a parameter, a filter, an API key) reached the command line. */
+export const EXIT_REQUEST_ERROR = 10;
 
-const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
-  CLI_USAGE: 2,
+export const EXIT_CODES = {
   INPUT_NOT_FOUND: 3,
   INPUT_NOT_OSM: 4,
   INPUT_TRUNCATED: 5,
@@ -15,11 +19,39 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   INPUT_UNSUPPORTED: 6,
   DB_NOT_FOUND: 7,
   DB_INVALID: 7,
+  STORE_WRITE_FAILED: 12,
+  ENGINE_FAILURE: 11,
+  FILTER_SYNTAX: EXIT_REQUEST_ERROR,
+  FILTER_TOO_LONG: EXIT_REQUEST_ERROR,
+  FILTER_TOO_DEEP: EXIT_REQUEST_ERROR,
+  FILTER_TOO_COMPLEX: EXIT_REQUEST_ERROR,
+  FILTER_NOT_ALLOWED: EXIT_REQUEST_ERROR,
+  PARAM_NONE: EXIT_REQUEST_ERROR,
+  PARAM_UNKNOWN: EXIT_REQUEST_ERROR,
+  PARAM_DUPLICATE: EXIT_REQUEST_ERROR,
+  PARAM_INVALID: EXIT_REQUEST_ERROR,
+  CONTENT_TYPE_UNSUPPORTED: EXIT_REQUEST_ERROR,
+  BOUNDARY_INVALID: EXIT_REQUEST_ERROR,
+  BOUNDARY_OUTSIDE_DATA: EXIT_REQUEST_ERROR,
+  TIME_INVALID: EXIT_REQUEST_ERROR,
+  TIME_OUTSIDE_DATA: EXIT_REQUEST_ERROR,
+  QUERY_TIMEOUT: EXIT_REQUEST_ERROR,
+  PAYLOAD_TOO_LARGE: EXIT_REQUEST_ERROR,
+  METHOD_NOT_ALLOWED: EXIT_REQUEST_ERROR,
+  RESOURCE_NOT_FOUND: EXIT_REQUEST_ERROR,
+  REQUEST_MALFORMED: EXIT_REQUEST_ERROR,
+  URI_TOO_LONG: EXIT_REQUEST_ERROR,
+  API_KEY_MISSING: EXIT_REQUEST_ERROR,
+  API_KEY_INVALID: EXIT_REQUEST_ERROR,
+  API_KEY_QUOTA_EXCEEDED: EXIT_REQUEST_ERROR,
+  API_KEY_RATE_LIMITED: EXIT_REQUEST_ERROR,
   KEY_NOT_FOUND: 8,
   KEYS_DB_BUSY: 9,
   KEYS_DB_INVALID: 7,
-};
+  CLI_USAGE: 2,
+  INTERNAL_ERROR: EXIT_INTERNAL,
+} as const satisfies Record<ErrorCode, number>;
 
 export function exitCodeFor(code: ErrorCode): number {
-  return EXIT_CODES[code] ?? 10;
+  return EXIT_CODES[code];
 }

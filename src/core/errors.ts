@@ -22,6 +22,8 @@ export const ERROR_CATALOG = {
   // ---- store ----
   DB_NOT_FOUND: { summary: 'There is no maphist database at the given path.' },
   DB_INVALID: { summary: 'The file is not a maphist database, or one of another schema version.' },
+  STORE_WRITE_FAILED: { summary: 'A database or its work files cannot be written (no permission, disk full, read-only or missing directory).' },
+  ENGINE_FAILURE: { summary: 'The database engine failed while answering (the server logs the cause: a damaged, removed or closed store).' },
 
   // ---- filter language ----
   FILTER_SYNTAX: { summary: 'The filter is not valid in the filter language.' },
@@ -44,14 +46,25 @@ export const ERROR_CATALOG = {
   PAYLOAD_TOO_LARGE: { summary: 'The request or its result is larger than the server accepts.' },
   METHOD_NOT_ALLOWED: { summary: 'The resource does not accept this HTTP method.' },
   RESOURCE_NOT_FOUND: { summary: 'There is no resource at this path.' },
+  REQUEST_MALFORMED: { summary: 'The request cannot be read (a malformed URL, header or body).' },
+  URI_TOO_LONG: { summary: 'The request URL, or a part of its path, is longer than the server accepts.' },
 
-  // ---- API keys ----
+  // ---- API keys (the version 2 request guard, src/auth) ----
+  API_KEY_MISSING: { summary: 'The request carries no API key; version 2 statistics and extraction need one.' },
+  API_KEY_INVALID: { summary: 'The API key is unknown or revoked.' },
+  API_KEY_QUOTA_EXCEEDED: { summary: 'The API key has used up its daily quota.' },
+  API_KEY_RATE_LIMITED: { summary: 'The API key sent more requests this minute than its limit allows.' },
+
+  // ---- API keys (the command line, maphist keys) ----
   KEY_NOT_FOUND: { summary: 'There is no API key with the given id.' },
   KEYS_DB_BUSY: { summary: 'The keys file stayed locked by another process.' },
   KEYS_DB_INVALID: { summary: 'The keys file is not a DuckDB database maphist can open.' },
 
   // ---- command line ----
   CLI_USAGE: { summary: 'The command line is not valid.' },
+
+  // ---- anything else ----
+  INTERNAL_ERROR: { summary: 'An unexpected failure (a bug): the server logs it, the command line prints its stack.' },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
@@ -61,8 +74,9 @@ export class MaphistError extends Error {
   readonly code: ErrorCode;
   readonly details: Record<string, unknown> | undefined;
 
-  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>) {
-    super(message);
+  /** `options.cause`: the failure this one reports (an engine's or the file system's error), kept for the log. */
+  constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'MaphistError';
     this.code = code;
     this.details = details;

@@ -1,4 +1,4 @@
-// The verified parse cases of the semantics notes (§1.1–1.3), and our deliberate differences.
+// The verified parse cases of the semantics notes (docs/reference/history-engine-semantics.md §1.1–1.3), and our deliberate differences.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { isMaphistError } from '../core/errors.js';
@@ -22,7 +22,7 @@ function rejects(text: string, version: FilterVersion = 1, code = 'FILTER_SYNTAX
 
 const tag = (key: string, value: string, negated = false): FilterNode => ({ kind: 'tagEquals', key, value, negated });
 
-describe('accepted as in the reference (§1.2 verified)', () => {
+describe('accepted as in the reference (docs/reference/history-engine-semantics.md §1.2 verified)', () => {
   const cases: [string, string][] = [
     ['highway = residential', 'highway=residential'],
     ['a =* ', 'a=*'],
@@ -42,7 +42,7 @@ describe('accepted as in the reference (§1.2 verified)', () => {
   for (const [input, printed] of cases) it(JSON.stringify(input), () => assert.equal(canon(input), printed));
 });
 
-describe('rejected as in the reference (§1.2–1.3 verified)', () => {
+describe('rejected as in the reference (docs/reference/history-engine-semantics.md §1.2–1.3 verified)', () => {
   const cases = [
     'id:node / 123',
     'id:(node/1, 3)',
@@ -75,7 +75,7 @@ describe('rejected as in the reference (§1.2–1.3 verified)', () => {
   });
 });
 
-describe('lexical rules (§1.1)', () => {
+describe('lexical rules (docs/reference/history-engine-semantics.md §1.1)', () => {
   it('empty and blank filters match everything', () => {
     assert.deepEqual(ast(''), { kind: 'const', value: true });
     assert.deepEqual(ast(' \n\t '), { kind: 'const', value: true });
@@ -98,7 +98,7 @@ describe('lexical rules (§1.1)', () => {
   });
 });
 
-describe('grammar and precedence (§1.2)', () => {
+describe('grammar and precedence (docs/reference/history-engine-semantics.md §1.2)', () => {
   it('parentheses > not > and > or', () => {
     assert.deepEqual(ast('a=1 or b=2 and not c=3'), {
       kind: 'or',

@@ -1,4 +1,4 @@
-// The JavaScript predicate against the reference semantics (semantics notes §1.5).
+// The JavaScript predicate against the reference semantics (docs/reference/history-engine-semantics.md §1.5).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseFilter } from './parser.js';

@@ -2,7 +2,7 @@
  * The meaning of `geometry:` per version, as one table both compilers read, so the JavaScript
  * predicate and the SQL cannot drift apart.
  *
- * Version 1 (OSHDB, semantics notes §1.5): `point` = Puntal and a node, `line` = Lineal and a way,
+ * Version 1 (OSHDB, docs/reference/history-engine-semantics.md §1.5): `point` = Puntal and a node, `line` = Lineal and a way,
  * `polygon` = Polygonal and a way or relation, `other` = a GeometryCollection (not puntal, lineal or
  * polygonal) of a way or relation. `not geometry:X` is the `or` of the other three (the reference's
  * negation), so a state matching none of the four (a one-node way, a relation that became a

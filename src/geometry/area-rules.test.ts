@@ -5,7 +5,7 @@ import { isAreaRelation, isAreaWay } from './area-rules.js';
 const closed = [1, 2, 3, 1];
 
 describe('isAreaWay (reference DefaultTagInterpreter)', () => {
-  it('needs at least 4 refs with the same first and last id (semantics §7.2 item 4)', () => {
+  it('needs at least 4 refs with the same first and last id (docs/reference/history-engine-semantics.md §7.2 item 4)', () => {
     assert.equal(isAreaWay(['building', 'yes'], [1, 2, 3, 1]), true);
     assert.equal(isAreaWay(['building', 'yes'], [1, 2, 3, 4]), false);
     assert.equal(isAreaWay(['building', 'yes'], [1, 2, 1]), false);

@@ -1,6 +1,6 @@
 /**
  * The reference's default tag interpreter (OSHDB `DefaultTagInterpreter` with
- * `polygon-features.json`, semantics §2.4): decides whether a closed way is an area and whether a
+ * `polygon-features.json`, docs/reference/history-engine-semantics.md §2.4): decides whether a closed way is an area and whether a
  * relation is a multipolygon.
  *
  * Deliberately reproduced quirk: for **whitelist** keys the reference adds the value `no` to the

@@ -1,6 +1,6 @@
 /**
  * Intersection of a geometry with a bbox or a (multi)polygon, as the reference's JTS
- * `intersection` gives it (semantics §2.8): points are kept when inside or on the boundary; lines
+ * `intersection` gives it (docs/reference/history-engine-semantics.md §2.8): points are kept when inside or on the boundary; lines
  * are cut into the pieces inside (a LineString may become a MultiLineString); polygons are
  * intersected with polygon-clipping. Empty results are null.
  *

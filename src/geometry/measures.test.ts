@@ -45,7 +45,7 @@ const twoSquares: MultiPolygon = {
   coordinates: [unitSquare.coordinates, polygon([2, 0, 2, 1, 3, 1, 3, 0, 2, 0]).coordinates],
 };
 
-// Semantics §3.4 ("verified numeric values", Java output). Two rows are not reproduced here
+// docs/reference/history-engine-semantics.md §3.4 ("verified numeric values", Java output). Two rows are not reproduced here
 // because their coordinates are not given in full: the regular 32-gon (`regular32gon` in GeoTest)
 // and the building polygon `example1`.
 const table: Array<{ name: string; g: Geometry; area: string; length: string; roundness?: string; squareness?: string }> = [
@@ -85,7 +85,7 @@ const table: Array<{ name: string; g: Geometry; area: string; length: string; ro
   },
 ];
 
-describe('measures: reference table §3.4', () => {
+describe('measures: docs/reference/history-engine-semantics.md §3.4', () => {
   for (const row of table) {
     it(row.name, () => {
       assertReference(areaOf(row.g), row.area, 'area');
@@ -113,7 +113,7 @@ describe('measures: reference table §3.4', () => {
   });
 
   it('bbox corners from 1e-7 fixed-point integers give the same values', () => {
-    // OSHDBBoundingBox stores ints; the polygon is built from int × 1e-7 (semantics §2.8, §7.3).
+    // OSHDBBoundingBox stores ints; the polygon is built from int × 1e-7 (docs/reference/history-engine-semantics.md §2.8, §7.3).
     const size = 100 * 1e-7;
     assertReference(areaOf(bboxPolygon(0, 0, size, size)), '1.230907207929', 'area');
     assertReference(perimeterOf(bboxPolygon(0, 0, size, size)), '4.436621979799', 'perimeter');

@@ -1,7 +1,7 @@
 /**
  * Geodesic measures of WGS84 lon/lat geometries, reproducing the reference engine's `Geo.java`
  * (OSHDB) formula by formula so that areas and lengths match to the last digits
- * (semantics §3). All loops read the coordinate arrays in place and allocate nothing.
+ * (docs/reference/history-engine-semantics.md §3). All loops read the coordinate arrays in place and allocate nothing.
  */
 import type { Geometry, Polygon, Position } from './types.js';
 
@@ -20,7 +20,7 @@ const SPHERE_FACTOR = Math.pow(ONE_MINUS_FLATTENING, 1.5);
 const DEGREES_TO_RADIANS = Math.PI / 180;
 
 /**
- * Length in metres (§3.1): equirectangular approximation per segment on latitudes corrected by
+ * Length in metres (docs/reference/history-engine-semantics.md §3.1): equirectangular approximation per segment on latitudes corrected by
  * `atan(f'^1.5 · tan φ)`. LineString and MultiLineString are measured; GeometryCollections sum their
  * members; points and polygons have length 0 (a polygon's rings are not counted).
  */
@@ -44,7 +44,7 @@ export function lengthOf(g: Geometry): number {
 }
 
 /**
- * Area in square metres (§3.2): Chamberlain–Duquette ring formula with the reference's WGS84
+ * Area in square metres (docs/reference/history-engine-semantics.md §3.2): Chamberlain–Duquette ring formula with the reference's WGS84
  * corrections. A polygon is |shell| − Σ|holes|, floored at 0; multipolygons and collections sum their
  * parts; everything else is 0. Ring orientation does not matter.
  */
@@ -84,7 +84,7 @@ export function perimeterOf(g: Geometry): number {
 }
 
 /**
- * Polsby–Popper compactness `4π·area / perimeter²` (§3.3): 1 for a circle; 0 for non-polygonal
+ * Polsby–Popper compactness `4π·area / perimeter²` (docs/reference/history-engine-semantics.md §3.3): 1 for a circle; 0 for non-polygonal
  * geometries and for a zero-length boundary.
  */
 export function roundnessOf(g: Geometry): number {
@@ -105,7 +105,7 @@ export interface ShapeCounts {
 }
 
 /**
- * Vertex and ring counts with the reference's conventions (semantics §1 metric definitions):
+ * Vertex and ring counts with the reference's conventions (docs/reference/history-engine-semantics.md §1 metric definitions):
  * outers/inners are −1 for anything that is not a Polygon or MultiPolygon (so no integer range
  * matches them), GeometryCollections included.
  */

@@ -127,7 +127,7 @@ describe('osm-testdata multipolygon grid (category 7)', () => {
     }
   });
 
-  it('reference expectations for single cases (semantics §7.2 item 9), in both modes', () => {
+  it('reference expectations for single cases (docs/reference/history-engine-semantics.md §7.2 item 9), in both modes', () => {
     const assemble = (id: number, options: AssemblyOptions) => {
       const snapshot = readOsmSnapshot(readFileSync(join(GRID, String(id), 'data.osm'), 'utf8'));
       const { outer, inner } = relationLines(snapshot, id * 1000 + 900);

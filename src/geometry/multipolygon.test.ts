@@ -132,7 +132,7 @@ describe('reference relation tests (oshdb-history/relations)', () => {
   for (const options of [{}, { exactReference: true }] as AssemblyOptions[]) {
     const mode = options.exactReference ? 'exact reference' : 'default';
 
-    it(`multipolygonShellsShareNode (semantics §7.2 item 8), ${mode}`, () => {
+    it(`multipolygonShellsShareNode (docs/reference/history-engine-semantics.md §7.2 item 8), ${mode}`, () => {
       const file = 'multipolygonShellsShareNode.osm';
       assert.deepEqual(polygonCounts(relationGeometry(file, 100, options)), { parts: 2, holes: 0 });
       for (const order of permutations(4)) {

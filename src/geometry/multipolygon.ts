@@ -1,6 +1,6 @@
 /**
  * Multipolygon assembly from the member ways of a `type=multipolygon|boundary` relation at one
- * moment, following the reference's `getMultiPolygonGeometry` (semantics §2.5) plus three repairs
+ * moment, following the reference's `getMultiPolygonGeometry` (docs/reference/history-engine-semantics.md §2.5) plus three repairs
  * that make valid OSM multipolygons come out as valid polygons (see `AssemblyOptions`).
  */
 import { anyOuterRingsOverlapPartially, evenOddArea } from './overlapping-outers.js';

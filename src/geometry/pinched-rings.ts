@@ -1,6 +1,6 @@
 /**
  * Splitting rings that pass through the same node twice (figure-8s, rings folding back to form
- * a "fake" hole), reference `splitPinchedRings` (semantics §2.5 step 3).
+ * a "fake" hole), reference `splitPinchedRings` (docs/reference/history-engine-semantics.md §2.5 step 3).
  */
 import type { NodeLine } from './ring-building.js';
 import { RingIndex } from './ring-index.js';

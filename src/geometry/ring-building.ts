@@ -1,6 +1,6 @@
 /**
  * Joining member ways into closed rings by their end node ids (reference `buildRings`,
- * semantics §2.5 step 2).
+ * docs/reference/history-engine-semantics.md §2.5 step 2).
  */
 import type { Position } from './types.js';
 

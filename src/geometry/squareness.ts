@@ -1,6 +1,6 @@
 /**
  * Rectilinearity ("squareness") after Žunić & Rosin, as the reference computes it on geographic
- * coordinates (`Geo.squareness`, semantics §3.3). It is O(segments²): for the bearing of every
+ * coordinates (`Geo.squareness`, docs/reference/history-engine-semantics.md §3.3). It is O(segments²): for the bearing of every
  * segment, every line is rotated by that bearing and its L1 length measured; the minimum L1
  * length is compared with the L2 length.
  */

@@ -1,6 +1,6 @@
 /**
  * Merging inner rings that share segments (node-id pairs, direction-free) into one ring without
- * the shared segments, reference `mergeTouchingRings` (semantics §2.5 step 4).
+ * the shared segments, reference `mergeTouchingRings` (docs/reference/history-engine-semantics.md §2.5 step 4).
  */
 import type { NodeLine } from './ring-building.js';
 

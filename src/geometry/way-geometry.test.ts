@@ -5,7 +5,7 @@ import { buildWayGeometry } from './way-geometry.js';
 
 const ring: Position[] = [[0, 0], [1, 0], [1, 1], [0, 0]];
 
-describe('buildWayGeometry (reference getWayGeometry, semantics §2.3)', () => {
+describe('buildWayGeometry (reference getWayGeometry, docs/reference/history-engine-semantics.md §2.3)', () => {
   it('area with a closed ring of ≥ 4 coordinates → Polygon', () => {
     assert.deepEqual(buildWayGeometry(ring, true), { type: 'Polygon', coordinates: [ring] });
   });

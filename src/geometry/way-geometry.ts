@@ -1,6 +1,6 @@
 /**
  * The geometry of a way from the coordinates of its resolved, visible member nodes
- * (reference `OSHDBGeometryBuilderInternal.getWayGeometry`, semantics §2.3).
+ * (reference `OSHDBGeometryBuilderInternal.getWayGeometry`, docs/reference/history-engine-semantics.md §2.3).
  */
 import type { LineString, Point, Polygon, Position } from './types.js';
 

@@ -1,7 +1,7 @@
 /**
  * Turns an element's timeline points, each with its resolved tags and geometry, into finished
  * states: validity intervals, minor version numbers, changeset collapsing and change flags
- * (history-engine-semantics §4.3; v2-reference-and-contributions-format §3.3 "Key rules").
+ * (docs/reference/history-engine-semantics.md §4.3; docs/reference/v2-reference-and-contributions-format.md §3.3 "Key rules").
  */
 import type { FlatTags } from '../core/osm.js';
 import type { Geometry } from '../geometry/types.js';

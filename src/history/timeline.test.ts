@@ -4,7 +4,7 @@ import { buildTimeline, changesWithin, type MemberChange } from './timeline.js';
 
 const v = (timestamp: number, changeset: number, visible = true) => ({ timestamp, changeset, uid: changeset, visible });
 
-describe('buildTimeline (history-engine-semantics §4.1)', () => {
+describe('buildTimeline (docs/reference/history-engine-semantics.md §4.1)', () => {
   it('adds member changes strictly inside a visible version’s interval', () => {
     const versions = [v(10, 1), v(50, 5)];
     const member: MemberChange[] = [

@@ -1,7 +1,7 @@
 /**
  * The moments at which an element's state changes: its own versions ("major" points) and, while a
  * version is visible, every change of a member it references ("minor" points). This implements
- * the reference's modification timestamps (history-engine-semantics §4.1): member changes before
+ * the reference's modification timestamps (docs/reference/history-engine-semantics.md §4.1): member changes before
  * the version existed or after it was replaced are ignored, and a member change at the same second
  * as another point adds nothing (the element's own version wins; otherwise the first member).
  */

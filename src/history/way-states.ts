@@ -1,7 +1,7 @@
 /**
  * States of a way: its versions, plus a state for every change of a member node while a visible
  * version references it. Each state's geometry uses the node positions valid at its moment
- * (history-engine-semantics §2.1, §2.3, §4.1).
+ * (docs/reference/history-engine-semantics.md §2.1, §2.3, §4.1).
  */
 import type { WayVersion } from '../core/osm.js';
 import { isAreaWay } from '../geometry/area-rules.js';

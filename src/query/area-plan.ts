@@ -110,7 +110,7 @@ export function planArea(area: AreaOfInterest, alias = ''): AreaPlan {
     if (coversWholeWorld(rect)) {
       // The reference (OSHDB) keeps an element without any geometry (a relation of relations, a
       // way or relation whose members are all missing) in the grid's top cell: it is counted,
-      // unclipped, exactly when the query area covers the whole world (semantics §5.3: cells
+      // unclipped, exactly when the query area covers the whole world (docs/reference/history-engine-semantics.md §5.3: cells
       // fully inside are not clipped). Osmium's counts agree.
       const empty = `${c('xmin')} IS NULL`;
       return { bbox, rect: true, geometry: area.geometry, intersectsSql: `(${empty} OR ${intersectsSql})`, interiorSql: `(${empty} OR ${within})`, interiorWithSql: `(${empty} OR ${within})`, withSql: '', clip: (g) => clipToBBox(g, rect) };

@@ -1,5 +1,5 @@
 /**
- * Contributions (v1 §3.5, semantics §4.3), pure: the engine hands over, per kept (not
+ * Contributions (docs/reference/v1-reference-behaviour.md §3.5, docs/reference/history-engine-semantics.md §4.3), pure: the engine hands over, per kept (not
  * changeset-collapsed) state in the time range that is "in" or whose previous kept state was
  * "in", the facts about both; this module classifies it.
  *

@@ -1,7 +1,8 @@
 /**
- * Extraction (v1 §4.4) as the engine sees it: the query, the features it produces, and the batch
- * plan (pure: how the candidates of one type are cut into id ranges). The SQL shapes are the
- * engine's (src/engines/duckdb/sql/extraction.ts). Rows always come back in a stable order: by type,
+ * Extraction (docs/reference/v1-reference-behaviour.md §4.4) as the engine sees it: the query, the
+ * features it produces, and the batch plan (pure: how the candidates of one type are cut into id
+ * ranges). The SQL shapes are the engine's (src/engines/duckdb/sql/extraction.ts). Rows always come
+ * back in a stable order: by type,
  * id, then time (snapshot timestamp, state start or contribution time).
  */
 import type { Filter } from '../filter/index.js';

@@ -16,7 +16,7 @@ export interface AreaOfInterest {
 
 export type Measure = 'count' | 'length' | 'area' | 'perimeter';
 
-/** How snapshot results are grouped (v1-reference-behaviour §3.4). */
+/** How snapshot results are grouped (docs/reference/v1-reference-behaviour.md §3.4). */
 export type SnapshotGrouping =
   | { by: 'none' } // the union of all areas
   | { by: 'boundary' } // each area separately, in input order
@@ -51,7 +51,7 @@ export interface GroupedSeries {
   groups: { key: GroupKey; values: number[] }[];
 }
 
-/** Ratio (v1 §3.3): value = measure matching `filter`, value2 = measure matching `filter2`, per timestamp. */
+/** Ratio (docs/reference/v1-reference-behaviour.md §3.3): value = measure matching `filter`, value2 = measure matching `filter2`, per timestamp. */
 export interface RatioQuery extends Omit<SnapshotQuery, 'grouping'> {
   filter2: Filter;
   /** true: one pair of series per boundary (ratio/groupBy/boundary); false: the union. */

@@ -1,5 +1,5 @@
 /**
- * Version 2 statistics (v2-reference-and-contributions-format §2): the typed queries the v2 request
+ * Version 2 statistics (docs/reference/v2-reference-and-contributions-format.md §2): the typed queries the v2 request
  * layer (src/api/v2) hands to a statistics engine, and its answers. Nothing here knows HTTP.
  *
  * Values are unrounded (the API rounds them to integers); arrays are zero-filled, one entry per

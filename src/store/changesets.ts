@@ -15,6 +15,7 @@ import {
 import { MaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
 import { openStore } from './open-store.js';
+import { asWriteFailure } from './write-failure.js';
 
 export interface LoadChangesetsOptions {
   /** Keep every changeset of the file, not only those the states reference. */
@@ -160,7 +161,7 @@ export async function importChangesets(db: string, file: string, options: LoadCh
         return result;
       } catch (e) {
         await con.run('ROLLBACK');
-        throw e;
+        throw asWriteFailure(e, db);
       }
     } finally {
       con.closeSync();

@@ -12,6 +12,7 @@ import { TagDictionaryBuilder } from './tag-dictionary-builder.js';
 import { collectGarbage } from './collect-garbage.js';
 import { importChangesets, type ChangesetsProgress, type LoadChangesetsResult } from './changesets.js';
 import { checkChangesetDump } from '../io/changesets/open-changesets.js';
+import { asWriteFailure } from './write-failure.js';
 
 export interface ImportOptions {
   input: string;
@@ -45,14 +46,32 @@ export interface ImportResult {
   changesets?: LoadChangesetsResult;
 }
 
+/**
+ * Imports `options.input` into `options.db`. A file-system failure of writing the database or its
+ * work files (no permission, disk full, read-only or missing directory) rejects as STORE_WRITE_FAILED.
+ */
 export async function importHistory(options: ImportOptions): Promise<ImportResult> {
+  try {
+    return await importInto(options);
+  } catch (e) {
+    throw asWriteFailure(e, resolve(options.db));
+  }
+}
+
+async function importInto(options: ImportOptions): Promise<ImportResult> {
   const started = performance.now();
   const target = resolve(options.db);
   // A missing or wrong changeset file fails now, not after the history import.
   if (options.changesets !== undefined) await checkChangesetDump(options.changesets);
   const opened = await openHistory(options.input, { workers: options.workers });
   const tmp = join(dirname(target), `.${basename(target)}.importing-${process.pid}`);
-  const workDir = mkdtempSync(join(dirname(target), '.maphist-work-'));
+  let workDir: string;
+  try {
+    workDir = mkdtempSync(join(dirname(target), '.maphist-work-'));
+  } catch (e) {
+    await opened.close(); // the target's directory cannot be written: release the input file
+    throw e;
+  }
   removeDatabaseFiles(tmp);
   const dictionary = new TagDictionaryBuilder();
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.

@@ -1,6 +1,6 @@
 /**
  * What the OpenAPI document says about each version-1 parameter: description, type and example
- * (v1-reference-behaviour §1.4–§1.8). Which parameters a route takes is not decided here: the
+ * (docs/reference/v1-reference-behaviour.md §1.4–§1.8). Which parameters a route takes is not decided here: the
  * document asks `acceptedParameters`, the table the request checks use, and looks each name up in
  * this catalogue (an unknown name is an error, so a parameter added to the table cannot go
  * undocumented).
@@ -21,7 +21,7 @@ type Describe = (route: V1Route) => V1ParameterDoc;
 const BOUNDARY_RULE = 'Exactly one of `bboxes`, `bcircles`, `bpolys` must be given.';
 const DEPRECATED_FILTER = 'Deprecated: use `filter` instead.';
 
-/** Boundary grouping routes answer `format=geojson` with a FeatureCollection (§4.2). */
+/** Boundary grouping routes answer `format=geojson` with a FeatureCollection (docs/reference/v1-reference-behaviour.md §4.2). */
 function hasGeoJsonFormat(route: V1Route): boolean {
   return route.groupBy[0] === 'boundary' && !isExtraction(route);
 }

@@ -1,6 +1,6 @@
 /**
  * The answers of the version-1 routes as OpenAPI component schemas and per-route response objects
- * (v1-reference-behaviour §2, §4): JSON aggregation bodies, CSV, GeoJSON (extraction and
+ * (docs/reference/v1-reference-behaviour.md §2, §4): JSON aggregation bodies, CSV, GeoJSON (extraction and
  * `format=geojson`), the metadata resource and the error body.
  */
 import type { OpenAPIV3 } from 'openapi-types';

@@ -1,5 +1,5 @@
 /**
- * CSV as the reference writes it with opencsv (v1-reference-behaviour §4.3): delimiter `;`, quote
+ * CSV as the reference writes it with opencsv (docs/reference/v1-reference-behaviour.md §4.3): delimiter `;`, quote
  * `"` (doubled inside), line end `\n`; `#` comment lines first. Whether data rows are quoted depends
  * on the output kind (non-grouped rows quoted, grouped rows not), as in the reference.
  */

@@ -1,5 +1,5 @@
 /**
- * Java `DecimalFormat("#.##")`-style rounding (v1-reference-behaviour §3.6): at most `digits`
+ * Java `DecimalFormat("#.##")`-style rounding (docs/reference/v1-reference-behaviour.md §3.6): at most `digits`
  * fraction digits, rounding HALF_EVEN on the exact binary value of the double (not on its shortest
  * decimal representation), then re-parsed to a double as the reference does.
  */

@@ -1,5 +1,5 @@
 /**
- * Numbers printed the way Java's `Double.toString` prints them (v1-reference-behaviour §3.6): always
+ * Numbers printed the way Java's `Double.toString` prints them (docs/reference/v1-reference-behaviour.md §3.6): always
  * a decimal point (`5.0`), plain notation for 1e-3 ≤ |x| < 1e7, otherwise computerised scientific
  * notation (`1.020940258E7`, `1.23E-4`). The digits are the shortest that round-trip, as in JDK 19+.
  */

@@ -1,6 +1,6 @@
 /**
  * A JSON writer that prints like Jackson's DefaultPrettyPrinter as the reference serves it
- * (v1-reference-behaviour §4.1): objects with 2-space indentation and `" : "` between name and
+ * (docs/reference/v1-reference-behaviour.md §4.1): objects with 2-space indentation and `" : "` between name and
  * value, arrays inline (`[ a, b ]`, objects inside them opening on the same line), empty containers
  * `[ ]` and `{ }`. JS numbers are Java doubles (`5.0`, `1.0E7`; NaN and ±Infinity as strings);
  * integers are given as `bigint`. Object members whose value is `undefined` are omitted.

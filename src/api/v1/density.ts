@@ -1,4 +1,4 @@
-/** Boundary areas in km² for density outputs (§3.2): the union of all boundaries, and each one. */
+/** Boundary areas in km² for density outputs (docs/reference/v1-reference-behaviour.md §3.2): the union of all boundaries, and each one. */
 import { areaOf } from '../../geometry/measures.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { unionOfAreas } from '../../query/area-plan.js';

@@ -1,6 +1,6 @@
 /**
  * The one mapping from the error catalog to version 1 HTTP statuses, and the error bodies of the
- * reference (v1-reference-behaviour §2): the custom body `{timestamp, status, message, requestUrl}`
+ * reference (docs/reference/v1-reference-behaviour.md §2): the custom body `{timestamp, status, message, requestUrl}`
  * for every coded error, Spring's default body `{timestamp, status, error, path}` for unknown paths,
  * undecodable paths, unexpected failures (500, logged) and a wrong method (405, with `Allow`; the
  * reference's was empty). Every body starts with the attribution.
@@ -20,6 +20,8 @@ export const V1_ERROR_STATUS = {
   INPUT_UNSUPPORTED: 500,
   DB_NOT_FOUND: 500,
   DB_INVALID: 500,
+  STORE_WRITE_FAILED: 500,
+  ENGINE_FAILURE: 500,
   FILTER_SYNTAX: 400,
   FILTER_TOO_LONG: 400,
   FILTER_TOO_DEEP: 400,
@@ -38,17 +40,25 @@ export const V1_ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   RESOURCE_NOT_FOUND: 404,
+  REQUEST_MALFORMED: 400,
+  URI_TOO_LONG: 414,
+  // The API-key guard serves version 2 only; version 1 asks for no key.
+  API_KEY_MISSING: 401,
+  API_KEY_INVALID: 403,
+  API_KEY_QUOTA_EXCEEDED: 403,
+  API_KEY_RATE_LIMITED: 429,
   KEY_NOT_FOUND: 500,
   KEYS_DB_BUSY: 500,
   KEYS_DB_INVALID: 500,
   CLI_USAGE: 500,
+  INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 
 export function v1Status(code: ErrorCode): number {
   return V1_ERROR_STATUS[code];
 }
 
-/** The reference's fixed message for a query that ran out of time (§2.4). */
+/** The reference's fixed message for a query that ran out of time (docs/reference/v1-reference-behaviour.md §2.4). */
 export const QUERY_TIMEOUT_MESSAGE =
   'The given query is too large in respect to the given timeout. Please use a smaller region and/or coarser time period.';
 export const CONTENT_TYPE_MESSAGE =
@@ -128,34 +138,49 @@ export function sendMaphistError(request: FastifyRequest, reply: FastifyReply, e
  * body, so that this answer too carries the attribution like every JSON answer.
  */
 export function sendMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, allow: string): FastifyReply {
+  const status = v1Status('METHOD_NOT_ALLOWED');
   return reply
-    .code(405)
+    .code(status)
     .header('allow', allow)
     .header('content-type', 'application/json')
     .header('cache-control', 'no-cache, no-store, must-revalidate')
-    .send(defaultErrorBody(405, 'Method Not Allowed', pathOf(request)));
+    .send(defaultErrorBody(status, 'Method Not Allowed', pathOf(request)));
 }
 
 export function sendInternalError(request: FastifyRequest, reply: FastifyReply, e: unknown): FastifyReply {
   request.log.error({ err: e }, 'unexpected failure in a v1 request');
+  const status = v1Status('INTERNAL_ERROR');
   return reply
-    .code(500)
+    .code(status)
     .header('content-type', 'application/json')
     .header('cache-control', 'no-cache, no-store, must-revalidate')
-    .send(defaultErrorBody(500, 'Internal Server Error', pathOf(request)));
+    .send(defaultErrorBody(status, 'Internal Server Error', pathOf(request)));
 }
 
 /**
- * A request Fastify refuses before routing (a path whose percent-encoding cannot be decoded, 400; a
- * path parameter too long, 414): Spring's default body with the attribution, like an unknown path.
+ * A request Fastify refuses before routing (a path whose percent-encoding cannot be decoded,
+ * REQUEST_MALFORMED; a path parameter too long, URI_TOO_LONG): Spring's default body with the
+ * attribution, like an unknown path.
  */
 export function sendV1FrameworkError(request: FastifyRequest, reply: FastifyReply, error: FastifyError): FastifyReply {
-  const status = typeof error.statusCode === 'number' && error.statusCode >= 400 ? error.statusCode : 500;
+  const code = frameworkErrorCode(error);
+  const status = code === undefined ? 500 : v1Status(code);
+  if (code === undefined) request.log.error({ err: error }, 'unexpected failure before routing a v1 request');
   return reply
     .code(status)
     .header('content-type', 'application/json')
     .header('cache-control', 'no-cache, no-store, must-revalidate')
     .send(defaultErrorBody(status, STATUS_CODES[status] ?? 'Error', pathOf(request)));
+}
+
+/** The catalog code of an error Fastify raises itself (by its HTTP status); undefined: not the client's fault. */
+export function frameworkErrorCode(error: FastifyError): ErrorCode | undefined {
+  const status = error.statusCode;
+  if (typeof status !== 'number' || status < 400 || status >= 500) return undefined;
+  if (status === 413) return 'PAYLOAD_TOO_LARGE';
+  if (status === 414) return 'URI_TOO_LONG';
+  if (status === 415) return 'CONTENT_TYPE_UNSUPPORTED';
+  return 'REQUEST_MALFORMED';
 }
 
 /** The request is for version 1 (`/v1`, `/v1/…`, `/v1?…`). */
@@ -184,11 +209,9 @@ function fromFastifyError(e: FastifyError): MaphistError | undefined {
     default:
       break;
   }
-  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
-    // Malformed bodies and the like: the client's fault, never a 500.
-    return new MaphistError('PARAM_INVALID', e.message);
-  }
-  return undefined;
+  // Malformed bodies and the like: the client's fault, never a 500.
+  const code = frameworkErrorCode(e);
+  return code === undefined ? undefined : new MaphistError(code, code === 'CONTENT_TYPE_UNSUPPORTED' ? CONTENT_TYPE_MESSAGE : e.message);
 }
 
 /** Installs the error and not-found handlers on the v1 scope. */
@@ -196,18 +219,15 @@ export function installV1ErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     if (isMaphistError(error)) return sendMaphistError(request, reply, error);
     const mapped = fromFastifyError(error as FastifyError);
-    if (mapped) {
-      const status = (error as FastifyError).statusCode;
-      if (mapped.code === 'PARAM_INVALID' && status !== undefined) return sendCustomError(request, reply, status, mapped.message);
-      return sendMaphistError(request, reply, mapped);
-    }
+    if (mapped) return sendMaphistError(request, reply, mapped);
     return sendInternalError(request, reply, error);
   });
   app.setNotFoundHandler((request, reply) => {
+    const status = v1Status('RESOURCE_NOT_FOUND');
     return reply
-      .code(404)
+      .code(status)
       .header('content-type', 'application/json')
       .header('cache-control', 'no-cache, no-store, must-revalidate')
-      .send(defaultErrorBody(404, 'Not Found', pathOf(request)));
+      .send(defaultErrorBody(status, 'Not Found', pathOf(request)));
   });
 }

@@ -1,6 +1,6 @@
 /**
  * Runs one aggregation request on the engine and finishes its numbers: the engine call that fits
- * the route, density (§3.2), ratio (§3.3), rounding (§3.6) and the group order of §3.4.
+ * the route, density (docs/reference/v1-reference-behaviour.md §3.2), ratio (§3.3), rounding (§3.6) and the group order of §3.4.
  */
 import type { ContributionGrouping, ContributionQuery, QueryEngine, SnapshotGrouping } from '../../query/model.js';
 import type { V1Request } from './params/parse-v1-request.js';
@@ -13,7 +13,7 @@ function contributionGrouping(route: AggregationRoute, g: SnapshotGrouping): Con
   return g;
 }
 
-/** groupByValues given empty means "every value" (§1.7). */
+/** groupByValues given empty means "every value" (docs/reference/v1-reference-behaviour.md §1.7). */
 function normalGrouping(g: SnapshotGrouping): SnapshotGrouping {
   if ((g.by === 'tag' || g.by === 'boundaryAndTag') && g.values !== undefined && g.values.length === 0) return { by: g.by, key: g.key };
   return g;
@@ -48,7 +48,7 @@ export async function executeAggregation(
       signal,
     });
     let groups = finishSeries(series, density);
-    // Only the deprecated `types` parameter narrows the groups of groupBy/type (§3.4).
+    // Only the deprecated `types` parameter narrows the groups of groupBy/type (docs/reference/v1-reference-behaviour.md §3.4).
     const types = plan.deprecatedOsmTypes;
     if (route.grouping === 'type' && types) groups = groups.filter((g) => g.key.kind !== 'type' || types.includes(g.key.type));
     return groups;

@@ -1,5 +1,5 @@
 /**
- * Turns the engine's unrounded series into the v1 answers (§3.2, §3.3, §3.6, §4.1–§4.3): density
+ * Turns the engine's unrounded series into the v1 answers (docs/reference/v1-reference-behaviour.md §3.2, §3.3, §3.6, §4.1–§4.3): density
  * per km², ratios, rounding, then JSON, CSV or GeoJSON text.
  */
 import type { GroupKey, GroupedSeries, RatioSeries } from '../../query/model.js';
@@ -61,7 +61,7 @@ function boundaryIdOf(key: GroupKey): string | undefined {
   return undefined;
 }
 
-/** Applies density (value / km², §3.2) and rounding (§3.6) to a grouped series. */
+/** Applies density (value / km², docs/reference/v1-reference-behaviour.md §3.2) and rounding (§3.6) to a grouped series. */
 export function finishSeries(series: GroupedSeries, density: DensityAreas | undefined): OutputGroup[] {
   return series.groups.map(({ key, values }) => {
     let divisor = 1;
@@ -73,7 +73,7 @@ export function finishSeries(series: GroupedSeries, density: DensityAreas | unde
   });
 }
 
-/** Ratio (§3.3): value and value2 rounded to 2 decimals, ratio = value2 / value rounded to 6. */
+/** Ratio (docs/reference/v1-reference-behaviour.md §3.3): value and value2 rounded to 2 decimals, ratio = value2 / value rounded to 6. */
 export function finishRatio(series: RatioSeries): OutputGroup[] {
   return series.groups.map(({ key, values, values2 }) => {
     const v = values.map(round2);
@@ -82,7 +82,7 @@ export function finishRatio(series: RatioSeries): OutputGroup[] {
   });
 }
 
-/** Users and contributions groupBy/boundary answer in the order of the ids (Java string order), §3.4. */
+/** Users and contributions groupBy/boundary answer in the order of the ids (Java string order), docs/reference/v1-reference-behaviour.md §3.4. */
 export function sortBoundaryGroupsById(groups: OutputGroup[]): OutputGroup[] {
   return [...groups].sort((a, b) => {
     const x = boundaryIdOf(a.key) ?? '';

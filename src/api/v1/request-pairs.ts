@@ -1,7 +1,7 @@
 /**
  * The request's parameters as ordered (name, value) pairs: the raw query string first, then the
  * body (form-urlencoded or multipart, fields and file parts alike), as the reference's servlet
- * parameter map orders them (§1.3). Duplicates are kept so the parser can reject them.
+ * parameter map orders them (docs/reference/v1-reference-behaviour.md §1.3). Duplicates are kept so the parser can reject them.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
@@ -9,7 +9,7 @@ import { isMaphistError, MaphistError } from '../../core/errors.js';
 
 export type Pair = readonly [name: string, value: string];
 
-/** 100 MB, the reference's form and multipart limit (§7). */
+/** 100 MB, the reference's form and multipart limit (docs/reference/v1-reference-behaviour.md §7). */
 export const BODY_LIMIT = 100 * 1024 * 1024;
 
 export function queryPairs(request: FastifyRequest): Pair[] {

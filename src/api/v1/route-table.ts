@@ -1,5 +1,5 @@
 /**
- * The v1 aggregation routes (v1-reference-behaviour §1.1) as descriptors: what each computes and how
+ * The v1 aggregation routes (docs/reference/v1-reference-behaviour.md §1.1) as descriptors: what each computes and how
  * its answer is shaped. Extraction routes are registered elsewhere.
  */
 import type { Measure } from '../../query/model.js';
@@ -42,7 +42,7 @@ export function isIntervalRoute(route: AggregationRoute): boolean {
   return route.family !== 'elements';
 }
 
-/** Routes whose output `format=geojson` changes (the boundary groupings, §1.8). */
+/** Routes whose output `format=geojson` changes (the boundary groupings, docs/reference/v1-reference-behaviour.md §1.8). */
 export function hasGeoJsonOutput(route: AggregationRoute): boolean {
   return route.grouping === 'boundary' || route.grouping === 'boundaryAndTag';
 }
@@ -63,7 +63,7 @@ const GROUP_TEXT: Record<RouteGrouping, string> = {
   boundaryAndTag: ', aggregated on the boundary and on the tag',
 };
 
-/** The `metadata.description` of a route (§4.1). */
+/** The `metadata.description` of a route (docs/reference/v1-reference-behaviour.md §4.1). */
 export function routeDescription(route: AggregationRoute): string {
   const g = GROUP_TEXT[route.grouping];
   switch (route.family) {

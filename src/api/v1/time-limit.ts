@@ -1,5 +1,5 @@
 /**
- * Runs an engine call under the request's time limit (§2.4, §7): the signal is aborted when the
+ * Runs an engine call under the request's time limit (docs/reference/v1-reference-behaviour.md §2.4, §7): the signal is aborted when the
  * limit passes, which makes the engine stop its work; the answer is then QUERY_TIMEOUT (413), even
  * if the engine has not yet noticed.
  */

@@ -1,6 +1,6 @@
 /**
  * The one mapping from the error catalog to version 2 HTTP statuses, and the version 2 error
- * bodies (v2-reference-and-contributions-format §1.5, FastAPI's shapes):
+ * bodies (docs/reference/v2-reference-and-contributions-format.md §1.5, FastAPI's shapes):
  *
  * - invalid input (body, query, filter, aoi, time, …): 422 `{"detail":[{"loc":[…],"msg":"…","type":"…"}]}`
  * - unknown path: 404 `{"detail":"Not Found"}`; wrong method: 405 `{"detail":"Method Not Allowed"}`
@@ -19,6 +19,8 @@ export const V2_ERROR_STATUS = {
   INPUT_UNSUPPORTED: 500,
   DB_NOT_FOUND: 500,
   DB_INVALID: 500,
+  STORE_WRITE_FAILED: 500,
+  ENGINE_FAILURE: 500,
   FILTER_SYNTAX: 422,
   FILTER_TOO_LONG: 422,
   FILTER_TOO_DEEP: 422,
@@ -38,11 +40,19 @@ export const V2_ERROR_STATUS = {
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   RESOURCE_NOT_FOUND: 404,
+  REQUEST_MALFORMED: 422,
+  URI_TOO_LONG: 414,
   CLI_USAGE: 500,
-  // Key management errors come from the CLI; the request guard answers 401/403/429 itself (src/auth).
+  // The request guard (src/auth/api-key-hook.ts) answers with these statuses.
+  API_KEY_MISSING: 401,
+  API_KEY_INVALID: 403,
+  API_KEY_QUOTA_EXCEEDED: 403,
+  API_KEY_RATE_LIMITED: 429,
+  // Key management errors come from the command line.
   KEY_NOT_FOUND: 500,
   KEYS_DB_BUSY: 500,
   KEYS_DB_INVALID: 500,
+  INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 
 export function v2Status(code: ErrorCode): number {
@@ -103,13 +113,13 @@ export function sendDetail(reply: FastifyReply, status: number, detail: unknown)
 export function sendMaphistError(request: FastifyRequest, reply: FastifyReply, e: MaphistError): FastifyReply {
   const status = v2Status(e.code);
   if (status >= 500 && status !== 504) return sendInternalError(request, reply, e);
-  if (status === 404) return sendDetail(reply, 404, 'Not Found');
-  if (status === 405) return sendDetail(reply, 405, 'Method Not Allowed');
-  if (status === 413) return sendDetail(reply, 413, e.message);
+  if (status === 404) return sendDetail(reply, status, 'Not Found');
+  if (status === 405) return sendDetail(reply, status, 'Method Not Allowed');
+  if (status === 413 || status === 414) return sendDetail(reply, status, e.message);
   return sendDetail(reply, status, issuesOf(e));
 }
 
 export function sendInternalError(request: FastifyRequest, reply: FastifyReply, e: unknown): FastifyReply {
   request.log.error({ err: e }, 'unexpected failure in a v2 request');
-  return sendDetail(reply, 500, 'Internal Server Error');
+  return sendDetail(reply, v2Status('INTERNAL_ERROR'), 'Internal Server Error');
 }

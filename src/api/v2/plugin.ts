@@ -6,7 +6,7 @@
 import type { FastifyError, FastifyInstance, FastifySchema } from 'fastify';
 import { isMaphistError } from '../../core/errors.js';
 import { v2ValidatorCompiler } from './ajv.js';
-import { invalidInput, sendDetail, sendInternalError, sendMaphistError } from './error-status.js';
+import { invalidInput, sendDetail, sendInternalError, sendMaphistError, v2Status } from './error-status.js';
 import { createContext } from './routes/context.js';
 import { registerExtractionRoutes } from './routes/extraction.js';
 import { registerFilterValidationRoutes } from './routes/filter-validation.js';
@@ -66,17 +66,17 @@ function installErrorHandling(app: FastifyInstance): void {
       case 'FST_ERR_CTP_INVALID_TYPE':
         return sendMaphistError(request, reply, invalidInput('CONTENT_TYPE_UNSUPPORTED', ['body'], JSON_ONLY_MESSAGE, 'content_type'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendDetail(reply, 413, 'The request body is larger than the server accepts (20 MB).');
+        return sendDetail(reply, v2Status('PAYLOAD_TOO_LARGE'), 'The request body is larger than the server accepts (20 MB).');
       default:
         break;
     }
     if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
       // Malformed requests Fastify itself refuses: the client's fault, never a 500.
-      return sendDetail(reply, 422, [{ loc: ['body'], msg: e.message, type: 'value_error' }]);
+      return sendDetail(reply, v2Status('REQUEST_MALFORMED'), [{ loc: ['body'], msg: e.message, type: 'value_error' }]);
     }
     return sendInternalError(request, reply, error);
   });
-  app.setNotFoundHandler((_request, reply) => sendDetail(reply, 404, 'Not Found'));
+  app.setNotFoundHandler((_request, reply) => sendDetail(reply, v2Status('RESOURCE_NOT_FOUND'), 'Not Found'));
 }
 
 /** Every other method on a known path: 405 `{"detail":"Method Not Allowed"}` with `Allow`. */
@@ -89,7 +89,7 @@ function registerMethodNotAllowed(app: FastifyInstance, allowed: Map<string, Set
       method: [...others],
       url: path,
       schema: { hide: true } as FastifySchema, // not part of the documented interface
-      handler: async (_request, reply) => sendDetail(reply.header('allow', allow), 405, 'Method Not Allowed'),
+      handler: async (_request, reply) => sendDetail(reply.header('allow', allow), v2Status('METHOD_NOT_ALLOWED'), 'Method Not Allowed'),
     });
   }
 }

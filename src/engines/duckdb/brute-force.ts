@@ -1,5 +1,5 @@
 /**
- * Test oracle: the v1 semantics (snapshots §3.1, contributions/users/latest §3.5) evaluated
+ * Test oracle: the v1 semantics (snapshots docs/reference/v1-reference-behaviour.md §3.1, contributions/users/latest §3.5) evaluated
  * naively in TypeScript over every row of a store: decode every geometry, filter with the
  * JavaScript predicate (not the SQL), clip with the kernel, measure. No interior/boundary split,
  * no SQL window, no one-pass time series: what the engine's fast paths must agree with.
@@ -140,7 +140,7 @@ export interface BruteContribution {
   types: Set<ContributionType>;
 }
 
-/** Every contribution in [t_0, t_last), per element in time order (§3.5). */
+/** Every contribution in [t_0, t_last), per element in time order (docs/reference/v1-reference-behaviour.md §3.5). */
 export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, filter: Filter, timestamps: readonly number[]): BruteContribution[] {
   const pred = compilePredicate(filter);
   const { box, clip } = clipper(area);

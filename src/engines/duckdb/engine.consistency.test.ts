@@ -2,7 +2,7 @@
  * Interior/boundary consistency on the Andorra store: for random bboxes and polygons, the
  * engine's count/length/area/perimeter (SQL for interior rows, exact clipping for boundary rows,
  * one pass over the timestamps) equal a brute-force TypeScript evaluation over every row; and
- * contributions/latest/users equal the brute-force §3.5 evaluation on small areas.
+ * contributions/latest/users equal the brute-force docs/reference/v1-reference-behaviour.md §3.5 evaluation on small areas.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@
  * counts include them); the APIs leave out what the reference services never loaded:
  *
  * - version 1 (the OSHDB): only nodes that carried at least one tag in some version are in its
- *   store (`--nodesWithTagsOnly`, history-engine semantics §5.2), so a never-tagged node is in no
+ *   store (`--nodesWithTagsOnly`, docs/reference/history-engine-semantics.md §5.2), so a never-tagged node is in no
  *   count, user, contribution or extraction; never-tagged ways and relations are kept.
  * - version 2 (ohsome-planet contributions): an element whose every version is untagged produces no
  *   row, whatever its type; and of the relations only those tagged `type=multipolygon` or

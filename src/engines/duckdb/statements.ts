@@ -1,12 +1,33 @@
 /**
  * Running SQL on a store under an AbortSignal, the one way the DuckDB engines (aggregation,
  * statistics, extraction) do it: an abort interrupts the statement and the call rejects with the
- * signal's reason; every statement gets its own connection, closed afterwards.
+ * signal's reason; every statement gets its own connection, closed afterwards. Any other failure
+ * of DuckDB (a closed or damaged store, a file gone, out of memory) rejects as the catalog's
+ * ENGINE_FAILURE, with DuckDB's message and DuckDB's error as its `cause` (the APIs log it and
+ * answer 500): this is the engine seam every statement of the DuckDB engines passes.
  */
 import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult, type DuckDBResultReader } from '@duckdb/node-api';
+import { isMaphistError, MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
 import type { Statement } from './sql/statement.js';
+
+/**
+ * A failure of DuckDB as a coded ENGINE_FAILURE; coded errors pass unchanged. The message stays
+ * DuckDB's own (extraction.ts recognises an out-of-memory batch by it).
+ */
+export function engineFailure(e: unknown): MaphistError {
+  if (isMaphistError(e)) return e;
+  return new MaphistError('ENGINE_FAILURE', e instanceof Error ? e.message : String(e), undefined, { cause: e });
+}
+
+async function connect(store: Store, spilling: boolean | undefined): Promise<DuckDBConnection> {
+  try {
+    return spilling ? await store.connectStreaming() : await store.connect();
+  } catch (e) {
+    throw engineFailure(e);
+  }
+}
 
 /** Throws the signal's reason when it is aborted. */
 export function checkAborted(signal: AbortSignal | undefined): void {
@@ -16,7 +37,7 @@ export function checkAborted(signal: AbortSignal | undefined): void {
 /** Runs `sql` on its own connection, interrupted by the signal, and reads the whole result with `read`. */
 async function readAll<T>(store: Store, sql: string, signal: AbortSignal | undefined, spilling: boolean, read: (reader: DuckDBResultReader) => T): Promise<T> {
   checkAborted(signal);
-  const con: DuckDBConnection = spilling ? await store.connectStreaming() : await store.connect();
+  const con = await connect(store, spilling);
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -25,7 +46,7 @@ async function readAll<T>(store: Store, sql: string, signal: AbortSignal | undef
     return read(reader);
   } catch (e) {
     checkAborted(signal);
-    throw e;
+    throw engineFailure(e);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     con.closeSync();
@@ -104,7 +125,7 @@ export async function* streamRows(
   const { signal } = options;
   checkAborted(signal);
   const pacer = chunkCollectionPacer();
-  const con: DuckDBConnection = options.spilling ? await store.connectStreaming() : await store.connect();
+  const con = await connect(store, options.spilling);
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
   let done = false;
@@ -121,7 +142,7 @@ export async function* streamRows(
     done = true;
   } catch (e) {
     checkAborted(signal);
-    throw e;
+    throw engineFailure(e);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     if (!done) {

@@ -1,5 +1,5 @@
 /**
- * Test oracle for the version 2 statistics (src/query/stats.ts, reference §2): the semantics
+ * Test oracle for the version 2 statistics (src/query/stats.ts, docs/reference/v2-reference-and-contributions-format.md §2): the semantics
  * evaluated naively in TypeScript over every row of a store (brute-force.ts loadAllRows), with the
  * JavaScript filter predicate (not the SQL), the geometry kernel's clip as the exact intersection
  * test, and measures recomputed from the geometries. No interior/boundary split, no SQL bucketing.

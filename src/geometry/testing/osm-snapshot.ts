@@ -16,7 +16,7 @@ export function readOsmSnapshot(xml: string): OsmSnapshot {
   const nodes = new Map<number, Position>();
   for (const m of xml.matchAll(/<node\b([^>]*?)\/?>/g)) {
     const a = attributes(m[1]);
-    // Stored as 1e-7 integers and read back by multiplication, like the reference (semantics §7.3).
+    // Stored as 1e-7 integers and read back by multiplication, like the reference (docs/reference/history-engine-semantics.md §7.3).
     nodes.set(Number(a.id), [Math.round(Number(a.lon) * 1e7) * 1e-7, Math.round(Number(a.lat) * 1e7) * 1e-7]);
   }
   const ways = new Map<number, number[]>();

@@ -1,6 +1,6 @@
 /**
  * JSON Schema of an extraction document: a GeoJSON FeatureCollection (RFC 7946, after the
- * geojson.org schemas) with the envelope members of v1 §4.4 and the feature properties of the spec.
+ * geojson.org schemas) with the envelope members of docs/reference/v1-reference-behaviour.md §4.4 and the feature properties of the spec.
  */
 import { CLIENT_PROPERTY_NAMES, type PropertyNames } from './geojson.js';
 

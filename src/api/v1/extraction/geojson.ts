@@ -1,5 +1,5 @@
 /**
- * The extraction GeoJSON text (v1 §4.4): the envelope's head (attribution, apiVersion, optional
+ * The extraction GeoJSON text (docs/reference/v1-reference-behaviour.md §4.4): the envelope's head (attribution, apiVersion, optional
  * metadata, type, `"features" : [`), each feature in the reference's pretty layout, separated by
  * `, `, then the tail `]\n}\n`. Property keys are sorted (UTF-16 order, `@…` before letters); tags
  * become properties (a key starting with `@` gets another `@`); coordinates have 7 decimals and

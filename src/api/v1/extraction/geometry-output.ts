@@ -1,5 +1,5 @@
 /**
- * The geometry a feature carries (v1 §4.4): `geometry` as is, `bbox` as the envelope (a 5-point
+ * The geometry a feature carries (docs/reference/v1-reference-behaviour.md §4.4): `geometry` as is, `bbox` as the envelope (a 5-point
  * Polygon, a Point when degenerate to a point), `centroid` as a Point (JTS rules: the centroid of
  * the parts of highest dimension — area-weighted for polygons, length-weighted for lines, the mean
  * for points). Coordinates are rounded to 7 decimals (~1 cm) on output.

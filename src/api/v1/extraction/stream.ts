@@ -1,5 +1,5 @@
 /**
- * Streaming an extraction to the client. Design (v1 §4.4, issue #5):
+ * Streaming an extraction to the client. Design (docs/reference/v1-reference-behaviour.md §4.4, issue #5):
  *
  * - Everything that can fail is checked before the first byte: the parameters are parsed, the
  *   query is planned and started, and its first feature is produced. Until then a failure is an

@@ -1,6 +1,6 @@
 /**
  * The golden requests on the bundled sample (sample/andorra.osh.pbf): every route family, every
- * parameter form, and every error message of v1-reference-behaviour §1–§2 that a query string can
+ * parameter form, and every error message of docs/reference/v1-reference-behaviour.md §1–§2 that a query string can
  * provoke. Each case is a path below /v1 and its parameters in order.
  */
 
@@ -137,7 +137,7 @@ export const GOLDEN_CASES: GoldenCase[] = [
   c('contributions-latest-count', '/contributions/latest/count', { bboxes: TOWN, time: BIYEARLY, filter: 'building=*' }),
   c('contributions-latest-count-types', '/contributions/latest/count', { bboxes: TOWN, time: BIYEARLY, filter: 'building=*', contributionType: 'geometryChange' }),
   c('contributions-latest-count-density', '/contributions/latest/count/density', { bboxes: TOWN, time: BIYEARLY, format: 'csv' }),
-  // ---- errors (§1–§2) ----
+  // ---- errors (docs/reference/v1-reference-behaviour.md §1–§2) ----
   c('error-no-params', '/elements/count', {}),
   c('error-unknown-param', '/elements/area', { bboxes: TOWN, filterr: 'building=*' }),
   c('error-unknown-param-two-suggestions', '/elements/perimeter/groupBy/key', { bboxes: TOWN, tim: '2016-01-01' }),

@@ -1,7 +1,7 @@
 /**
  * Golden answers on the bundled sample: every case of cases.ts as GET must give the stored answer,
  * and as POST form and POST multipart the same answer (less the request URL echo, which POSTs do
- * not carry). Then the HTTP behaviour of §2 and §7: 405 with Allow, trailing slash, content types,
+ * not carry). Then the HTTP behaviour of docs/reference/v1-reference-behaviour.md §2 and §7: 405 with Allow, trailing slash, content types,
  * CORS, gzip, cache headers, the POST request URL in error bodies.
  */
 import { after, before, describe, it } from 'node:test';

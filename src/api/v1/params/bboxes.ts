@@ -1,6 +1,6 @@
 /**
  * `bboxes`: `minLon,minLat,maxLon,maxLat` per box, boxes separated by `|`, optional `id:` prefix
- * (v1 §1.4). Coordinates are snapped to 1e-7°; min and max may be given in either order.
+ * (docs/reference/v1-reference-behaviour.md §1.4). Coordinates are snapped to 1e-7°; min and max may be given in either order.
  */
 import { MaphistError } from '../../../core/errors.js';
 import type { Polygon } from '../../../geometry/types.js';

@@ -1,6 +1,6 @@
 /**
  * `bcircles`: `lon,lat,radiusInMetres` per circle, separated by `|`, optional `id:` prefix
- * (v1 §1.4). Each circle becomes a geodesic 32-gon. Unlike the reference (which failed with 500
+ * (docs/reference/v1-reference-behaviour.md §1.4). Each circle becomes a geodesic 32-gon. Unlike the reference (which failed with 500
  * for huge radii), radii must be positive, at most 1000 km, and a circle must not reach a pole.
  */
 import { MaphistError } from '../../../core/errors.js';

@@ -1,5 +1,5 @@
 /**
- * How the text boundary parameters are cut into objects and ids (v1 §1.4): objects are separated
+ * How the text boundary parameters are cut into objects and ids (docs/reference/v1-reference-behaviour.md §1.4): objects are separated
  * by `|`; an optional id is the text before the first `:` of an object's first comma field; the
  * first object decides whether all have ids.
  */

@@ -1,5 +1,5 @@
 /**
- * The boundary of a request: exactly one of `bboxes`, `bcircles`, `bpolys` (v1 §1.4; an empty
+ * The boundary of a request: exactly one of `bboxes`, `bcircles`, `bpolys` (docs/reference/v1-reference-behaviour.md §1.4; an empty
  * value counts as absent). Ids must be unique (the reference crashed on duplicates in users and
  * contributions groupBy/boundary).
  */
@@ -51,7 +51,7 @@ export function assertUniqueIds(areas: readonly AreaOfInterest[]): void {
   }
 }
 
-/** With format=csv, ids end up in a `;`-separated header, so they must not contain `;` (v1 §1.4). */
+/** With format=csv, ids end up in a `;`-separated header, so they must not contain `;` (docs/reference/v1-reference-behaviour.md §1.4). */
 export function assertCsvSafeIds(areas: readonly AreaOfInterest[]): void {
   for (const a of areas) {
     if (a.id.includes(';')) throw new MaphistError('BOUNDARY_INVALID', MSG.CSV_ID_SEMICOLON, { boundary: a.id });

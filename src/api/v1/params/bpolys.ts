@@ -1,5 +1,5 @@
 /**
- * `bpolys` (v1 §1.4): a coordinate list `lon,lat,lon,lat,…` (objects separated by `|`, optional
+ * `bpolys` (docs/reference/v1-reference-behaviour.md §1.4): a coordinate list `lon,lat,lon,lat,…` (objects separated by `|`, optional
  * `id:` prefixes), or a GeoJSON FeatureCollection of Polygon/MultiPolygon features. Every polygon
  * is checked for validity up front (the reference answered most invalid polygons with 500).
  */

@@ -1,5 +1,5 @@
 /**
- * The generic request checks of v1-reference-behaviour §1.3, in the reference's order: content
+ * The generic request checks of docs/reference/v1-reference-behaviour.md §1.3, in the reference's order: content
  * type, no parameters, the first unknown parameter (with a suggestion), duplicates.
  */
 import { MaphistError } from '../../../core/errors.js';

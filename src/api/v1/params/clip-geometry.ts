@@ -1,4 +1,4 @@
-/** `clipGeometry` (extraction, v1 §1.8): like showMetadata; absent or empty = true. */
+/** `clipGeometry` (extraction, docs/reference/v1-reference-behaviour.md §1.8): like showMetadata; absent or empty = true. */
 import { MaphistError } from '../../../core/errors.js';
 import { parseBooleanKeyword } from './boolean-keyword.js';
 import { MSG } from './messages.js';

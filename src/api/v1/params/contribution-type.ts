@@ -1,5 +1,5 @@
 /**
- * `contributionType` (users and contributions count routes, v1 §1.8): a comma list of `creation`,
+ * `contributionType` (users and contributions count routes, docs/reference/v1-reference-behaviour.md §1.8): a comma list of `creation`,
  * `deletion`, `tagChange`, `geometryChange`, case-insensitive, not trimmed. Absent = all
  * contributions (also those with no visible change); empty or unknown = error.
  */

@@ -1,5 +1,5 @@
 /**
- * The deprecated `types`, `keys`, `values` (and `types2`, `keys2`, `values2`) parameters (v1 §1.6),
+ * The deprecated `types`, `keys`, `values` (and `types2`, `keys2`, `values2`) parameters (docs/reference/v1-reference-behaviour.md §1.6),
  * translated into filter text: `keys=k1,k2` with `values=v1` is `k1=v1 and k2=*`; `types` is a
  * list of up to four OSM types or simple-feature types.
  */

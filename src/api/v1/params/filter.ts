@@ -1,5 +1,5 @@
 /**
- * `filter` and `filter2` (v1 §1.6), or their deprecated forms: parsed with the version-1 filter
+ * `filter` and `filter2` (docs/reference/v1-reference-behaviour.md §1.6), or their deprecated forms: parsed with the version-1 filter
  * language, errors worded as the reference words them. Changeset conditions are refused on
  * snapshot-based routes (anywhere in the filter, also under `not`).
  */

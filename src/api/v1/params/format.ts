@@ -1,5 +1,5 @@
 /**
- * `format` (aggregation routes, v1 §1.8): `json` (default), `csv` or `geojson`, case-insensitive.
+ * `format` (aggregation routes, docs/reference/v1-reference-behaviour.md §1.8): `json` (default), `csv` or `geojson`, case-insensitive.
  * `geojson` changes only the groupBy/boundary outputs; elsewhere it yields JSON, so the effective
  * format is returned.
  */

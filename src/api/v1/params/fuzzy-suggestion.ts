@@ -1,5 +1,5 @@
 /**
- * "Did you mean …?" for unknown parameters (v1-reference-behaviour §2.3): Apache commons-text
+ * "Did you mean …?" for unknown parameters (docs/reference/v1-reference-behaviour.md §2.3): Apache commons-text
  * FuzzyScore, and the reference's choice of at most two candidates.
  */
 

@@ -1,5 +1,5 @@
 /**
- * A circle of `radius` metres around a point as a 32-gon on the WGS84 ellipsoid (v1 §1.4: the
+ * A circle of `radius` metres around a point as a 32-gon on the WGS84 ellipsoid (docs/reference/v1-reference-behaviour.md §1.4: the
  * reference buffered in UTM with 8 segments per quadrant; we place the 32 vertices at the true
  * geodesic distance, which is what "a circle of r metres" means anywhere on the globe).
  */

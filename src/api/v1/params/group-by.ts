@@ -1,5 +1,5 @@
 /**
- * `groupByKey`, `groupByValues` (…/groupBy/tag) and `groupByKeys` (…/groupBy/key), v1 §1.7: items
+ * `groupByKey`, `groupByValues` (…/groupBy/tag) and `groupByKeys` (…/groupBy/key), docs/reference/v1-reference-behaviour.md §1.7: items
  * split on `,` and trimmed (inner spaces kept); and the grouping a route's groupBy chain asks for.
  */
 import { MaphistError } from '../../../core/errors.js';
@@ -34,7 +34,7 @@ export function parseGroupByKeys(value: string | undefined): string[] {
   return list;
 }
 
-/** The grouping of a route, reading the groupBy parameters it needs (the endpoint-specific checks of §1.3). */
+/** The grouping of a route, reading the groupBy parameters it needs (the endpoint-specific checks of docs/reference/v1-reference-behaviour.md §1.3). */
 export function parseGrouping(route: V1Route, params: ReadonlyMap<string, string>): SnapshotGrouping {
   const chain = route.groupBy.join('/');
   switch (chain) {

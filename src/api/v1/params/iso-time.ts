@@ -1,5 +1,5 @@
 /**
- * The timestamp and period syntax of the reference (OSHDB IsoDateTimeParser, v1 §1.5): UTC only,
+ * The timestamp and period syntax of the reference (OSHDB IsoDateTimeParser, docs/reference/v1-reference-behaviour.md §1.5): UTC only,
  * an optional trailing `Z`, dates and times of fixed lengths; periods `PnYnMnWnDTnHnMnS`.
  */
 

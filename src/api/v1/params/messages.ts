@@ -1,5 +1,5 @@
 /**
- * The reference's error texts (v1-reference-behaviour §1–§2), quoted verbatim because clients match
+ * The reference's error texts (docs/reference/v1-reference-behaviour.md §1–§2), quoted verbatim because clients match
  * on them. Texts the reference never produced (it answered 500, or accepted nonsense) are ours and
  * are built where they are thrown; README.md lists them.
  */

@@ -54,7 +54,7 @@ const ring = fc.tuple(lon, lat, fc.double({ min: 0.001, max: 1, noNaN: true }), 
   pts.push([pts[0]![0], pts[0]![1]]);
   return pts;
 });
-// Distinct ids and distinct first points (the first pair repeating as the last pair makes one ring of all, v1 §1.4).
+// Distinct ids and distinct first points (the first pair repeating as the last pair makes one ring of all, docs/reference/v1-reference-behaviour.md §1.4).
 const validTextBpolys = fc.array(fc.tuple(id, ring), { minLength: 1, maxLength: 3 })
   .filter((items) => new Set(items.map(([i]) => i)).size === items.length && new Set(items.map(([, r]) => r[0]!.join())).size === items.length)
   .chain(([...items]) =>

@@ -1,6 +1,6 @@
 /**
  * One version-1 request, from its parameters to a typed V1Request, with the checks in the
- * reference's order (v1-reference-behaviour §1.3): content type, no parameters, unknown, duplicate;
+ * reference's order (docs/reference/v1-reference-behaviour.md §1.3): content type, no parameters, unknown, duplicate;
  * the endpoint-specific checks (groupByKey/groupByKeys, properties); then timeout → boundary
  * (syntax, geometry, extent) → showMetadata → format → types → time → filter; then, for
  * full-history and contributions extraction, the two-timestamp rule and properties; finally

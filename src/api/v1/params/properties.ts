@@ -1,5 +1,5 @@
 /**
- * `properties` (extraction, v1 §1.8): a comma list of `tags`, `metadata`, `unclipped` (deprecated,
+ * `properties` (extraction, docs/reference/v1-reference-behaviour.md §1.8): a comma list of `tags`, `metadata`, `unclipped` (deprecated,
  * = clipGeometry=false) and, on /contributions extraction only, `contributionTypes`;
  * case-insensitive, items trimmed.
  */

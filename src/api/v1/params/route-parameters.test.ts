@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { V1_ROUTES, acceptedParameters, findV1Route } from './route-parameters.js';
 
-test('the route table has the 80 routes of §1.1', () => {
+test('the route table has the 80 routes of docs/reference/v1-reference-behaviour.md §1.1', () => {
   assert.equal(V1_ROUTES.length, 80);
   const count = (f: string) => V1_ROUTES.filter((r) => r.family === f).length;
   assert.equal(count('elements'), 52);
@@ -30,7 +30,7 @@ test('routes carry measure, density, ratio and groupBy chain', () => {
 
 const BASE = ['bboxes', 'bcircles', 'bpolys', 'types', 'keys', 'values', 'timeout', 'time', 'showMetadata', 'filter'];
 
-test('accepted parameters follow §1.2', () => {
+test('accepted parameters follow docs/reference/v1-reference-behaviour.md §1.2', () => {
   assert.deepEqual(acceptedParameters('/elements/count'), [...BASE, 'format']);
   assert.deepEqual(acceptedParameters('/elements/count/groupBy/boundary/groupBy/tag'), [...BASE, 'format', 'groupByKey', 'groupByValues']);
   assert.deepEqual(acceptedParameters('/elements/perimeter/groupBy/key'), [...BASE, 'format', 'groupByKeys']);

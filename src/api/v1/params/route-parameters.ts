@@ -1,6 +1,6 @@
 /**
- * The version-1 routes (v1-reference-behaviour §1.1) as data, and which parameters each accepts
- * (§1.2). The HTTP layer registers its routes from V1_ROUTES; the request checks ask
+ * The version-1 routes (docs/reference/v1-reference-behaviour.md §1.1) as data, and which parameters each accepts
+ * (docs/reference/v1-reference-behaviour.md §1.2). The HTTP layer registers its routes from V1_ROUTES; the request checks ask
  * acceptedParameters which names are known.
  */
 import type { Measure } from '../../../query/model.js';

@@ -1,4 +1,4 @@
-/** `showMetadata` (v1 §1.8): `true|yes|false|no`, case-insensitive, whitespace removed; empty or absent = false. */
+/** `showMetadata` (docs/reference/v1-reference-behaviour.md §1.8): `true|yes|false|no`, case-insensitive, whitespace removed; empty or absent = false. */
 import { MaphistError } from '../../../core/errors.js';
 import { parseBooleanKeyword } from './boolean-keyword.js';
 import { MSG } from './messages.js';

@@ -1,5 +1,5 @@
 /**
- * `time` (v1 §1.5): one timestamp, a comma list, or `start/end[/period]` with open ends meaning the
+ * `time` (docs/reference/v1-reference-behaviour.md §1.5): one timestamp, a comma list, or `start/end[/period]` with open ends meaning the
  * data's first or last timestamp (`/`, `//P1Y`, `2014-01-01/`, `/2018-01-01/P1M`, …). The result is
  * epoch seconds, ascending and without repeats.
  */

@@ -1,5 +1,5 @@
 /**
- * `timeout` in seconds (v1 §1.8): a decimal number; more than the server's limit is refused (equal
+ * `timeout` in seconds (docs/reference/v1-reference-behaviour.md §1.8): a decimal number; more than the server's limit is refused (equal
  * is accepted). Absent or empty: the server default.
  */
 import { MaphistError } from '../../../core/errors.js';

@@ -1,5 +1,5 @@
 /**
- * The v1 aggregation routes (§1.1): elements count/length/area/perimeter with density, ratio and
+ * The v1 aggregation routes (docs/reference/v1-reference-behaviour.md §1.1): elements count/length/area/perimeter with density, ratio and
  * the groupings, users/count and contributions count, each by GET (query string) and POST
  * (form-urlencoded or multipart body), with or without a trailing slash; other methods → 405.
  */
@@ -25,7 +25,7 @@ export interface AggregationRouteOptions {
 export const CACHE_FOREVER = 'no-transform, public, max-age=31556926';
 export const NO_CACHE = 'no-cache, no-store, must-revalidate';
 
-/** Successful answers for an explicit, non-"latest" time may be cached (§7). */
+/** Successful answers for an explicit, non-"latest" time may be cached (docs/reference/v1-reference-behaviour.md §7). */
 export function cacheControlFor(timeParameter: string | undefined): string {
   const t = timeParameter?.trim() ?? '';
   return t !== '' && !t.endsWith('/') && !t.includes('//') ? CACHE_FOREVER : NO_CACHE;

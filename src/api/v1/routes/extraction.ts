@@ -1,5 +1,5 @@
 /**
- * The v1 extraction routes (§1.1, §4.4): /elements, /elementsFullHistory, /contributions and
+ * The v1 extraction routes (docs/reference/v1-reference-behaviour.md §1.1, §4.4): /elements, /elementsFullHistory, /contributions and
  * /contributions/latest, each with /geometry, /bbox and /centroid, GET and POST, with or without a
  * trailing slash. Parameters are parsed as for the aggregations (parseV1Request); the answer is
  * streamed (api/v1/extraction/stream.ts explains what happens when something fails mid-stream).
@@ -49,7 +49,7 @@ export async function answerExtraction(
   });
   const kind = KIND_OF[route.family]!;
   const engine = await engineOf();
-  // Deprecated `keys` without properties=tags: only the tags with those keys become properties (§4.4).
+  // Deprecated `keys` without properties=tags: only the tags with those keys become properties (docs/reference/v1-reference-behaviour.md §4.4).
   const keys = pairs.find(([k]) => k === 'keys')?.[1];
   const tagKeys = !parsed.properties.tags && keys !== undefined && keys.trim() !== '' ? new Set(keys.split(',').map((k) => k.trim())) : undefined;
   return streamExtraction(request, reply, {

@@ -1,4 +1,4 @@
-/** GET /v1/metadata: extent and time range of the data, and the server's default timeout (§4.5). */
+/** GET /v1/metadata: extent and time range of the data, and the server's default timeout (docs/reference/v1-reference-behaviour.md §4.5). */
 import type { FastifyInstance } from 'fastify';
 import { MaphistError } from '../../../core/errors.js';
 import type { Store } from '../../../store/open-store.js';

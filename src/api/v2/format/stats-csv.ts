@@ -1,5 +1,5 @@
 /**
- * The CSV statistics answer (§1.5): three `# ` comment lines, a header, one row per timestamp or
+ * The CSV statistics answer (docs/reference/v2-reference-and-contributions-format.md §1.5): three `# ` comment lines, a header, one row per timestamp or
  * bin; `;` between fields, `\n` after each line, fields quoted with `"` only when they must be.
  * Grouped: `timestamp;value;tagvalue`, first the rows of each group (sorted), then the totals with
  * an empty tag value.

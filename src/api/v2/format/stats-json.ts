@@ -1,5 +1,5 @@
 /**
- * The JSON statistics answer (§1.5, OpenAPI 2.0.0a8): `{apiVersion, attribution, result}` with a
+ * The JSON statistics answer (docs/reference/v2-reference-and-contributions-format.md §1.5, OpenAPI 2.0.0a8): `{apiVersion, attribution, result}` with a
  * columnar result; grouped series add `values: {"<tag value>": […]}` in sorted order. Printed by
  * hand so that tag values like "1" keep their sorted place (JSON.stringify would move
  * integer-like keys first).

@@ -1,5 +1,5 @@
 /**
- * A statistics answer ready to print: columns of formatted timestamps and integer values (§1.5:
+ * A statistics answer ready to print: columns of formatted timestamps and integer values (docs/reference/v2-reference-and-contributions-format.md §1.5:
  * values rounded, groups sorted by tag value). JSON and CSV print the same StatsTable.
  */
 import type { FeatureStatsResult } from '../../../query/stats.js';

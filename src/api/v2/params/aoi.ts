@@ -1,5 +1,5 @@
 /**
- * The `aoi` parameter (§1.3): a bbox `[xmin, ymin, xmax, ymax]`, a GeoJSON Polygon or MultiPolygon
+ * The `aoi` parameter (docs/reference/v2-reference-and-contributions-format.md §1.3): a bbox `[xmin, ymin, xmax, ymax]`, a GeoJSON Polygon or MultiPolygon
  * geometry (2D or 3D positions, optional `bbox` member ignored), or a WKT POLYGON/MULTIPOLYGON
  * string; a string that looks like JSON (`{…}`, `[…]`) is parsed as JSON first. GET extraction
  * takes only the text `xmin,ymin,xmax,ymax` (parseAoiText).
@@ -68,7 +68,7 @@ function parseBboxArray(values: unknown[]): AreaOfInterest {
   return bboxAoi(values as BBox);
 }
 
-/** The bbox rules of §1.3. */
+/** The bbox rules of docs/reference/v2-reference-and-contributions-format.md §1.3. */
 export function bboxAoi([xmin, ymin, xmax, ymax]: BBox): AreaOfInterest {
   if (!(xmin < xmax)) fail('The bounding box is invalid: xmin must be smaller than xmax.');
   if (!(ymin < ymax)) fail('The bounding box is invalid: ymin must be smaller than ymax.');

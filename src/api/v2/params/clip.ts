@@ -1,5 +1,5 @@
 /**
- * The `clip` parameter (§1.3): whether length/area (statistics) or geometries (extraction) are cut
+ * The `clip` parameter (docs/reference/v2-reference-and-contributions-format.md §1.3): whether length/area (statistics) or geometries (extraction) are cut
  * to the aoi. Defaults differ per endpoint, as in the reference; contributions extraction has none.
  */
 import { invalidInput } from '../error-status.js';

@@ -1,5 +1,5 @@
 /**
- * The `filter` parameter (§1.3, §1.7): the version 2 filter language. `*` selects everything; an
+ * The `filter` parameter (docs/reference/v2-reference-and-contributions-format.md §1.3, §1.7): the version 2 filter language. `*` selects everything; an
  * empty (or blank) filter is invalid. Parser errors keep their located message
  * (`line L, column C: expected …`) and their catalog code (FILTER_SYNTAX, FILTER_NOT_ALLOWED, …).
  */

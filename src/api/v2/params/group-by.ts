@@ -1,5 +1,5 @@
 /**
- * The `groupBy` parameter of stats/features (§1.3, experimental): `{"type": "byTag", "key": "<osm key>"}`;
+ * The `groupBy` parameter of stats/features (docs/reference/v2-reference-and-contributions-format.md §1.3, experimental): `{"type": "byTag", "key": "<osm key>"}`;
  * absent or null = no grouping. Returns the key.
  */
 import { invalidInput } from '../error-status.js';

@@ -1,5 +1,5 @@
 /**
- * `member_filter` of the collections extractions (§1.4; snake_case as in the reference): a filter on
+ * `member_filter` of the collections extractions (docs/reference/v2-reference-and-contributions-format.md §1.4; snake_case as in the reference): a filter on
  * the members, or absent/null for every member.
  */
 import type { Filter } from '../../../filter/index.js';

@@ -1,4 +1,4 @@
-/** Unit tests of the version 2 parameter parsers (§1.3). */
+/** Unit tests of the version 2 parameter parsers (docs/reference/v2-reference-and-contributions-format.md §1.3). */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MaphistError } from '../../../core/errors.js';

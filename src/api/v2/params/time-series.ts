@@ -1,5 +1,5 @@
 /**
- * Series and bin edges (§1.3, the reference's `generate_series(start, end, interval)`): start,
+ * Series and bin edges (docs/reference/v2-reference-and-contributions-format.md §1.3, the reference's `generate_series(start, end, interval)`): start,
  * start + k·interval (calendar-aware: P1M is a calendar month, from start each time) while ≤ end,
  * then end appended when the last step is uneven. No interval: [start, end]. At most 1000 points.
  */

@@ -1,5 +1,5 @@
 /**
- * The `time` parameter of each version 2 endpoint (§1.3, §1.4). Locations are relative to the
+ * The `time` parameter of each version 2 endpoint (docs/reference/v2-reference-and-contributions-format.md §1.3, §1.4). Locations are relative to the
  * request part: `["time"]`, `["time","start"]`, ….
  *
  * | endpoint                          | accepts                                                   |

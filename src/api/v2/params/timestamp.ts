@@ -1,5 +1,5 @@
 /**
- * One timestamp of a version 2 request (§1.3): ISO-8601 date or date-time, naive = UTC, `Z` or a
+ * One timestamp of a version 2 request (docs/reference/v2-reference-and-contributions-format.md §1.3): ISO-8601 date or date-time, naive = UTC, `Z` or a
  * zero offset accepted, any other offset rejected ("Only UTC timestamps are supported."), not before
  * 2007-10-08T00:00:00Z. Fractions of seconds are dropped (the store counts in seconds).
  * `latest` (where allowed) is the last timestamp of the data; `earliest` (range starts) the minimum.

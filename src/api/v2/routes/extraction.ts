@@ -1,6 +1,6 @@
 /**
  * GET (query) and POST (body) /extraction/{features,collections,collections_members,contributions}.parquet
- * (§1.2, §1.4, §4.3): the GeoParquet file streamed as the extraction writes it. A failure before the
+ * (docs/reference/v2-reference-and-contributions-format.md §1.2, §1.4, §4.3): the GeoParquet file streamed as the extraction writes it. A failure before the
  * first byte is an ordinary error answer; after it the response is cut off (the status is sent).
  */
 import { Transform } from 'node:stream';

@@ -1,4 +1,4 @@
-/** GET /filter/validation?filter=… and POST /filter/validation {filter} (§1.4), also under /filter/validate: 200 echoing the filter, or 422. No key. */
+/** GET /filter/validation?filter=… and POST /filter/validation {filter} (docs/reference/v2-reference-and-contributions-format.md §1.4), also under /filter/validate: 200 echoing the filter, or 422. No key. */
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { API_VERSION_V2, ATTRIBUTION } from '../../attribution.js';
 import { parseV2Filter } from '../params/filter.js';

@@ -1,5 +1,5 @@
 /**
- * GET/HEAD /health (§1.5): `{"status":"Ok"}` when the server is up and its database answers a
+ * GET/HEAD /health (docs/reference/v2-reference-and-contributions-format.md §1.5): `{"status":"Ok"}` when the server is up and its database answers a
  * query; 503 `{"status":"Unavailable"}` otherwise. No key.
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';

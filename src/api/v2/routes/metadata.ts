@@ -1,5 +1,5 @@
 /**
- * GET /metadata (§1.5): `{apiVersion, attribution, temporalExtent: {start, end}, spatialExtent}`.
+ * GET /metadata (docs/reference/v2-reference-and-contributions-format.md §1.5): `{apiVersion, attribution, temporalExtent: {start, end}, spatialExtent}`.
  * start/end are the first and last timestamps of the data; spatialExtent (a GeoJSON Polygon, the
  * bbox of all visible geometries) is a maphist addition. No key.
  */

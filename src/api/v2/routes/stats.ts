@@ -1,6 +1,6 @@
 /**
  * POST /stats/features/{count,length,area}.{json,csv}, /stats/contributors/count.*,
- * /stats/contributions/count.*, /stats/currentness/{count,length,area}.* (§1.2, §1.4, §1.5).
+ * /stats/contributions/count.*, /stats/currentness/{count,length,area}.* (docs/reference/v2-reference-and-contributions-format.md §1.2, §1.4, §1.5).
  */
 import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { API_KEY_SECURITY } from '../../docs/v2-security.js';

@@ -1,4 +1,4 @@
-/** JSON Schemas of the area of interest (§1.3). The parser (params/aoi.ts) checks geometry validity. */
+/** JSON Schemas of the area of interest (docs/reference/v2-reference-and-contributions-format.md §1.3). The parser (params/aoi.ts) checks geometry validity. */
 
 export const BBOX_SCHEMA = {
   type: 'array',

@@ -1,4 +1,4 @@
-/** JSON Schemas of the extraction bodies (POST) and query strings (GET) (§1.4). */
+/** JSON Schemas of the extraction bodies (POST) and query strings (GET) (docs/reference/v2-reference-and-contributions-format.md §1.4). */
 import { AOI_SCHEMA, AOI_TEXT_SCHEMA } from './aoi.js';
 import { clipSchema, FILTER_SCHEMA, MEMBER_FILTER_SCHEMA } from './fields.js';
 import { EXTRACTION_FEATURES_TIME_SCHEMA, TIME_RANGE_SCHEMA, TIME_TEXT_SCHEMA, TIMESTAMP_SCHEMA } from './time.js';

@@ -1,4 +1,4 @@
-/** JSON Schemas of filter, clip, groupBy and member_filter (§1.3, §1.4). */
+/** JSON Schemas of filter, clip, groupBy and member_filter (docs/reference/v2-reference-and-contributions-format.md §1.3, §1.4). */
 
 export const FILTER_SCHEMA = {
   type: 'string',

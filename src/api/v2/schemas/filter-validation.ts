@@ -1,4 +1,4 @@
-/** JSON Schemas of /filter/validation (§1.4). */
+/** JSON Schemas of /filter/validation (docs/reference/v2-reference-and-contributions-format.md §1.4). */
 import { FILTER_SCHEMA } from './fields.js';
 
 export const FILTER_VALIDATION_BODY_SCHEMA = {

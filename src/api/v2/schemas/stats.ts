@@ -1,4 +1,4 @@
-/** JSON Schemas of the statistics bodies (§1.4). Unknown fields → 422. */
+/** JSON Schemas of the statistics bodies (docs/reference/v2-reference-and-contributions-format.md §1.4). Unknown fields → 422. */
 import { AOI_SCHEMA } from './aoi.js';
 import { clipSchema, FILTER_SCHEMA, GROUP_BY_SCHEMA } from './fields.js';
 import { FEATURE_STATS_TIME_SCHEMA, TIME_BINS_SCHEMA } from './time.js';

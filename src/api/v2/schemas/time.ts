@@ -1,4 +1,4 @@
-/** JSON Schemas of `time` (§1.3); the parser (params/time.ts) checks timestamps, order and series size. */
+/** JSON Schemas of `time` (docs/reference/v2-reference-and-contributions-format.md §1.3); the parser (params/time.ts) checks timestamps, order and series size. */
 
 const TS_DESC = 'ISO-8601 timestamp; without offset = UTC; only UTC (Z or +00:00) is accepted; not before 2007-10-08T00:00:00Z.';
 

@@ -1,7 +1,7 @@
 /**
  * The columns of the four GeoParquet files of version 2 extraction and their `geo` metadata
  * (GeoParquet 1.1). Column names follow the documented data model of the reference
- * (`docs/source/reference/data_model.rst`, research notes §4.3), not its code snapshot:
+ * (`docs/source/reference/data_model.rst`, docs/reference/v2-reference-and-contributions-format.md §4.3), not its code snapshot:
  * see docs/v2-parquet.md.
  */
 import type { SchemaElement } from 'hyparquet';
