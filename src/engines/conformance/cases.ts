@@ -219,6 +219,11 @@ export const CASES: readonly ConformanceCase[] = [
   contrib(H, 'latest', 'none-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'none' }),
   contrib(H, 'users', 'key-world', ['world'], 'type:way or type:relation or amenity=*', { by: 'key', keys: ['building', 'landuse', 'amenity'] }),
 
+  // Times exactly at edits: a state counts from its start (valid_from <= t), intervals are half-open [t_i, t_i+1).
+  { ...snap(H, 'count-type-at-edits', ['world'], 'type:node or type:way or type:relation', 'count', { by: 'type' }), timestamps: ['2020-02-01', '2020-04-01', '2020-07-01', '2020-09-01'] },
+  { ...contrib(H, 'contributions', 'type-at-edits', ['world'], 'type:node or type:way or type:relation', { by: 'type' }), timestamps: ['2020-02-01', '2020-04-01', '2020-07-01', '2020-09-01'] },
+  { ...contrib(H, 'users', 'none-at-edits', ['world'], 'type:node or type:way or type:relation', { by: 'none' }), timestamps: ['2020-02-01', '2020-04-01', '2020-07-01', '2020-09-01'] },
+  { id: 'stats-contributions-at-edits', fixture: H, op: 'stats.contributions', aoi: 'world', edges: ['2020-02-01', '2020-04-01', '2020-07-01', '2020-09-01'], filter: 'building=* or amenity=* or highway=* or landuse=*' },
   contrib(A, 'contributions', 'type-world', ['world'], 'type:relation or building=*', { by: 'type' }),
   contrib(A, 'users', 'none-world', ['world'], 'type:relation', { by: 'none' }),
   contrib(A, 'contributions', 'none-center', ['center'], 'building=*', { by: 'none' }),
