@@ -176,9 +176,9 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
     const [tb, ib] = b.split('/').map(Number);
     return ta - tb || ia - ib;
   });
+  const world = coversWorld(area);
   for (const key of keys) {
     const kept = byElement.get(key)!.filter((r) => !r.collapsed).sort((a, b) => a.validFrom - b.validFrom || a.version - b.version || a.minor - b.minor);
-    const world = coversWorld(area);
     const clipped = (r: BruteRow): Geometry | null => {
       if (r.deleted || !pred(r.state)) return null;
       if (r.box === null) return world ? UNPLACED : null;
