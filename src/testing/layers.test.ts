@@ -75,3 +75,21 @@ it('the rules see the imports (the scan finds the server importing the API route
   assert.ok(ALL.some((i) => i.file === 'src/api/server.ts' && i.to === 'query'));
   assert.ok(ALL.some((i) => i.file === 'src/cli/commands/serve.ts' && i.to === 'engines'));
 });
+
+it('the engine conformance suite is engine-neutral: it imports no engine and no database driver', () => {
+  const dir = join(SRC, 'engines', 'conformance');
+  const found: string[] = [];
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith('.ts')) continue;
+    const file = join(dir, name);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\('([^']+)'\)/g)) {
+      const spec = m[1] ?? m[2]!;
+      const target = spec.startsWith('.') ? relative(SRC, resolve(dir, spec)) : spec;
+      const parts = target.split('/');
+      const otherEngine = parts[0] === 'engines' && parts[1] !== 'conformance';
+      if (otherEngine || spec === '@duckdb/node-api' || spec.includes('clickhouse')) found.push(`${relative(REPO_ROOT, file)} imports ${spec}`);
+    }
+  }
+  assert.ok(readdirSync(dir).includes('conformance.ts'));
+  assert.deepEqual(found, []);
+});

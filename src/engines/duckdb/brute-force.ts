@@ -97,6 +97,19 @@ function clipper(area: BruteArea): { box: BBox; clip: (g: Geometry) => Geometry 
   return { box, clip: (g) => clipToPolygon(g, area.polygon) };
 }
 
+/**
+ * Whether the area covers the whole world [-180,-90,180,90]: there, rows without an extent
+ * (relations of relations, members all missing: no geometry or an empty collection) are counted
+ * too, with measures 0 — as the reference (elements it cannot place sit in its top grid cell,
+ * which only a whole-world query covers) and osmium's counts do (src/query/README.md).
+ */
+function coversWorld(area: BruteArea): boolean {
+  return 'bbox' in area && area.bbox[0] <= -180 && area.bbox[1] <= -90 && area.bbox[2] >= 180 && area.bbox[3] >= 90;
+}
+
+/** What a row without an extent counts as, in a whole-world area. */
+const UNPLACED: Geometry = { type: 'GeometryCollection', geometries: [] };
+
 const meets = (a: BBox, b: BBox) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
 
 export interface BruteSnapshot {
@@ -111,13 +124,14 @@ export function bruteSnapshots(rows: readonly BruteRow[], area: BruteArea, filte
   const { box, clip } = clipper(area);
   const out: BruteSnapshot = { count: [], length: [], area: [], perimeter: [] };
   const cache = new Map<BruteRow, Geometry | null>();
-  const near = v1Rows(rows).filter((r) => r.box !== null && meets(r.box, box));
+  const world = coversWorld(area);
+  const near = v1Rows(rows).filter((r) => (r.box !== null && meets(r.box, box)) || (world && r.box === null));
   for (const t of timestamps) {
     let count = 0, length = 0, areaSum = 0, perimeter = 0;
     for (const r of near) {
       if (r.deleted || r.validFrom > t || r.validTo <= t || !pred(r.state)) continue;
       let c = cache.get(r);
-      if (c === undefined) cache.set(r, (c = clip(r.geometry!)));
+      if (c === undefined) cache.set(r, (c = r.box === null ? UNPLACED : clip(r.geometry!)));
       if (c === null) continue;
       count += 1;
       length += lengthOf(c);
@@ -138,6 +152,9 @@ export interface BruteContribution {
   time: number;
   userId: number;
   types: Set<ContributionType>;
+  /** The state's tags and the previous kept state's (flat lists), for grouping by tag or key. */
+  tags: readonly string[];
+  tagsBefore: readonly string[];
 }
 
 /** Every contribution in [t_0, t_last), per element in time order (docs/reference/v1-reference-behaviour.md §3.5). */
@@ -159,9 +176,14 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
     const [tb, ib] = b.split('/').map(Number);
     return ta - tb || ia - ib;
   });
+  const world = coversWorld(area);
   for (const key of keys) {
     const kept = byElement.get(key)!.filter((r) => !r.collapsed).sort((a, b) => a.validFrom - b.validFrom || a.version - b.version || a.minor - b.minor);
-    const clipped = (r: BruteRow): Geometry | null => (r.deleted || r.box === null || !meets(r.box, box) || !pred(r.state) ? null : clip(r.geometry!));
+    const clipped = (r: BruteRow): Geometry | null => {
+      if (r.deleted || !pred(r.state)) return null;
+      if (r.box === null) return world ? UNPLACED : null;
+      return meets(r.box, box) ? clip(r.geometry!) : null;
+    };
     let prev: Geometry | null = null;
     let prevRow: BruteRow | null = null;
     for (const r of kept) {
@@ -175,7 +197,7 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
           if (!sameTags(r.state.tags, prevRow!.state.tags)) types.add('tagChange');
           if (!sameGeometry(comparedGeometry(cur, () => r.geometry), comparedGeometry(prev, () => prevRow!.geometry))) types.add('geometryChange');
         }
-        out.push({ typeCode: r.typeCode, id: r.state.id, time: r.validFrom, userId: r.userId, types });
+        out.push({ typeCode: r.typeCode, id: r.state.id, time: r.validFrom, userId: r.userId, types, tags: r.state.tags, tagsBefore: prevRow?.state.tags ?? [] });
       }
       prev = cur;
       prevRow = r;
