@@ -78,6 +78,10 @@ it('the API versions do not import each other (what both need lives below them: 
   );
 });
 
+it('api/shared, below both API versions, imports neither', () => {
+  assert.deepEqual(violations((i) => i.fromPath.startsWith('api/shared/') && /^api\/(v1|v2|docs)\//.test(i.toPath)), []);
+});
+
 it('only the command line imports the command line', () => {
   assert.deepEqual(violations((i) => i.from !== 'cli' && i.to === 'cli'), []);
 });

@@ -89,13 +89,14 @@ export async function streamExtraction<R>(request: FastifyRequest, reply: Fastif
   const records = o.records(signal);
   let first: IteratorResult<R, void>;
   try {
-    // Validate before the first byte: plan, start the query, produce the first record.
-    first = await records.next();
-    if (signal.aborted) throw signal.reason;
+    // Validate before the first byte: plan, start the query, produce the first record. An abort
+    // answers at once, even if the engine has not noticed it yet.
+    first = await cancellation.run(() => records.next());
   } catch (e) {
-    await records.return(undefined).catch(() => undefined);
-    // The engine rejects with the signal's reason, or with its own abort error: either way the reason.
-    throw signal.aborted ? signal.reason : e;
+    // (An engine still busy closes when it notices the signal; the answer does not wait for it.)
+    const closed = records.return(undefined).catch(() => undefined);
+    if (!signal.aborted) await closed;
+    throw e;
   }
 
   reply.hijack();

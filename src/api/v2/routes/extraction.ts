@@ -20,6 +20,7 @@ import {
 } from '../schemas/extraction.js';
 import type { ExtractionRequest } from '../requests.js';
 import { BODY_LIMIT, type V2Context } from './context.js';
+
 export const PARQUET_CONTENT_TYPE = 'application/vnd.apache.parquet';
 
 const SCHEMAS: Record<ExtractionKind, { body: object; query: object }> = {
