@@ -32,9 +32,11 @@ export async function createParquetExtraction(store: Store, dictionary?: StoreTa
       const s = signal ?? new AbortController().signal;
       const writer = new GeoParquetStreamWriter(request.kind, out, s, maphistMetadata(request.kind, store.metadata.lastTimestamp));
       try {
-        for await (const record of engine.records(request, s)) {
-          const p = writer.add(record);
-          if (p) await p;
+        for await (const batch of engine.records(request, s)) {
+          for (const record of batch) {
+            const p = writer.add(record);
+            if (p) await p;
+          }
         }
         if (s.aborted) throw s.reason;
         await writer.finish();

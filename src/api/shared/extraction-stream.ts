@@ -45,6 +45,27 @@ export interface ExtractionStreamOptions<R> {
   writer(out: Writable, signal: AbortSignal): RecordWriter<R>;
 }
 
+/** A writer of batches from a writer of records (an engine that yields its records in batches). */
+export function batchWriter<R>(writer: RecordWriter<R>): RecordWriter<readonly R[]> {
+  async function rest(pending: Promise<void>, batch: readonly R[], from: number): Promise<void> {
+    await pending;
+    for (let i = from; i < batch.length; i++) {
+      const p = writer.add(batch[i]);
+      if (p) await p;
+    }
+  }
+  return {
+    add(batch) {
+      for (let i = 0; i < batch.length; i++) {
+        const p = writer.add(batch[i]);
+        if (p) return rest(p, batch, i + 1);
+      }
+      return undefined;
+    },
+    finish: () => writer.finish(),
+  };
+}
+
 export function acceptsGzip(request: FastifyRequest): boolean {
   const h = request.headers['accept-encoding'];
   const v = Array.isArray(h) ? h.join(',') : (h ?? '');

@@ -59,7 +59,7 @@ describe('v2 routes (recording engines)', () => {
       calls.push({ method: 'records', query: request, signal });
       if (behaviour === 'fail') throw new Error('boom');
       if (behaviour === 'hang') await until(signal);
-      yield record;
+      yield [record];
       if (behaviour === 'fail-after-start') {
         await new Promise((r) => setTimeout(r, 20));
         throw new Error('boom after start');

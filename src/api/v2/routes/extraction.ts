@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { API_KEY_SECURITY } from '../../docs/v2-security.js';
-import { streamExtraction } from '../../shared/extraction-stream.js';
+import { batchWriter, streamExtraction } from '../../shared/extraction-stream.js';
 import { GeoParquetStreamWriter, maphistMetadata } from '../format/geoparquet/parquet-stream-writer.js';
 import { extractionRequest } from '../params/extraction-request.js';
 import type { ExtractionKind } from '../params/time.js';
@@ -60,6 +60,6 @@ function stream(request: FastifyRequest, reply: FastifyReply, ctx: V2Context, ex
     timeoutSeconds: ctx.extractionSeconds,
     headers: { 'content-type': PARQUET_CONTENT_TYPE, 'content-disposition': `attachment; filename="${extraction.kind}.parquet"` },
     gzip: false, // the pages are ZSTD-compressed
-    writer: (out, signal) => new GeoParquetStreamWriter(extraction.kind, out, signal, metadata),
+    writer: (out, signal) => batchWriter(new GeoParquetStreamWriter(extraction.kind, out, signal, metadata)),
   });
 }

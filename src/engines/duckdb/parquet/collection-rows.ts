@@ -106,24 +106,26 @@ class Collector {
   }
 }
 
-export async function* collectionRecords(ctx: RowContext, request: CollectionsExtractionRequest): AsyncGenerator<ExtractionRecord, void, undefined> {
+/** The records, one batch per DuckDB chunk (a relation's collections in the batch of its last member). */
+export async function* collectionRecords(ctx: RowContext, request: CollectionsExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
   const members = request.kind === 'collections_members';
   let relation: ExtractionRecord | null = null;
   let relationId = -1;
   let collector = new Collector();
 
-  function* relationRecords(): Generator<ExtractionRecord, void, undefined> {
+  function addRelation(batch: ExtractionRecord[]): void {
     if (relation === null) return;
     for (const [family, g] of collector.geometries()) {
       const bbox = bboxStruct(g);
       if (bbox === null) continue;
-      yield { ...relation, tags: relation.tags, geom: encodeWkb(g), geom_type: g.type, bbox, clipped: collector.clipped[family] };
+      batch.push({ ...relation, tags: relation.tags, geom: encodeWkb(g), geom_type: g.type, bbox, clipped: collector.clipped[family] });
     }
     relation = null;
     collector = new Collector();
   }
 
   for await (const rows of streamRows(ctx.store, collectionSql(ctx, request), ctx.signal)) {
+    const batch: ExtractionRecord[] = [];
     for (const r of rows) {
       const g = outputGeometry(
         ctx.plan, r[GEOMETRY.geometry] as Uint8Array, r[GEOMETRY.geometry_type] as number, storeBBox(r, MEMBER)!, r[GEOMETRY.interior] as boolean, request.clip, !members,
@@ -134,18 +136,21 @@ export async function* collectionRecords(ctx: RowContext, request: CollectionsEx
         row.collection_osm_id = BigInt(r[RELATION.id] as number);
         row.member_pos = r[PLACE.pos] as number;
         row.member_role = r[PLACE.role] as string;
-        yield setGeometry(row, g, true);
+        batch.push(setGeometry(row, g, true));
         continue;
       }
       const id = r[RELATION.id] as number;
       if (id !== relationId) {
-        yield* relationRecords();
+        addRelation(batch);
         relationId = id;
         relation = stateRecord(r, RELATION);
       }
       collector.add(g.geometry!, g.clipped);
     }
     checkAborted(ctx.signal);
+    if (batch.length > 0) yield batch;
   }
-  yield* relationRecords();
+  const last: ExtractionRecord[] = [];
+  addRelation(last);
+  if (last.length > 0) yield last;
 }

@@ -56,8 +56,10 @@ WHERE NOT st.collapsed AND st.valid_from >= ${isInteger(start)} AND st.valid_fro
   AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st', 'currentOrBefore')}`;
 }
 
-export async function* contributionRecords(ctx: RowContext, request: ContributionsExtractionRequest): AsyncGenerator<ExtractionRecord, void, undefined> {
+/** The records, one batch per DuckDB chunk. */
+export async function* contributionRecords(ctx: RowContext, request: ContributionsExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
   for await (const rows of streamRows(ctx.store, contributionSql(ctx, request), ctx.signal)) {
+    const batch: ExtractionRecord[] = [];
     for (const r of rows) {
       const bbox = storeBBox(r, STATE);
       if (bbox === null) continue;
@@ -70,8 +72,9 @@ export async function* contributionRecords(ctx: RowContext, request: Contributio
       row.contribution_type = contributionType(deleted, r[AT.is_creation] as boolean, r[AT.tag_change] as boolean, r[AT.geometry_change] as boolean);
       if (deleted) row.tags = before;
       row.tags_before = before;
-      yield setGeometry(row, g, false);
+      batch.push(setGeometry(row, g, false));
     }
     checkAborted(ctx.signal);
+    if (batch.length > 0) yield batch;
   }
 }

@@ -32,13 +32,16 @@ WHERE NOT st.deleted AND st.geometry_type NOT IN (0, 7) AND ${time}
   AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st')}`;
 }
 
-export async function* featureRecords(ctx: RowContext, request: FeaturesExtractionRequest): AsyncGenerator<ExtractionRecord, void, undefined> {
+/** The records, one batch per DuckDB chunk. */
+export async function* featureRecords(ctx: RowContext, request: FeaturesExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
   for await (const rows of streamRows(ctx.store, featureSql(ctx, request), ctx.signal)) {
+    const batch: ExtractionRecord[] = [];
     for (const r of rows) {
       const g = outputGeometry(ctx.plan, r[AT.geometry] as Uint8Array, r[AT.geometry_type] as number, storeBBox(r, STATE)!, r[AT.interior] as boolean, request.clip);
       if (g === null) continue;
-      yield setGeometry(stateRecord(r, STATE), g, true);
+      batch.push(setGeometry(stateRecord(r, STATE), g, true));
     }
     checkAborted(ctx.signal);
+    if (batch.length > 0) yield batch;
   }
 }

@@ -18,7 +18,7 @@ import type { RowContext } from './rows-common.js';
 export async function createV2Extraction(store: Store, dictionary?: StoreTagDictionary): Promise<RecordExtraction> {
   const d = await dictionaryOf(store, dictionary);
   return {
-    async *records(request: ExtractionRequest, signal?: AbortSignal): AsyncGenerator<ExtractionRecord, void, undefined> {
+    async *records(request: ExtractionRequest, signal?: AbortSignal): AsyncGenerator<ExtractionRecord[], void, undefined> {
       const ctx: RowContext = { store, dictionary: d, plan: planArea(request.aoi, 'st'), signal };
       checkAborted(signal);
       switch (request.kind) {
