@@ -11,7 +11,7 @@
 import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createParquetExtraction } from '../src/engines/duckdb/parquet/parquet-extraction.js';
+import { createParquetExtraction } from '../src/testing/geoparquet.js';
 import { featureSql } from '../src/engines/duckdb/parquet/feature-rows.js';
 import { parseFilter } from '../src/filter/index.js';
 import { planArea } from '../src/query/area-plan.js';

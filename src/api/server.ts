@@ -1,41 +1,31 @@
 /**
- * The HTTP server: both API versions over one store. Version 1 is served under `/v1` (aggregation
- * routes, metadata; CORS, gzip and the reference's error bodies, docs/reference/v1-reference-behaviour.md §2 and §7).
- * Version 2 is served under its release candidate prefix `/v2-rc` and, identically, under `/v2`.
+ * The HTTP server: the API versions over one store, as peer Fastify plugins. Version 1 is served
+ * under `/v1` (v1/plugin.ts), version 2 under its release candidate prefix `/v2-rc` and,
+ * identically, under `/v2` (v2/plugin.ts); each plugin has its own CORS, compression, body parsing,
+ * error handling and documentation. This file only composes: the root's request log, one
+ * cancellation per request (shared/cancellation.ts: time limit, client disconnect, shutdown) and
+ * the plugins. It imports no engine and no driver: the command line builds the engines.
  */
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
-import compress from '@fastify/compress';
-import cors from '@fastify/cors';
 import type { Engines } from '../query/engines.js';
-import type { QueryEngine } from '../query/model.js';
 import type { Store } from '../store/open-store.js';
-import type { ApiKeyHook } from './v2/services.js';
-import { registerV1Docs } from './docs/v1-docs.js';
-import { registerV2Docs } from './docs/v2-docs.js';
-import { installV1ErrorHandling, isV1Request, sendV1FrameworkError } from './v1/error-status.js';
-import { installBodyParsers } from './v1/request-pairs.js';
-import { registerAggregationRoutes } from './v1/routes/aggregation.js';
-import { registerMetadataRoute } from './v1/routes/metadata.js';
+import { installCancellation } from './shared/cancellation.js';
 import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
-import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './v1/extraction/geojson.js';
-import { registerV2Routes } from './v2/plugin.js';
-import type { V2Services } from './v2/services.js';
+import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
+import { v1Plugin, type V1PluginOptions } from './v1/plugin.js';
+import { v2Plugin, type V2PluginOptions } from './v2/plugin.js';
+import type { ApiKeyHook } from './v2/services.js';
 
-export interface ServerOptions {
-  /** The engines over the store (the command line makes them: src/engines/duckdb/engines.ts). */
-  engines: Engines;
-  /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
+/** The server's configuration (the command line's flags). */
+export interface AppConfig {
+  /** Default and largest v1 query time limit in seconds (reported by /v1/metadata); default 600. */
   timeoutSeconds?: number;
+  /** Version 2 time limits in seconds (defaults: statistics 180, extraction 240). */
+  statsTimeoutSeconds?: number;
+  extractionTimeoutSeconds?: number;
   /** Fastify's logger: false (default), true, or options such as `{ level: 'warn' }`. */
   logger?: boolean | { level: string };
-  /** Replaces `engines.aggregation` (tests). */
-  engine?: QueryEngine;
-  /**
-   * The API-key guard of the version 2 statistics and extraction routes (src/auth); absent: no
-   * key needed (`maphist serve --no-api-keys`, a private deployment).
-   */
-  apiKeys?: ApiKeyHook;
   /** Sees every route as it is registered (tests and tooling enumerate the routes with it). */
   onRoute?: (route: RouteOptions) => void;
   /**
@@ -45,8 +35,19 @@ export interface ServerOptions {
   neutralNames?: boolean;
   /** One line per request (`maphist serve` writes them to standard output); absent: no request log. */
   requestLog?: RequestLogOptions;
-  /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the engines'. */
-  v2?: Partial<Omit<V2Services, 'metadata'>>;
+}
+
+/** What the command line hands the server. */
+export interface AppParts {
+  /** The engines over the store (the command line makes them: src/engines/duckdb/engines.ts). */
+  engines: Engines;
+  store: Store;
+  /**
+   * The API-key guard over the key store, for the version 2 statistics and extraction routes
+   * (src/auth); absent: no key needed (`maphist serve --no-api-keys`, a private deployment).
+   */
+  keys?: ApiKeyHook;
+  config?: AppConfig;
 }
 
 /**
@@ -58,29 +59,14 @@ export const LOGGER_OPTIONS = {
   redact: { paths: ['req.headers.authorization', 'request.headers.authorization', 'headers.authorization', 'authorization'], censor: '[redacted]' },
 };
 
-/** The reference's CORS headers (docs/reference/v1-reference-behaviour.md §7). */
-const CORS_OPTIONS = {
-  origin: '*',
-  methods: ['POST', 'GET'],
-  maxAge: 3600,
-  credentials: true,
-  allowedHeaders: ['Origin', 'X-Requested-With', 'Content-Type', 'Accept', 'Authorization', 'X-REQUEST-URI'],
-};
-
-/** gzip for JSON, CSV and GeoJSON answers of at least 1400 bytes (docs/reference/v1-reference-behaviour.md §7). */
-const COMPRESS_OPTIONS = {
-  global: true,
-  threshold: 1400,
-  encodings: ['gzip' as const],
-  customTypes: /^(application\/(json|geo\+json)|text\/csv)/,
-};
-
-export async function createServer(store: Store, options: ServerOptions): Promise<FastifyInstance> {
+export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
+  const { engines, store } = parts;
+  const config = parts.config ?? {};
   const app = Fastify({
-    logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false,
+    logger: config.logger ? { ...LOGGER_OPTIONS, ...(typeof config.logger === 'object' ? config.logger : {}) } : false,
     // Refusals before routing (an undecodable path) run no hook: logged here, and v1 answers them with its error body.
     frameworkErrors: (error, request, reply) => {
-      if (options.requestLog) trackRequest(request, reply, options.requestLog);
+      if (config.requestLog) trackRequest(request, reply, config.requestLog);
       if (isV1Request(request)) return sendV1FrameworkError(request, reply, error);
       // Elsewhere, Fastify's own answer, as without this option.
       const status = error.statusCode ?? 500;
@@ -88,43 +74,28 @@ export async function createServer(store: Store, options: ServerOptions): Promis
       reply.raw.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }).end(body);
     },
   });
-  if (options.onRoute) app.addHook('onRoute', options.onRoute);
-  if (options.requestLog) installRequestLog(app, options.requestLog);
-  const timeoutSeconds = options.timeoutSeconds ?? 600;
-  const { engines } = options;
-  const engine = options.engine ?? engines.aggregation;
-  const stats = options.v2?.stats ?? engines.stats;
-  const extraction = options.v2?.extraction ?? engines.parquet;
-  await app.register(
-    async (v1) => {
-      // A bare OPTIONS (no Origin or no Access-Control-Request-Method) is answered like a preflight,
-      // as Spring answers OPTIONS, not with the plugin's plain-text 400 (every v1 error is JSON).
-      await v1.register(cors, { ...CORS_OPTIONS, strictPreflight: false });
-      await v1.register(compress, COMPRESS_OPTIONS);
-      await installBodyParsers(v1);
-      installV1ErrorHandling(v1);
-      registerMetadataRoute(v1, store, { timeoutSeconds });
-      registerAggregationRoutes(v1, { store, engine, timeoutSeconds });
-      (await import('./v1/routes/extraction.js')).registerExtractionRoutes(v1, {
-        store,
-        timeoutSeconds,
-        engine: () => engines.extraction(),
-        names: options.neutralNames ? NEUTRAL_PROPERTY_NAMES : CLIENT_PROPERTY_NAMES,
-      });
-      await registerV1Docs(v1);
-    },
-    { prefix: '/v1' },
-  );
+  if (config.onRoute) app.addHook('onRoute', config.onRoute);
+  if (config.requestLog) installRequestLog(app, config.requestLog);
+  installCancellation(app);
+  await app.register(v1Plugin, {
+    prefix: '/v1',
+    store,
+    aggregation: engines.aggregation,
+    extraction: () => engines.extraction(),
+    timeoutSeconds: config.timeoutSeconds ?? 600,
+    neutralNames: config.neutralNames,
+  } satisfies V1PluginOptions & { prefix: string });
   for (const prefix of ['/v2-rc', '/v2']) {
-    await app.register(
-      async (v2) => {
-        await v2.register(cors, { ...CORS_OPTIONS, methods: ['GET', 'HEAD', 'POST'], credentials: false });
-        await v2.register(compress, { ...COMPRESS_OPTIONS, customTypes: /^(application\/json|text\/csv)/ });
-        await registerV2Docs(v2, prefix); // before the routes: it collects their schemas
-        registerV2Routes(v2, { metadata: store.metadata, databaseAnswers: () => engines.databaseAnswers(), stats, extraction, apiKeys: options.apiKeys, ...options.v2 });
-      },
-      { prefix },
-    );
+    const services = {
+      metadata: store.metadata,
+      databaseAnswers: () => engines.databaseAnswers(),
+      stats: engines.stats,
+      extraction: engines.parquet,
+      apiKeys: parts.keys,
+      statsTimeoutSeconds: config.statsTimeoutSeconds,
+      extractionTimeoutSeconds: config.extractionTimeoutSeconds,
+    };
+    await app.register(v2Plugin, { prefix, services } satisfies V2PluginOptions);
   }
   return app;
 }

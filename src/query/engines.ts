@@ -6,7 +6,7 @@
 import type { ExtractionEngine } from './extraction.js';
 import type { QueryEngine } from './model.js';
 import type { StatsEngine } from './stats.js';
-import type { ParquetExtraction } from './v2-requests.js';
+import type { RecordExtraction } from './v2-requests.js';
 
 export interface Engines {
   /** Version 1 aggregations: elements, users, contributions. */
@@ -15,8 +15,8 @@ export interface Engines {
   extraction(): Promise<ExtractionEngine>;
   /** Version 2 statistics. */
   stats: StatsEngine;
-  /** Version 2 GeoParquet extraction. */
-  parquet: ParquetExtraction;
+  /** Version 2 extraction: the records the API writes as GeoParquet. */
+  parquet: RecordExtraction;
   /** Whether the database answers a trivial query (`/health`). */
   databaseAnswers(): Promise<boolean>;
 }

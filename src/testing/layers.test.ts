@@ -18,6 +18,9 @@ interface Import {
   from: string;
   /** A layer for imports inside src/, else the package name (`node:fs`, `@duckdb/node-api`). */
   to: string;
+  /** The importing file and the imported one, relative to src/ (`api/v2/params/aoi.ts`); the package name outside src/. */
+  fromPath: string;
+  toPath: string;
 }
 
 function sourceFiles(dir: string, out: string[] = []): string[] {
@@ -38,8 +41,9 @@ function importsOf(file: string): Import[] {
   const out: Import[] = [];
   for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\('([^']+)'\)/g)) {
     const spec = m[1] ?? m[2]!;
-    const to = spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)).split('/')[0]! : spec;
-    out.push({ file: relative(REPO_ROOT, file), from, to });
+    const toPath = spec.startsWith('.') ? relative(SRC, resolve(dirname(file), spec)) : spec;
+    const to = spec.startsWith('.') ? toPath.split('/')[0]! : spec;
+    out.push({ file: relative(REPO_ROOT, file), from, to, fromPath: relative(SRC, file), toPath });
   }
   return out;
 }
@@ -66,6 +70,18 @@ it('the kernel (geometry, filter, core) does no I/O and knows no engine', () => 
   assert.deepEqual(violations((i) => kernel.includes(i.from) && (io.has(i.to) || ['engines', 'store', 'io', 'history', 'query'].includes(i.to))), []);
 });
 
+it('the API versions do not import each other (what both need lives below them: api/shared, geometry, query)', () => {
+  const version = (path: string) => /^api\/(v1|v2)\//.exec(path)?.[1];
+  assert.deepEqual(
+    violations((i) => version(i.fromPath) !== undefined && version(i.toPath) !== undefined && version(i.fromPath) !== version(i.toPath)),
+    [],
+  );
+});
+
+it('api/shared, below both API versions, imports neither', () => {
+  assert.deepEqual(violations((i) => i.fromPath.startsWith('api/shared/') && /^api\/(v1|v2|docs)\//.test(i.toPath)), []);
+});
+
 it('only the command line imports the command line', () => {
   assert.deepEqual(violations((i) => i.from !== 'cli' && i.to === 'cli'), []);
 });
@@ -74,6 +90,7 @@ it('the rules see the imports (the scan finds the server importing the API route
   assert.ok(ALL.length > 500, `${ALL.length} imports`);
   assert.ok(ALL.some((i) => i.file === 'src/api/server.ts' && i.to === 'query'));
   assert.ok(ALL.some((i) => i.file === 'src/cli/commands/serve.ts' && i.to === 'engines'));
+  assert.ok(ALL.some((i) => i.fromPath.startsWith('api/v2/') && i.toPath.startsWith('api/shared/')));
 });
 
 it('the engine conformance suite is engine-neutral: it imports no engine and no database driver', () => {

@@ -37,6 +37,9 @@ export const V1_ERROR_STATUS = {
   TIME_INVALID: 400,
   TIME_OUTSIDE_DATA: 404,
   QUERY_TIMEOUT: 413,
+  // nginx's "client closed request": the client never sees it (the request log does).
+  CLIENT_DISCONNECTED: 499,
+  SERVER_SHUTTING_DOWN: 503,
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   RESOURCE_NOT_FOUND: 404,
@@ -127,7 +130,7 @@ export function sendCustomError(request: FastifyRequest, reply: FastifyReply, st
 
 export function sendMaphistError(request: FastifyRequest, reply: FastifyReply, e: MaphistError): FastifyReply {
   const status = v1Status(e.code);
-  if (status >= 500) return sendInternalError(request, reply, e);
+  if (status >= 500 && status !== 503) return sendInternalError(request, reply, e);
   if (status === 405) return sendMethodNotAllowed(request, reply, 'GET,POST');
   const message = e.code === 'QUERY_TIMEOUT' ? QUERY_TIMEOUT_MESSAGE : e.message;
   return sendCustomError(request, reply, status, message);

@@ -37,6 +37,9 @@ export const V2_ERROR_STATUS = {
   TIME_INVALID: 422,
   TIME_OUTSIDE_DATA: 422,
   QUERY_TIMEOUT: 504,
+  // nginx's "client closed request": the client never sees it (the request log does).
+  CLIENT_DISCONNECTED: 499,
+  SERVER_SHUTTING_DOWN: 503,
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   RESOURCE_NOT_FOUND: 404,
@@ -112,7 +115,8 @@ export function sendDetail(reply: FastifyReply, status: number, detail: unknown)
 
 export function sendMaphistError(request: FastifyRequest, reply: FastifyReply, e: MaphistError): FastifyReply {
   const status = v2Status(e.code);
-  if (status >= 500 && status !== 504) return sendInternalError(request, reply, e);
+  if (status >= 500 && status !== 503 && status !== 504) return sendInternalError(request, reply, e);
+  if (status === 503 || status === 499) return sendDetail(reply, status, e.message);
   if (status === 404) return sendDetail(reply, status, 'Not Found');
   if (status === 405) return sendDetail(reply, status, 'Method Not Allowed');
   if (status === 413 || status === 414) return sendDetail(reply, status, e.message);

@@ -1,11 +1,17 @@
 /**
- * registerV2Routes: the whole version 2 surface on one Fastify scope (server.ts calls it inside the
- * `/v2-rc` and `/v2` prefixes): JSON-only bodies, the reference's validators, error bodies and
- * statuses (error-status.ts), 404 and 405 answers, and the routes.
+ * Version 2 as one encapsulated Fastify plugin (v2Plugin; the server registers it under `/v2-rc` and
+ * `/v2`): CORS, gzip, the documentation, and registerV2Routes: JSON-only bodies, the reference's
+ * validators, error bodies and statuses (error-status.ts), 404 and 405 answers, and the routes.
  */
 import type { FastifyError, FastifyInstance, FastifySchema } from 'fastify';
-import { isMaphistError } from '../../core/errors.js';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import { isMaphistError, type MaphistError } from '../../core/errors.js';
+import { registerV2Docs } from '../docs/v2-docs.js';
+import { abortCauseOf } from '../shared/cancellation.js';
+import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../shared/http-options.js';
 import { v2ValidatorCompiler } from './ajv.js';
+import { initZstd } from './format/geoparquet/zstd.js';
 import { invalidInput, sendDetail, sendInternalError, sendMaphistError, v2Status } from './error-status.js';
 import { createContext } from './routes/context.js';
 import { registerExtractionRoutes } from './routes/extraction.js';
@@ -20,10 +26,23 @@ export const JSON_ONLY_MESSAGE = 'The request body must be JSON, sent with Conte
 
 const ALL_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
+export interface V2PluginOptions {
+  /** The plugin's prefix (`/v2-rc` or `/v2`): the documentation's server URL. */
+  prefix: string;
+  services: V2Services;
+}
+
+export async function v2Plugin(v2: FastifyInstance, o: V2PluginOptions): Promise<void> {
+  await v2.register(cors, { ...CORS_OPTIONS, methods: ['GET', 'HEAD', 'POST'], credentials: false });
+  await v2.register(compress, { ...COMPRESS_OPTIONS, customTypes: /^(application\/json|text\/csv)/ });
+  await registerV2Docs(v2, o.prefix); // before the routes: it collects their schemas
+  await initZstd(); // the GeoParquet writer's compressor
+  registerV2Routes(v2, o.services);
+}
+
 export function registerV2Routes(app: FastifyInstance, services: V2Services): void {
   app.setValidatorCompiler(v2ValidatorCompiler);
   installJsonOnlyBodies(app);
-  installErrorHandling(app);
 
   const allowed = new Map<string, Set<string>>();
   const ctx = createContext(services, (path, ...methods) => {
@@ -31,6 +50,7 @@ export function registerV2Routes(app: FastifyInstance, services: V2Services): vo
     for (const m of methods) set.add(m);
     allowed.set(path, set);
   });
+  installErrorHandling(app, ctx.timeoutError);
   registerHealthRoute(app, ctx);
   registerMetadataRoute(app, ctx);
   registerFilterValidationRoutes(app, ctx);
@@ -53,8 +73,10 @@ function installJsonOnlyBodies(app: FastifyInstance): void {
   });
 }
 
-function installErrorHandling(app: FastifyInstance): void {
+function installErrorHandling(app: FastifyInstance, timeoutError: MaphistError): void {
   app.setErrorHandler((error: unknown, request, reply) => {
+    // A request's time limit (api/shared/cancellation.ts) answers with version 2's own message.
+    if (abortCauseOf(error) === 'timeout') return sendMaphistError(request, reply, timeoutError);
     if (isMaphistError(error)) return sendMaphistError(request, reply, error);
     const e = error as FastifyError;
     if (Array.isArray(e.validation)) {

@@ -1,13 +1,13 @@
 /**
  * What the version 2 routes need besides the request layer: the seams to the statistics engine, the
- * GeoParquet extraction and the API-key guard. The server composes them (src/api/server.ts).
+ * extraction engine (records the routes write as GeoParquet) and the API-key guard. The server composes them (src/api/server.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StatsEngine } from '../../query/stats.js';
-import type { ParquetExtraction } from '../../query/v2-requests.js';
+import type { RecordExtraction } from '../../query/v2-requests.js';
 import type { StoreMetadata } from '../../store/metadata.js';
 
-export type { ParquetExtraction } from '../../query/v2-requests.js';
+export type { RecordExtraction } from '../../query/v2-requests.js';
 
 /**
  * The API-key check of statistics and extraction routes, as a Fastify onRequest hook: it answers
@@ -20,7 +20,8 @@ export interface V2Services {
   /** /health: true when the database answers a trivial query. */
   databaseAnswers(): Promise<boolean>;
   stats: StatsEngine;
-  extraction: ParquetExtraction;
+  /** The records of an extraction (the routes write them as GeoParquet). */
+  extraction: RecordExtraction;
   /** Absent: keys are disabled (private deployment). */
   apiKeys?: ApiKeyHook;
   /** Statistics time limit (default 180 s) and extraction time limit (default 240 s). */

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
-import { createServer } from '../../api/server.js';
+import { buildApp } from '../../api/server.js';
 import { createDuckDbEngines } from '../../engines/duckdb/engines.js';
 import { openStore } from '../../store/open-store.js';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
@@ -56,13 +56,16 @@ export async function serve(values: {
   // Warnings and errors (an unexpected 500 is logged with its stack); MAPHIST_LOG_LEVEL=info logs every request.
   // The composition root: the engines over the store, handed to the server.
   const engines = await createDuckDbEngines(store);
-  const app = await createServer(store, {
+  const app = await buildApp({
     engines,
-    timeoutSeconds,
-    apiKeys: keys?.hook,
-    neutralNames: values['neutral-names'],
-    requestLog: { format: logFormat, write: (line) => process.stdout.write(`${line}\n`) },
-    logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
+    store,
+    keys: keys?.hook,
+    config: {
+      timeoutSeconds,
+      neutralNames: values['neutral-names'],
+      requestLog: { format: logFormat, write: (line) => process.stdout.write(`${line}\n`) },
+      logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
+    },
   });
   const address = await app.listen({ port, host: values.host });
   console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);

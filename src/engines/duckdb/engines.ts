@@ -8,7 +8,7 @@ import type { Store } from '../../store/open-store.js';
 import { createBoundaryCache } from './boundary-cache.js';
 import { createDuckDbQueryEngine } from './engine.js';
 import { createDuckDbExtractionEngine } from './extraction.js';
-import { createParquetExtraction } from './parquet/parquet-extraction.js';
+import { createV2Extraction } from './parquet/v2-extraction.js';
 import { createDuckDbStatsEngine } from './stats.js';
 
 /** A trivial query on the store. */
@@ -31,7 +31,7 @@ export async function createDuckDbEngines(store: Store): Promise<Engines> {
   const aggregation = await createDuckDbQueryEngine(store, { boundaryCache });
   const dictionary = aggregation.dictionary;
   const stats = await createDuckDbStatsEngine(store, dictionary, boundaryCache);
-  const parquet = await createParquetExtraction(store, dictionary);
+  const parquet = await createV2Extraction(store, dictionary);
   (await store.connectStreaming()).closeSync();
   let extraction: ReturnType<typeof createDuckDbExtractionEngine> | undefined;
   return {

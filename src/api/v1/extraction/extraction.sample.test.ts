@@ -12,16 +12,13 @@ import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { createDuckDbExtractionEngine, type ExtractionEngine } from '../../../engines/duckdb/extraction.js';
 import { areaOf, lengthOf } from '../../../geometry/measures.js';
 import type { Geometry } from '../../../geometry/types.js';
 import type { ExtractedFeature } from '../../../query/extraction.js';
 import { importToTemp, type ImportedDb } from '../../../store/test-support.js';
 import { createDuckDbServer as createServer } from '../../../testing/server.js';
-import { installV1ErrorHandling } from '../error-status.js';
-import { installBodyParsers } from '../request-pairs.js';
-import { registerExtractionRoutes } from '../routes/extraction.js';
 import { assertValidGeoJson, extract, postExtract, type Feature } from './test-support.js';
 
 const SAMPLE = join(process.cwd(), 'sample', 'andorra.osh.pbf');
@@ -295,15 +292,7 @@ describe('extraction on the sample', () => {
           }
         },
       };
-      mini = Fastify();
-      await mini.register(
-        async (v1) => {
-          await installBodyParsers(v1);
-          installV1ErrorHandling(v1);
-          registerExtractionRoutes(v1, { store: db.store, timeoutSeconds: 100, engine: instrumented });
-        },
-        { prefix: '/v1' },
-      );
+      mini = await createServer(db.store, { timeoutSeconds: 100, replace: { extraction: async () => instrumented } });
       miniBase = await mini.listen({ port: 0, host: '127.0.0.1' });
     });
     after(async () => {

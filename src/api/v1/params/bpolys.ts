@@ -9,7 +9,7 @@ import type { AreaOfInterest } from '../../../query/model.js';
 import { area, defaultId, splitTextObjects } from './boundary-objects.js';
 import { parseJavaDouble } from './java-text.js';
 import { MSG } from './messages.js';
-import { findPolygonProblem } from './polygon-validity.js';
+import { findPolygonProblem } from '../../../geometry/polygon-validity.js';
 
 export interface ParsedBpolys {
   areas: AreaOfInterest[];

@@ -12,7 +12,7 @@ import { render, type OutputBoundary } from '../output.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
 import { BODY_LIMIT, collectPairs } from '../request-pairs.js';
 import { AGGREGATION_ROUTES, routeDescription, type AggregationRoute } from '../route-table.js';
-import { withTimeLimit } from '../time-limit.js';
+import { cancellationOf } from '../../shared/cancellation.js';
 import type { JsonValue } from '../../format/pretty-json.js';
 
 export interface AggregationRouteOptions {
@@ -68,7 +68,10 @@ export async function answerAggregation(
     contentType: request.headers['content-type'],
     defaultTimeoutSeconds: options.timeoutSeconds,
   });
-  const groups = await withTimeLimit(parsed.timeoutSeconds, (signal) => executeAggregation(options.engine, route, parsed, signal));
+  // The request's one signal: its time limit, the client's disconnect and the server's shutdown abort it.
+  const cancellation = cancellationOf(request);
+  cancellation.limit(parsed.timeoutSeconds);
+  const groups = await cancellation.run((signal) => executeAggregation(options.engine, route, parsed, signal));
   const rendered = render(
     {
       route,

@@ -2,14 +2,16 @@
  * The v1 extraction routes (docs/reference/v1-reference-behaviour.md §1.1, §4.4): /elements, /elementsFullHistory, /contributions and
  * /contributions/latest, each with /geometry, /bbox and /centroid, GET and POST, with or without a
  * trailing slash. Parameters are parsed as for the aggregations (parseV1Request); the answer is
- * streamed (api/v1/extraction/stream.ts explains what happens when something fails mid-stream).
+ * streamed by the shared extraction pipeline (api/shared/extraction-stream.ts explains what happens
+ * when something fails mid-stream) through the GeoJSON writer (api/v1/extraction/geojson-writer.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExtractionEngine, ExtractionKind } from '../../../query/extraction.js';
 import type { Store } from '../../../store/open-store.js';
 import { metadataRequestUrl } from '../error-status.js';
-import { DESCRIPTIONS, head, type PropertyNames } from '../extraction/geojson.js';
-import { streamExtraction } from '../extraction/stream.js';
+import { streamExtraction } from '../../shared/extraction-stream.js';
+import { DESCRIPTIONS, GEOJSON_CONTENT_TYPE, head, type FeatureOptions, type PropertyNames } from '../extraction/geojson.js';
+import { geoJsonWriter } from '../extraction/geojson-writer.js';
 import { parseV1Request } from '../params/parse-v1-request.js';
 import { V1_ROUTES, type V1Route, type V1RouteFamily } from '../params/route-parameters.js';
 import { collectPairs } from '../request-pairs.js';
@@ -52,17 +54,19 @@ export async function answerExtraction(
   // Deprecated `keys` without properties=tags: only the tags with those keys become properties (docs/reference/v1-reference-behaviour.md §4.4).
   const keys = pairs.find(([k]) => k === 'keys')?.[1];
   const tagKeys = !parsed.properties.tags && keys !== undefined && keys.trim() !== '' ? new Set(keys.split(',').map((k) => k.trim())) : undefined;
+  const documentHead = head(parsed.showMetadata ? { description: DESCRIPTIONS[kind], requestUrl: metadataRequestUrl(request, pairs) } : undefined);
+  const feature: FeatureOptions = { kind, geometryKind: route.geometryType!, properties: parsed.properties, tagKeys, names: options.names };
   return streamExtraction(request, reply, {
-    head: head(
-      parsed.showMetadata
-        ? { description: DESCRIPTIONS[kind], requestUrl: metadataRequestUrl(request, pairs) }
-        : undefined,
-    ),
-    feature: { kind, geometryKind: route.geometryType!, properties: parsed.properties, tagKeys, names: options.names },
-    cacheControl: cacheControlFor(parsed.timeParameter),
-    timeoutSeconds: parsed.timeoutSeconds,
-    start: (signal) =>
+    records: (signal) =>
       engine.extract({ kind, areas: parsed.areas, timestamps: parsed.timestamps, filter: parsed.filter, clipGeometry: parsed.clipGeometry, signal }),
+    timeoutSeconds: parsed.timeoutSeconds,
+    headers: {
+      'content-type': GEOJSON_CONTENT_TYPE,
+      'content-disposition': 'attachment;filename=maphist.geojson',
+      'cache-control': cacheControlFor(parsed.timeParameter),
+    },
+    gzip: true,
+    writer: (out, signal) => geoJsonWriter(out, signal, documentHead, feature),
   });
 }
 

@@ -12,7 +12,7 @@
 import type { BBox, MultiPolygon, Polygon, Position } from '../../../geometry/types.js';
 import { parseWkt } from '../../../geometry/wkt.js';
 import type { AreaOfInterest } from '../../../query/model.js';
-import { findPolygonProblem } from '../../v1/params/polygon-validity.js';
+import { findPolygonProblem } from '../../../geometry/polygon-validity.js';
 import { invalidInput, type Loc } from '../error-status.js';
 
 const LOC: Loc = ['aoi'];

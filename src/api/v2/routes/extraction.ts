@@ -1,11 +1,14 @@
 /**
  * GET (query) and POST (body) /extraction/{features,collections,collections_members,contributions}.parquet
- * (docs/reference/v2-reference-and-contributions-format.md §1.2, §1.4, §4.3): the GeoParquet file streamed as the extraction writes it. A failure before the
- * first byte is an ordinary error answer; after it the response is cut off (the status is sent).
+ * (docs/reference/v2-reference-and-contributions-format.md §1.2, §1.4, §4.3): the engine's records
+ * written as GeoParquet (format/geoparquet) by the shared extraction pipeline
+ * (api/shared/extraction-stream.ts): a failure before the first record is an ordinary error answer;
+ * after it the response is cut off (the status is sent).
  */
-import { Transform } from 'node:stream';
-import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { API_KEY_SECURITY } from '../../docs/v2-security.js';
+import { batchWriter, streamExtraction } from '../../shared/extraction-stream.js';
+import { GeoParquetStreamWriter, maphistMetadata } from '../format/geoparquet/parquet-stream-writer.js';
 import { extractionRequest } from '../params/extraction-request.js';
 import type { ExtractionKind } from '../params/time.js';
 import {
@@ -16,7 +19,6 @@ import {
   FEATURES_BODY_SCHEMA,
   FEATURES_QUERY_SCHEMA,
 } from '../schemas/extraction.js';
-import { requestLimit } from '../time-limit.js';
 import type { ExtractionRequest } from '../requests.js';
 import { BODY_LIMIT, type V2Context } from './context.js';
 
@@ -44,49 +46,21 @@ export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): 
     const docs = { tags: ['Extraction'], summary: SUMMARY[kind], security: API_KEY_SECURITY };
     // No automatic HEAD: it would run a whole extraction to throw it away (HEAD → 405).
     app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, (request, reply) =>
-      stream(reply, ctx, extractionRequest(request.query, kind, 'GET', ctx.time)),
+      stream(request, reply, ctx, extractionRequest(request.query, kind, 'GET', ctx.time)),
     );
     app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, (request, reply) =>
-      stream(reply, ctx, extractionRequest(request.body, kind, 'POST', ctx.time)),
+      stream(request, reply, ctx, extractionRequest(request.body, kind, 'POST', ctx.time)),
     );
   }
 }
 
-async function stream(reply: FastifyReply, ctx: V2Context, request: ExtractionRequest): Promise<FastifyReply> {
-  const limit = requestLimit(reply, ctx.extractionSeconds, ctx.timeoutError);
-  let isStarted = false;
-  let markStarted: () => void = () => undefined;
-  const started = new Promise<'started'>((resolve) => {
-    markStarted = () => {
-      isStarted = true;
-      resolve('started');
-    };
+function stream(request: FastifyRequest, reply: FastifyReply, ctx: V2Context, extraction: ExtractionRequest): Promise<FastifyReply> {
+  const metadata = maphistMetadata(extraction.kind, ctx.services.metadata.lastTimestamp);
+  return streamExtraction(request, reply, {
+    records: (signal) => ctx.services.extraction.records(extraction, signal),
+    timeoutSeconds: ctx.extractionSeconds,
+    headers: { 'content-type': PARQUET_CONTENT_TYPE, 'content-disposition': `attachment; filename="${extraction.kind}.parquet"` },
+    gzip: false, // the pages are ZSTD-compressed
+    writer: (out, signal) => batchWriter(new GeoParquetStreamWriter(extraction.kind, out, signal, metadata)),
   });
-  const out = new Transform({
-    transform(chunk, _encoding, callback) {
-      markStarted();
-      callback(null, chunk);
-    },
-    flush(callback) {
-      markStarted();
-      callback();
-    },
-  });
-  out.on('error', (e) => reply.log.warn({ err: e }, 'v2 extraction failed while streaming'));
-  const writing = limit.run((signal) => ctx.services.extraction.write(request, out, signal));
-  writing.then(
-    () => limit.dispose(),
-    (e: unknown) => {
-      limit.dispose();
-      // Before the first byte the error is the answer; after it the response is cut off.
-      if (isStarted) out.destroy(e instanceof Error ? e : new Error(String(e)));
-      else out.destroy();
-    },
-  );
-  // Rejects when the extraction fails before its first byte: then an ordinary error answer.
-  await Promise.race([started, writing]);
-  return reply
-    .header('content-type', PARQUET_CONTENT_TYPE)
-    .header('content-disposition', `attachment; filename="${request.kind}.parquet"`)
-    .send(out);
 }

@@ -11,7 +11,7 @@ import { binsTable, seriesTable, type StatsTable } from '../format/stats-result.
 import { binStatsRequest, featureStatsRequest, type BinKind } from '../params/stats-request.js';
 import type { StatsFormat } from '../requests.js';
 import { BIN_STATS_BODY_SCHEMA, CURRENTNESS_BODY_SCHEMA, FEATURE_STATS_BODY_SCHEMA } from '../schemas/stats.js';
-import { requestLimit } from '../time-limit.js';
+import { cancellationOf } from '../../shared/cancellation.js';
 import { BODY_LIMIT, type V2Context } from './context.js';
 
 const FORMATS: StatsFormat[] = ['json', 'csv'];
@@ -43,13 +43,11 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
     const docs = { tags: ['Statistics'], summary: summaryOf(path), security: API_KEY_SECURITY } as FastifySchema;
     app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) => handler(request.body, reply));
   };
+  /** The request's one signal (time limit, disconnect, shutdown); the error handler maps a timeout to 504. */
   const limited = async <T>(reply: FastifyReply, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
-    const limit = requestLimit(reply, ctx.statsSeconds, ctx.timeoutError);
-    try {
-      return await limit.run(work);
-    } finally {
-      limit.dispose();
-    }
+    const cancellation = cancellationOf(reply.request);
+    cancellation.limit(ctx.statsSeconds);
+    return cancellation.run(work);
   };
 
   for (const format of FORMATS) {

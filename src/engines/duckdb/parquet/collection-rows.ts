@@ -17,16 +17,23 @@
  * non-area relations, a small part of any store), so a relation's members arrive together.
  */
 import { checkAborted } from '../statements.js';
-import type { CollectionsExtractionRequest } from '../../../query/v2-requests.js';
+import type { CollectionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
-import type { ParquetRow } from './geoparquet-schema.js';
 import { bboxStruct, outputGeometry } from './geometry-output.js';
 import {
-  areaSql, collectionFilterSql, isInteger, memberFilterSql, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
-  type Emit, type RowContext,
+  areaSql, collectionFilterSql, columnsAt, isInteger, memberFilterSql, selectList, setGeometry, stateColumnsSql, stateRecord, storeBBox, usersJoin,
+  STATE_COLUMNS, STATE_COLUMN_COUNT, type RowContext,
 } from './rows-common.js';
+
+/** A row: the relation's state, the member's place, the member's state, the member's geometry. */
+const RELATION = columnsAt(STATE_COLUMNS);
+const MEMBER_PLACE_COLUMNS = ['pos', 'role'] as const;
+const PLACE = columnsAt(MEMBER_PLACE_COLUMNS, STATE_COLUMN_COUNT);
+const MEMBER = columnsAt(STATE_COLUMNS, STATE_COLUMN_COUNT + MEMBER_PLACE_COLUMNS.length);
+const MEMBER_GEOMETRY_COLUMNS = ['geometry_type', 'geometry', 'interior'] as const;
+const GEOMETRY = columnsAt(MEMBER_GEOMETRY_COLUMNS, STATE_COLUMN_COUNT + MEMBER_PLACE_COLUMNS.length + STATE_COLUMN_COUNT);
 
 export function collectionSql(ctx: RowContext, request: CollectionsExtractionRequest): string {
   const plan = ctx.plan;
@@ -39,8 +46,8 @@ export function collectionSql(ctx: RowContext, request: CollectionsExtractionReq
     AND st.valid_from <= ${at} AND st.valid_to > ${at}
     AND ${plan.intersectsSql} AND ${collectionFilterSql(ctx, request.filter, 'st')}
 )
-SELECT ${stateColumnsSql('r')}, m.pos, m.role, ${stateColumnsSql('ms')}, ms.geometry_type::INTEGER, ms.geometry,
-       coalesce(${areaSql(plan.interiorWithSql, 'ms')}, FALSE)
+SELECT ${stateColumnsSql('r')}, ${selectList(MEMBER_PLACE_COLUMNS, { pos: 'm.pos', role: 'm.role' })}, ${stateColumnsSql('ms')},
+       ${selectList(MEMBER_GEOMETRY_COLUMNS, { geometry_type: 'ms.geometry_type::INTEGER', geometry: 'ms.geometry', interior: `coalesce(${areaSql(plan.interiorWithSql, 'ms')}, FALSE)` })}
 FROM r JOIN relation_members m ON m.relation_id = r.id AND m.version = r.version
 JOIN states ms ON ms.type = m.member_type AND ms.id = m.member_id
   AND NOT ms.deleted AND ms.valid_from <= ${at} AND ms.valid_to > ${at} AND ms.geometry_type NOT IN (0, 7)
@@ -99,49 +106,51 @@ class Collector {
   }
 }
 
-export async function produceCollections(ctx: RowContext, request: CollectionsExtractionRequest, emit: Emit): Promise<void> {
-  const sql = collectionSql(ctx, request);
-  const n = STATE_COLUMN_COUNT;
+/** The records, one batch per DuckDB chunk (a relation's collections in the batch of its last member). */
+export async function* collectionRecords(ctx: RowContext, request: CollectionsExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
   const members = request.kind === 'collections_members';
-  let relation: ParquetRow | null = null;
+  let relation: ExtractionRecord | null = null;
   let relationId = -1;
   let collector = new Collector();
 
-  async function flushRelation(): Promise<void> {
+  function addRelation(batch: ExtractionRecord[]): void {
     if (relation === null) return;
     for (const [family, g] of collector.geometries()) {
       const bbox = bboxStruct(g);
       if (bbox === null) continue;
-      const p = emit({ ...relation, tags: relation.tags, geom: encodeWkb(g), geom_type: g.type, bbox, clipped: collector.clipped[family] });
-      if (p) await p;
+      batch.push({ ...relation, tags: relation.tags, geom: encodeWkb(g), geom_type: g.type, bbox, clipped: collector.clipped[family] });
     }
     relation = null;
     collector = new Collector();
   }
 
-  for await (const rows of streamRows(ctx.store, sql, ctx.signal)) {
+  for await (const rows of streamRows(ctx.store, collectionSql(ctx, request), ctx.signal)) {
+    const batch: ExtractionRecord[] = [];
     for (const r of rows) {
-      const m = n + 2; // first member state column
-      const g = outputGeometry(ctx.plan, r[m + n + 1] as Uint8Array, r[m + n] as number, storeBBox(r, m)!, r[m + n + 2] as boolean, request.clip, !members);
+      const g = outputGeometry(
+        ctx.plan, r[GEOMETRY.geometry] as Uint8Array, r[GEOMETRY.geometry_type] as number, storeBBox(r, MEMBER)!, r[GEOMETRY.interior] as boolean, request.clip, !members,
+      );
       if (g === null) continue;
       if (members) {
-        const row = stateRow(r, m);
-        row.collection_osm_id = BigInt(r[1] as number);
-        row.member_pos = r[n] as number;
-        row.member_role = r[n + 1] as string;
-        const p = emit(setGeometry(row, g, true));
-        if (p) await p;
+        const row = stateRecord(r, MEMBER);
+        row.collection_osm_id = BigInt(r[RELATION.id] as number);
+        row.member_pos = r[PLACE.pos] as number;
+        row.member_role = r[PLACE.role] as string;
+        batch.push(setGeometry(row, g, true));
         continue;
       }
-      const id = r[1] as number;
+      const id = r[RELATION.id] as number;
       if (id !== relationId) {
-        await flushRelation();
+        addRelation(batch);
         relationId = id;
-        relation = stateRow(r, 0);
+        relation = stateRecord(r, RELATION);
       }
       collector.add(g.geometry!, g.clipped);
     }
     checkAborted(ctx.signal);
+    if (batch.length > 0) yield batch;
   }
-  await flushRelation();
+  const last: ExtractionRecord[] = [];
+  addRelation(last);
+  if (last.length > 0) yield last;
 }

@@ -7,13 +7,21 @@
  * table (loaded from a changeset dump); an empty map when the store does not have that changeset.
  */
 import { checkAborted } from '../statements.js';
-import type { ContributionsExtractionRequest } from '../../../query/v2-requests.js';
+import type { ContributionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  filterSql, isInteger, pairs, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
-  type Emit, type RowContext,
+  columnsAt, filterSql, isInteger, pairs, selectList, setGeometry, stateColumnsSql, stateRecord, storeBBox, usersJoin, STATE_COLUMNS, STATE_COLUMN_COUNT,
+  type RowContext,
 } from './rows-common.js';
+
+/** After the state's columns: its geometry, the change flags, the tags before and the changeset's tags. */
+const CONTRIBUTION_COLUMNS = [
+  'geometry_type', 'geometry', 'interior', 'deleted', 'is_creation', 'tag_change', 'geometry_change',
+  'tags_before_keys', 'tags_before_values', 'changeset_tag_keys', 'changeset_tag_values',
+] as const;
+const STATE = columnsAt(STATE_COLUMNS);
+const AT = columnsAt(CONTRIBUTION_COLUMNS, STATE_COLUMN_COUNT);
 
 /** The reference's contribution types from the store's change flags. */
 export function contributionType(deleted: boolean, creation: boolean, tagChange: boolean, geometryChange: boolean): string {
@@ -29,33 +37,44 @@ export function contributionSql(ctx: RowContext, request: ContributionsExtractio
   const plan = ctx.plan;
   const { start, end } = request.time;
   const withClause = plan.withSql ? `WITH ${plan.withSql}\n` : '';
-  return `${withClause}SELECT ${stateColumnsSql('st')}, st.geometry_type::INTEGER, st.geometry, coalesce(${plan.interiorWithSql}, FALSE),
-  st.deleted, st.is_creation, st.tag_change, st.geometry_change, map_keys(st.tags_before), map_values(st.tags_before),
-  coalesce(map_keys(cs.tags), []), coalesce(map_values(cs.tags), [])
+  const more = selectList(CONTRIBUTION_COLUMNS, {
+    geometry_type: 'st.geometry_type::INTEGER',
+    geometry: 'st.geometry',
+    interior: `coalesce(${plan.interiorWithSql}, FALSE)`,
+    deleted: 'st.deleted',
+    is_creation: 'st.is_creation',
+    tag_change: 'st.tag_change',
+    geometry_change: 'st.geometry_change',
+    tags_before_keys: 'map_keys(st.tags_before)',
+    tags_before_values: 'map_values(st.tags_before)',
+    changeset_tag_keys: 'coalesce(map_keys(cs.tags), [])',
+    changeset_tag_values: 'coalesce(map_values(cs.tags), [])',
+  });
+  return `${withClause}SELECT ${stateColumnsSql('st')}, ${more}
 FROM states st ${usersJoin('st')} LEFT JOIN changesets cs ON cs.id = st.changeset
 WHERE NOT st.collapsed AND st.valid_from >= ${isInteger(start)} AND st.valid_from < ${isInteger(end)}
   AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st', 'currentOrBefore')}`;
 }
 
-export async function produceContributions(ctx: RowContext, request: ContributionsExtractionRequest, emit: Emit): Promise<void> {
-  const sql = contributionSql(ctx, request);
-  const n = STATE_COLUMN_COUNT;
-  for await (const rows of streamRows(ctx.store, sql, ctx.signal)) {
+/** The records, one batch per DuckDB chunk. */
+export async function* contributionRecords(ctx: RowContext, request: ContributionsExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
+  for await (const rows of streamRows(ctx.store, contributionSql(ctx, request), ctx.signal)) {
+    const batch: ExtractionRecord[] = [];
     for (const r of rows) {
-      const bbox = storeBBox(r, 0);
+      const bbox = storeBBox(r, STATE);
       if (bbox === null) continue;
-      const g = outputGeometry(ctx.plan, r[n + 1] as Uint8Array, r[n] as number, bbox, r[n + 2] as boolean, false);
+      const g = outputGeometry(ctx.plan, r[AT.geometry] as Uint8Array, r[AT.geometry_type] as number, bbox, r[AT.interior] as boolean, false);
       if (g === null) continue;
-      const deleted = r[n + 3] as boolean;
-      const row = stateRow(r, 0);
-      const before = pairs(r[n + 7], r[n + 8]);
-      row.changeset_tags = pairs(r[n + 9], r[n + 10]);
-      row.contribution_type = contributionType(deleted, r[n + 4] as boolean, r[n + 5] as boolean, r[n + 6] as boolean);
+      const deleted = r[AT.deleted] as boolean;
+      const row = stateRecord(r, STATE);
+      const before = pairs(r[AT.tags_before_keys], r[AT.tags_before_values]);
+      row.changeset_tags = pairs(r[AT.changeset_tag_keys], r[AT.changeset_tag_values]);
+      row.contribution_type = contributionType(deleted, r[AT.is_creation] as boolean, r[AT.tag_change] as boolean, r[AT.geometry_change] as boolean);
       if (deleted) row.tags = before;
       row.tags_before = before;
-      const p = emit(setGeometry(row, g, false));
-      if (p) await p;
+      batch.push(setGeometry(row, g, false));
     }
     checkAborted(ctx.signal);
+    if (batch.length > 0) yield batch;
   }
 }

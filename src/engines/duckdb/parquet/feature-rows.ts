@@ -6,13 +6,18 @@
  * the area. Rows stream in table (spatial) order, unsorted.
  */
 import { checkAborted } from '../statements.js';
-import type { FeaturesExtractionRequest } from '../../../query/v2-requests.js';
+import type { ExtractionRecord, FeaturesExtractionRequest } from '../../../query/v2-requests.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  filterSql, isInteger, setGeometry, stateColumnsSql, stateRow, storeBBox, usersJoin, STATE_COLUMN_COUNT,
-  type Emit, type RowContext,
+  columnsAt, filterSql, isInteger, selectList, setGeometry, stateColumnsSql, stateRecord, storeBBox, usersJoin, STATE_COLUMNS, STATE_COLUMN_COUNT,
+  type RowContext,
 } from './rows-common.js';
+
+/** After the state's columns: its geometry and whether it lies inside the area. */
+const GEOMETRY_COLUMNS = ['geometry_type', 'geometry', 'interior'] as const;
+const STATE = columnsAt(STATE_COLUMNS);
+const AT = columnsAt(GEOMETRY_COLUMNS, STATE_COLUMN_COUNT);
 
 export function featureSql(ctx: RowContext, request: FeaturesExtractionRequest): string {
   const plan = ctx.plan;
@@ -20,23 +25,23 @@ export function featureSql(ctx: RowContext, request: FeaturesExtractionRequest):
     ? `st.valid_from <= ${isInteger(request.time.at)} AND st.valid_to > ${isInteger(request.time.at)}`
     : `st.valid_to > ${isInteger(request.time.start)} AND st.valid_from < ${isInteger(request.time.end)}`;
   const withClause = plan.withSql ? `WITH ${plan.withSql}\n` : '';
-  return `${withClause}SELECT ${stateColumnsSql('st')}, st.geometry_type::INTEGER, st.geometry, coalesce(${plan.interiorWithSql}, FALSE)
+  const geometry = selectList(GEOMETRY_COLUMNS, { geometry_type: 'st.geometry_type::INTEGER', geometry: 'st.geometry', interior: `coalesce(${plan.interiorWithSql}, FALSE)` });
+  return `${withClause}SELECT ${stateColumnsSql('st')}, ${geometry}
 FROM states st ${usersJoin('st')}
 WHERE NOT st.deleted AND st.geometry_type NOT IN (0, 7) AND ${time}
   AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st')}`;
 }
 
-export async function produceFeatures(ctx: RowContext, request: FeaturesExtractionRequest, emit: Emit): Promise<void> {
-  const sql = featureSql(ctx, request);
-  const n = STATE_COLUMN_COUNT;
-  for await (const rows of streamRows(ctx.store, sql, ctx.signal)) {
+/** The records, one batch per DuckDB chunk. */
+export async function* featureRecords(ctx: RowContext, request: FeaturesExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
+  for await (const rows of streamRows(ctx.store, featureSql(ctx, request), ctx.signal)) {
+    const batch: ExtractionRecord[] = [];
     for (const r of rows) {
-      const bbox = storeBBox(r, 0);
-      const g = outputGeometry(ctx.plan, r[n + 1] as Uint8Array, r[n] as number, bbox!, r[n + 2] as boolean, request.clip);
+      const g = outputGeometry(ctx.plan, r[AT.geometry] as Uint8Array, r[AT.geometry_type] as number, storeBBox(r, STATE)!, r[AT.interior] as boolean, request.clip);
       if (g === null) continue;
-      const p = emit(setGeometry(stateRow(r, 0), g, true));
-      if (p) await p;
+      batch.push(setGeometry(stateRecord(r, STATE), g, true));
     }
     checkAborted(ctx.signal);
+    if (batch.length > 0) yield batch;
   }
 }

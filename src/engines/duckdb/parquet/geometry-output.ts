@@ -8,7 +8,7 @@ import { bboxOf } from '../../../geometry/clip.js';
 import type { Geometry } from '../../../geometry/types.js';
 import { decodeWkb, encodeWkb } from '../../../geometry/wkb.js';
 import type { AreaPlan } from '../../../query/area-plan.js';
-import type { BBoxStruct } from './geoparquet-schema.js';
+import type { BBoxStruct } from '../../../query/v2-requests.js';
 
 export const GEOMETRY_TYPE_NAME: readonly (string | null)[] = (() => {
   const names: (string | null)[] = [null];

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { parseFilter } from '../../../filter/index.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../../store/test-support.js';
-import { createParquetExtraction, type MaphistParquetExtraction } from './parquet-extraction.js';
+import { createParquetExtraction, type MaphistParquetExtraction } from '../../../testing/geoparquet.js';
 import { bboxArea, extractToFile, readWithHyparquet } from './test-support.js';
 import { inV2 } from '../../../testing/handmade.js';
 

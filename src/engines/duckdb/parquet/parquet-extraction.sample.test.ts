@@ -12,7 +12,7 @@ import { decodeWkb, encodeWkb } from '../../../geometry/wkb.js';
 import type { BBox } from '../../../geometry/types.js';
 import { planArea } from '../../../query/area-plan.js';
 import { epoch, importToTemp, type ImportedDb } from '../../../store/test-support.js';
-import { createParquetExtraction, type MaphistParquetExtraction } from './parquet-extraction.js';
+import { createParquetExtraction, type MaphistParquetExtraction } from '../../../testing/geoparquet.js';
 import { bboxArea, extractToFile, readParquetSql, readWithHyparquet } from './test-support.js';
 
 const SAMPLE = join(process.cwd(), 'sample', 'andorra.osh.pbf');

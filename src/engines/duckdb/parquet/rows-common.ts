@@ -1,6 +1,8 @@
 /**
- * What the row producers of the four files share: the query context, the SQL pieces that read a
- * state's output columns, and their conversion from a DuckDB row to a ParquetRow.
+ * What the record producers of the four files share: the query context, the SQL pieces that read a
+ * state's output columns, and their conversion from a DuckDB row to an ExtractionRecord. Rows are
+ * read by name: a SELECT list is built from named expressions (`selectList`) and the same names
+ * give each column's place in a row (`columnsAt`), so no producer counts columns.
  */
 import { compileSql, duckdbDialect, type Filter } from '../../../filter/index.js';
 import type { TagSource } from '../../../filter/state.js';
@@ -8,7 +10,7 @@ import type { AreaPlan } from '../../../query/area-plan.js';
 import type { Store } from '../../../store/open-store.js';
 import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { OPEN_END } from '../../../store/schema.js';
-import type { BBoxStruct, MapEntry, ParquetRow } from './geoparquet-schema.js';
+import type { BBoxStruct, ExtractionRecord, MapEntry } from '../../../query/v2-requests.js';
 import type { OutputGeometry } from './geometry-output.js';
 import { v2CollectionRelationSql, v2ScopedCollectionFilterSql, v2ScopedFilterSql } from '../scope.js';
 
@@ -18,9 +20,6 @@ export interface RowContext {
   plan: AreaPlan;
   signal?: AbortSignal;
 }
-
-/** Receives a row; a returned promise (a full row group being written) must be awaited before the next. */
-export type Emit = (row: ParquetRow) => Promise<void> | undefined;
 
 export const OSM_TYPE_NAME = ['node', 'way', 'relation'] as const;
 
@@ -55,16 +54,49 @@ export function isInteger(t: number): number {
   return t;
 }
 
-/**
- * The columns of a state `a` every file reads, in STATE_COLUMN order (16 values). Needs
- * `LEFT JOIN users u_a ON u_a.id = a.user_id`.
- */
-export function stateColumnsSql(a: string): string {
-  return `${a}.type::INTEGER, ${a}.id::DOUBLE, ${a}.valid_from::DOUBLE, ${a}.valid_to::DOUBLE, ${a}.version, ${a}.minor_version,
-  ${a}.edits, ${a}.user_id, u_${a}.name, ${a}.changeset::DOUBLE, map_keys(${a}.tags), map_values(${a}.tags),
-  ${a}.xmin, ${a}.ymin, ${a}.xmax, ${a}.ymax`;
+/** Where each named column sits in a row whose columns `names` start at index `start`. */
+export type ColumnsAt<N extends string> = Readonly<Record<N, number>>;
+
+export function columnsAt<N extends string>(names: readonly N[], start = 0): ColumnsAt<N> {
+  const at = {} as Record<N, number>;
+  names.forEach((name, i) => (at[name] = start + i));
+  return at;
 }
-export const STATE_COLUMN_COUNT = 16;
+
+/** The SQL of named expressions, in the order of `names` (the order `columnsAt` reads them in). */
+export function selectList<N extends string>(names: readonly N[], sql: Readonly<Record<N, string>>): string {
+  return names.map((name) => sql[name]).join(', ');
+}
+
+/** The columns of a state every file reads (16 values). */
+export const STATE_COLUMNS = [
+  'type', 'id', 'valid_from', 'valid_to', 'version', 'minor_version', 'edits', 'user_id', 'user_name', 'changeset',
+  'tag_keys', 'tag_values', 'xmin', 'ymin', 'xmax', 'ymax',
+] as const;
+export type StateColumn = (typeof STATE_COLUMNS)[number];
+export const STATE_COLUMN_COUNT = STATE_COLUMNS.length;
+
+/** A state `a`'s columns, in STATE_COLUMNS order. Needs `LEFT JOIN users u_a ON u_a.id = a.user_id`. */
+export function stateColumnsSql(a: string): string {
+  return selectList(STATE_COLUMNS, {
+    type: `${a}.type::INTEGER`,
+    id: `${a}.id::DOUBLE`,
+    valid_from: `${a}.valid_from::DOUBLE`,
+    valid_to: `${a}.valid_to::DOUBLE`,
+    version: `${a}.version`,
+    minor_version: `${a}.minor_version`,
+    edits: `${a}.edits`,
+    user_id: `${a}.user_id`,
+    user_name: `u_${a}.name`,
+    changeset: `${a}.changeset::DOUBLE`,
+    tag_keys: `map_keys(${a}.tags)`,
+    tag_values: `map_values(${a}.tags)`,
+    xmin: `${a}.xmin`,
+    ymin: `${a}.ymin`,
+    xmax: `${a}.xmax`,
+    ymax: `${a}.ymax`,
+  });
+}
 
 export function usersJoin(a: string): string {
   return `LEFT JOIN users u_${a} ON u_${a}.id = ${a}.user_id`;
@@ -81,7 +113,7 @@ export function pairs(keys: unknown, values: unknown): MapEntry[] {
 const MICROS = 1_000_000n;
 
 /** Sets a row's geometry columns (geom, geom_type, bbox) from the output geometry; `clipped` too where the file has it. */
-export function setGeometry(row: ParquetRow, g: OutputGeometry, withClipped: boolean): ParquetRow {
+export function setGeometry(row: ExtractionRecord, g: OutputGeometry, withClipped: boolean): ExtractionRecord {
   row.geom = g.wkb;
   row.geom_type = g.geomType;
   row.bbox = g.bbox;
@@ -89,29 +121,30 @@ export function setGeometry(row: ParquetRow, g: OutputGeometry, withClipped: boo
   return row;
 }
 
-/** A ParquetRow's state fields from the 16 state columns starting at `o` (geometry fields left empty). */
-export function stateRow(r: unknown[], o: number): ParquetRow {
-  const validTo = r[o + 3] as number;
+/** A record's state fields from the state columns at `at` (geometry fields left empty). */
+export function stateRecord(r: unknown[], at: ColumnsAt<StateColumn>): ExtractionRecord {
+  const validTo = r[at.valid_to] as number;
   return {
-    osm_type: OSM_TYPE_NAME[r[o] as number],
-    osm_id: BigInt(r[o + 1] as number),
-    edit_timestamp: BigInt(r[o + 2] as number) * MICROS,
+    osm_type: OSM_TYPE_NAME[r[at.type] as number],
+    osm_id: BigInt(r[at.id] as number),
+    edit_timestamp: BigInt(r[at.valid_from] as number) * MICROS,
     valid_to_timestamp: validTo >= OPEN_END ? null : BigInt(validTo) * MICROS,
-    version: r[o + 4] as number,
-    minor_version: r[o + 5] as number,
-    edits: r[o + 6] as number,
-    user_id: r[o + 7] as number,
-    user_name: (r[o + 8] as string | null) ?? null,
-    changeset_id: BigInt(r[o + 9] as number),
-    tags: pairs(r[o + 10], r[o + 11]),
+    version: r[at.version] as number,
+    minor_version: r[at.minor_version] as number,
+    edits: r[at.edits] as number,
+    user_id: r[at.user_id] as number,
+    user_name: (r[at.user_name] as string | null) ?? null,
+    changeset_id: BigInt(r[at.changeset] as number),
+    tags: pairs(r[at.tag_keys], r[at.tag_values]),
     bbox: null,
     geom_type: null,
     geom: null,
   };
 }
 
-export function storeBBox(r: unknown[], o: number): BBoxStruct | null {
-  const xmin = r[o + 12] as number | null;
+/** The store's bbox of the state at `at` (null: the state has no geometry). */
+export function storeBBox(r: unknown[], at: ColumnsAt<StateColumn>): BBoxStruct | null {
+  const xmin = r[at.xmin] as number | null;
   if (xmin === null) return null;
-  return { xmin, ymin: r[o + 13] as number, xmax: r[o + 14] as number, ymax: r[o + 15] as number };
+  return { xmin, ymin: r[at.ymin] as number, xmax: r[at.xmax] as number, ymax: r[at.ymax] as number };
 }

@@ -7,7 +7,7 @@ import { compressors } from 'hyparquet-compressors';
 import type { ExtractionRequest } from '../../../query/v2-requests.js';
 import type { AreaOfInterest } from '../../../query/model.js';
 import type { BBox } from '../../../geometry/types.js';
-import type { MaphistParquetExtraction, ParquetExtractionStats } from './parquet-extraction.js';
+import type { MaphistParquetExtraction, ParquetExtractionStats } from '../../../testing/geoparquet.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'maphist-parquet-test-'));
 process.on('exit', () => rmSync(dir, { recursive: true, force: true }));

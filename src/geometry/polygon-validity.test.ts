@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Position } from '../../../geometry/types.js';
+import type { Position } from './types.js';
 import { findPolygonProblem } from './polygon-validity.js';
 
 const square = (x: number, y: number, s: number): Position[] => [[x, y], [x + s, y], [x + s, y + s], [x, y + s], [x, y]];

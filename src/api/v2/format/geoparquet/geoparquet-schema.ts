@@ -5,48 +5,12 @@
  * see docs/v2-parquet.md.
  */
 import type { SchemaElement } from 'hyparquet';
+import type { BBoxStruct, ExtractionRecord } from '../../../../query/v2-requests.js';
 
 export type ParquetKind = 'features' | 'collections' | 'collections_members' | 'contributions';
 
-/** One output row; which fields a file has depends on its kind (columnsOf). */
-export interface ParquetRow {
-  osm_type: string;
-  osm_id: bigint;
-  /** Microseconds since the epoch (UTC). */
-  edit_timestamp: bigint;
-  /** null while the state is current. */
-  valid_to_timestamp: bigint | null;
-  version: number;
-  minor_version: number;
-  edits: number;
-  user_id: number;
-  user_name: string | null;
-  changeset_id: bigint;
-  tags: MapEntry[];
-  bbox: BBoxStruct | null;
-  geom_type: string | null;
-  geom: Uint8Array | null;
-  clipped?: boolean;
-  collection_osm_id?: bigint;
-  member_role?: string;
-  member_pos?: number;
-  changeset_tags?: MapEntry[];
-  contribution_type?: string;
-  tags_before?: MapEntry[];
-}
-
-/** A MAP entry in the shape the writer encodes without converting. */
-export interface MapEntry {
-  key: string;
-  value: string;
-}
-
-export interface BBoxStruct {
-  xmin: number;
-  ymin: number;
-  xmax: number;
-  ymax: number;
-}
+/** One output row: the engine's record (query/v2-requests.ts); which fields a file has depends on its kind (columnsOf). */
+export type ParquetRow = ExtractionRecord;
 
 export type ColumnName = keyof ParquetRow;
 

@@ -3,10 +3,13 @@
  * column, and every ROW_GROUP_ROWS rows become one row group that is encoded (ZSTD) and written
  * to `out` at once. The next row group is only encoded after `out` has drained (backpressure), so
  * memory holds at most one row group whatever the size of the extract. The footer (with the `geo`
- * metadata, known only at the end) is written by finish().
+ * metadata, known only at the end) is written by finish(). It is the GeoParquet writer of the
+ * shared extraction pipeline (api/shared/extraction-stream.ts): records in, bytes out.
  */
 import type { Writable } from 'node:stream';
 import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
+import type { ExtractionRecord } from '../../../../query/v2-requests.js';
+import { writeWithDrain, type RecordWriter } from '../../../shared/extraction-stream.js';
 import { columnsOf, GeoMetadataCollector, parquetSchemaOf, STATISTICS_COLUMNS, type ColumnName, type ParquetKind, type ParquetRow } from './geoparquet-schema.js';
 import { zstdCompressor } from './zstd.js';
 
@@ -17,7 +20,10 @@ export const ROW_GROUP_ROWS = 10_000;
 
 /** Writes the bytes produced for a row group to a Writable, waiting for 'drain' when its buffer is full. */
 class StreamByteWriter extends ByteWriter {
-  constructor(private readonly out: Writable) {
+  constructor(
+    private readonly out: Writable,
+    private readonly signal: AbortSignal,
+  ) {
     super(1 << 20);
   }
 
@@ -26,30 +32,13 @@ class StreamByteWriter extends ByteWriter {
     if (this.index === 0) return undefined;
     const chunk = new Uint8Array(this.buffer.slice(0, this.index));
     this.index = 0;
-    const out = this.out;
-    if (out.destroyed) return Promise.reject(out.errored ?? new Error('output stream closed'));
-    if (out.write(chunk)) return undefined;
-    return new Promise<void>((resolve, reject) => {
-      const done = (e?: Error) => {
-        out.off('drain', onDrain);
-        out.off('error', onError);
-        out.off('close', onClose);
-        if (e) reject(e);
-        else resolve();
-      };
-      const onDrain = () => done();
-      const onError = (e: Error) => done(e);
-      const onClose = () => done(out.errored ?? new Error('output stream closed'));
-      out.on('drain', onDrain);
-      out.on('error', onError);
-      out.on('close', onClose);
-    });
+    return writeWithDrain(this.out, chunk, this.signal);
   }
 
   override finish(): void {}
 }
 
-export class GeoParquetStreamWriter {
+export class GeoParquetStreamWriter implements RecordWriter<ExtractionRecord> {
   private readonly columns: ColumnName[];
   private buffers: unknown[][];
   private rows = 0;
@@ -59,14 +48,16 @@ export class GeoParquetStreamWriter {
   rowsWritten = 0;
   rowGroupsWritten = 0;
 
+  /** `signal` ends a wait for the output's drain (the request's signal: its client may be gone). */
   constructor(
     kind: ParquetKind,
     out: Writable,
+    signal: AbortSignal,
     private readonly extraMetadata: { key: string; value: string }[] = [],
   ) {
     this.columns = columnsOf(kind);
     this.buffers = this.columns.map(() => []);
-    this.byteWriter = new StreamByteWriter(out);
+    this.byteWriter = new StreamByteWriter(out, signal);
     this.writer = new ParquetWriter({
       writer: this.byteWriter,
       schema: parquetSchemaOf(kind),
@@ -113,4 +104,9 @@ export class GeoParquetStreamWriter {
     this.writer.finish();
     await this.byteWriter.flush();
   }
+}
+
+/** The file's own key-value metadata besides `geo`: what it holds and the data's timestamp. */
+export function maphistMetadata(kind: ParquetKind, dataTimestamp: string): { key: string; value: string }[] {
+  return [{ key: 'maphist', value: JSON.stringify({ kind, dataTimestamp }) }];
 }

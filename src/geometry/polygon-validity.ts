@@ -5,7 +5,7 @@
  * themselves, rings of one polygon that cross each other, holes outside their shell or inside
  * another hole, and parts of a MultiPolygon that overlap.
  */
-import type { MultiPolygon, Polygon, Position } from '../../../geometry/types.js';
+import type { MultiPolygon, Polygon, Position } from './types.js';
 
 interface Segment {
   a: Position;

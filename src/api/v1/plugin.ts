@@ -1,0 +1,49 @@
+/**
+ * Version 1 as one encapsulated Fastify plugin (the server registers it under `/v1`): CORS, gzip,
+ * the form and multipart body parsers, the reference's error bodies (error-status.ts), metadata,
+ * the aggregation and extraction routes, and the v1 documentation.
+ */
+import type { FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
+import cors from '@fastify/cors';
+import type { ExtractionEngine } from '../../query/extraction.js';
+import type { QueryEngine } from '../../query/model.js';
+import type { Store } from '../../store/open-store.js';
+import { registerV1Docs } from '../docs/v1-docs.js';
+import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../shared/http-options.js';
+import { installV1ErrorHandling } from './error-status.js';
+import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './extraction/geojson.js';
+import { installBodyParsers } from './request-pairs.js';
+import { registerAggregationRoutes } from './routes/aggregation.js';
+import { registerExtractionRoutes } from './routes/extraction.js';
+import { registerMetadataRoute } from './routes/metadata.js';
+
+export interface V1PluginOptions {
+  store: Store;
+  /** The aggregation engine (elements, users, contributions). */
+  aggregation: QueryEngine;
+  /** The GeoJSON extraction engine, made on first use. */
+  extraction: () => Promise<ExtractionEngine>;
+  /** Default and largest query time limit in seconds (reported by /v1/metadata). */
+  timeoutSeconds: number;
+  /** Extraction writes the neutral `@mapId`, `@mapType` instead of the clients' `@osmId`, `@osmType`. */
+  neutralNames?: boolean;
+}
+
+export async function v1Plugin(v1: FastifyInstance, o: V1PluginOptions): Promise<void> {
+  // A bare OPTIONS (no Origin or no Access-Control-Request-Method) is answered like a preflight,
+  // as Spring answers OPTIONS, not with the plugin's plain-text 400 (every v1 error is JSON).
+  await v1.register(cors, { ...CORS_OPTIONS, strictPreflight: false });
+  await v1.register(compress, COMPRESS_OPTIONS);
+  await installBodyParsers(v1);
+  installV1ErrorHandling(v1);
+  registerMetadataRoute(v1, o.store, { timeoutSeconds: o.timeoutSeconds });
+  registerAggregationRoutes(v1, { store: o.store, engine: o.aggregation, timeoutSeconds: o.timeoutSeconds });
+  registerExtractionRoutes(v1, {
+    store: o.store,
+    timeoutSeconds: o.timeoutSeconds,
+    engine: o.extraction,
+    names: o.neutralNames ? NEUTRAL_PROPERTY_NAMES : CLIENT_PROPERTY_NAMES,
+  });
+  await registerV1Docs(v1);
+}
