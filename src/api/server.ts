@@ -1,15 +1,17 @@
 /**
- * The HTTP server: both API versions over one store. Version 1 is served under `/v1` (aggregation
+ * The HTTP server: both API versions over one store handle (each request reads the store
+ * generation it leased, generation-hook.ts). Version 1 is served under `/v1` (aggregation
  * routes, metadata; CORS, gzip and the reference's error bodies, v1-reference-behaviour §2 and §7).
  * Version 2 is served under its release candidate prefix `/v2-rc` and, identically, under `/v2`.
  */
 import { STATUS_CODES } from 'node:http';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import type { Engines } from '../query/engines.js';
+import type { StoreHandle } from '../query/generations.js';
 import type { QueryEngine } from '../query/model.js';
-import type { Store } from '../store/open-store.js';
+import { generationOf, installGenerationHook } from './generation-hook.js';
+import type { V1Data } from './v1/generation.js';
 import type { ApiKeyHook } from './v2/services.js';
 import { registerV1Docs } from './docs/v1-docs.js';
 import { registerV2Docs } from './docs/v2-docs.js';
@@ -20,16 +22,14 @@ import { registerMetadataRoute } from './v1/routes/metadata.js';
 import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './v1/extraction/geojson.js';
 import { registerV2Routes } from './v2/plugin.js';
-import type { V2Services } from './v2/services.js';
+import type { V2Data, V2Services } from './v2/services.js';
 
 export interface ServerOptions {
-  /** The engines over the store (the command line makes them: src/engines/duckdb/engines.ts). */
-  engines: Engines;
   /** Default and largest query time limit in seconds (reported by /v1/metadata); reference default 100. */
   timeoutSeconds?: number;
   /** Fastify's logger: false (default), true, or options such as `{ level: 'warn' }`. */
   logger?: boolean | { level: string };
-  /** Replaces `engines.aggregation` (tests). */
+  /** Replaces the generations' aggregation engine (tests). */
   engine?: QueryEngine;
   /**
    * The API-key guard of the version 2 statistics and extraction routes (src/auth); absent: no
@@ -45,8 +45,8 @@ export interface ServerOptions {
   neutralNames?: boolean;
   /** One line per request (`maphist serve` writes them to standard output); absent: no request log. */
   requestLog?: RequestLogOptions;
-  /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the engines'. */
-  v2?: Partial<Omit<V2Services, 'metadata'>>;
+  /** Overrides of the version 2 services (statistics engine, extraction, time limits); default: the generations' engines. */
+  v2?: Partial<Omit<V2Services, 'dataOf'> & Pick<V2Data, 'stats' | 'extraction'>>;
 }
 
 /**
@@ -75,7 +75,11 @@ const COMPRESS_OPTIONS = {
   customTypes: /^(application\/(json|geo\+json)|text\/csv)/,
 };
 
-export async function createServer(store: Store, options: ServerOptions): Promise<FastifyInstance> {
+/**
+ * `store`: the handle the command line made (src/query/generations.ts); every request leases its
+ * current generation and reads metadata, `latest` and the engines from it alone.
+ */
+export async function createServer(store: StoreHandle, options: ServerOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: options.logger ? { ...LOGGER_OPTIONS, ...(typeof options.logger === 'object' ? options.logger : {}) } : false,
     // Refusals before routing (an undecodable path) run no hook: logged here, and v1 answers them with its error body.
@@ -91,10 +95,22 @@ export async function createServer(store: Store, options: ServerOptions): Promis
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
   if (options.requestLog) installRequestLog(app, options.requestLog);
   const timeoutSeconds = options.timeoutSeconds ?? 600;
-  const { engines } = options;
-  const engine = options.engine ?? engines.aggregation;
-  const stats = options.v2?.stats ?? engines.stats;
-  const extraction = options.v2?.extraction ?? engines.parquet;
+  installGenerationHook(app, store);
+  const { stats, extraction, ...v2Options } = options.v2 ?? {};
+  const v1DataOf = (request: FastifyRequest): V1Data => {
+    const g = generationOf(request);
+    return { metadata: g.metadata, aggregation: options.engine ?? g.engines.aggregation, extraction: () => g.engines.extraction() };
+  };
+  const v2DataOf = (request: FastifyRequest): V2Data => {
+    const g = generationOf(request);
+    return {
+      metadata: g.metadata,
+      latest: g.latest,
+      databaseAnswers: () => g.engines.databaseAnswers(),
+      stats: stats ?? g.engines.stats,
+      extraction: extraction ?? g.engines.parquet,
+    };
+  };
   await app.register(
     async (v1) => {
       // A bare OPTIONS (no Origin or no Access-Control-Request-Method) is answered like a preflight,
@@ -103,12 +119,11 @@ export async function createServer(store: Store, options: ServerOptions): Promis
       await v1.register(compress, COMPRESS_OPTIONS);
       await installBodyParsers(v1);
       installV1ErrorHandling(v1);
-      registerMetadataRoute(v1, store, { timeoutSeconds });
-      registerAggregationRoutes(v1, { store, engine, timeoutSeconds });
+      registerMetadataRoute(v1, v1DataOf, { timeoutSeconds });
+      registerAggregationRoutes(v1, { dataOf: v1DataOf, timeoutSeconds });
       (await import('./v1/routes/extraction.js')).registerExtractionRoutes(v1, {
-        store,
+        dataOf: v1DataOf,
         timeoutSeconds,
-        engine: () => engines.extraction(),
         names: options.neutralNames ? NEUTRAL_PROPERTY_NAMES : CLIENT_PROPERTY_NAMES,
       });
       await registerV1Docs(v1);
@@ -121,7 +136,7 @@ export async function createServer(store: Store, options: ServerOptions): Promis
         await v2.register(cors, { ...CORS_OPTIONS, methods: ['GET', 'HEAD', 'POST'], credentials: false });
         await v2.register(compress, { ...COMPRESS_OPTIONS, customTypes: /^(application\/json|text\/csv)/ });
         await registerV2Docs(v2, prefix); // before the routes: it collects their schemas
-        registerV2Routes(v2, { metadata: store.metadata, databaseAnswers: () => engines.databaseAnswers(), stats, extraction, apiKeys: options.apiKeys, ...options.v2 });
+        registerV2Routes(v2, { dataOf: v2DataOf, apiKeys: options.apiKeys, ...v2Options });
       },
       { prefix },
     );

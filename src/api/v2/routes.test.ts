@@ -13,7 +13,8 @@ import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, StatsEngine } 
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { registerV2Routes } from './plugin.js';
 import type { CollectionsExtractionRequest, ExtractionRequest } from './requests.js';
-import type { V2Services } from './services.js';
+import type { V2Data, V2Services } from './services.js';
+import { epochOf } from './params/timestamp.js';
 
 type Call = { method: string; query: FeatureStatsQuery | BinStatsQuery | CurrentnessQuery | ExtractionRequest; signal?: AbortSignal };
 
@@ -64,7 +65,8 @@ describe('v2 routes (recording engines)', () => {
   before(async () => {
     db = await importToTemp(join(process.cwd(), 'sample', 'andorra.osh.pbf'));
     app = Fastify();
-    const services: V2Services = { metadata: db.store.metadata, databaseAnswers: async () => true, stats, extraction, statsTimeoutSeconds: 0.3, extractionTimeoutSeconds: 0.3 };
+    const data: V2Data = { metadata: db.store.metadata, latest: epochOf(db.store.metadata.lastTimestamp), databaseAnswers: async () => true, stats, extraction };
+    const services: V2Services = { dataOf: () => data, statsTimeoutSeconds: 0.3, extractionTimeoutSeconds: 0.3 };
     await app.register(async (v2) => registerV2Routes(v2, services), { prefix: '/v2-rc' });
     await app.register(
       async (v2) =>

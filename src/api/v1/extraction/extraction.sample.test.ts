@@ -300,7 +300,7 @@ describe('extraction on the sample', () => {
         async (v1) => {
           await installBodyParsers(v1);
           installV1ErrorHandling(v1);
-          registerExtractionRoutes(v1, { store: db.store, timeoutSeconds: 100, engine: instrumented });
+          registerExtractionRoutes(v1, { dataOf: () => ({ metadata: db.store.metadata, extraction: async () => instrumented }), timeoutSeconds: 100 });
         },
         { prefix: '/v1' },
       );

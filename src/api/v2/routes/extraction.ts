@@ -18,6 +18,7 @@ import {
 } from '../schemas/extraction.js';
 import { requestLimit } from '../time-limit.js';
 import type { ExtractionRequest } from '../requests.js';
+import type { V2Data } from '../services.js';
 import { BODY_LIMIT, type V2Context } from './context.js';
 
 export const PARQUET_CONTENT_TYPE = 'application/vnd.apache.parquet';
@@ -43,16 +44,18 @@ export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): 
     const common = { onRequest: ctx.keyHooks };
     const docs = { tags: ['Extraction'], summary: SUMMARY[kind], security: API_KEY_SECURITY };
     // No automatic HEAD: it would run a whole extraction to throw it away (HEAD → 405).
-    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, (request, reply) =>
-      stream(reply, ctx, extractionRequest(request.query, kind, 'GET', ctx.time)),
-    );
-    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, (request, reply) =>
-      stream(reply, ctx, extractionRequest(request.body, kind, 'POST', ctx.time)),
-    );
+    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, (request, reply) => {
+      const { data, time } = ctx.at(request);
+      return stream(reply, ctx, data, extractionRequest(request.query, kind, 'GET', time));
+    });
+    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, (request, reply) => {
+      const { data, time } = ctx.at(request);
+      return stream(reply, ctx, data, extractionRequest(request.body, kind, 'POST', time));
+    });
   }
 }
 
-async function stream(reply: FastifyReply, ctx: V2Context, request: ExtractionRequest): Promise<FastifyReply> {
+async function stream(reply: FastifyReply, ctx: V2Context, data: V2Data, request: ExtractionRequest): Promise<FastifyReply> {
   const limit = requestLimit(reply, ctx.extractionSeconds, ctx.timeoutError);
   let isStarted = false;
   let markStarted: () => void = () => undefined;
@@ -73,7 +76,7 @@ async function stream(reply: FastifyReply, ctx: V2Context, request: ExtractionRe
     },
   });
   out.on('error', (e) => reply.log.warn({ err: e }, 'v2 extraction failed while streaming'));
-  const writing = limit.run((signal) => ctx.services.extraction.write(request, out, signal));
+  const writing = limit.run((signal) => data.extraction.write(request, out, signal));
   writing.then(
     () => limit.dispose(),
     (e: unknown) => {
