@@ -4,18 +4,22 @@
  * identically, under `/v2` (v2/plugin.ts); each plugin has its own CORS, compression, body parsing,
  * error handling and documentation. This file only composes: the root's request log, one
  * cancellation per request (shared/cancellation.ts: time limit, client disconnect, shutdown) and
- * the plugins. It imports no engine and no driver: the command line builds the engines.
+ * the plugins. It imports no engine and no driver: the command line builds the engines and the
+ * store handle. Every request reads the store generation it leased (generation-hook.ts): its
+ * metadata, `latest` and engines, never data fixed when the routes were registered.
  */
 import { STATUS_CODES } from 'node:http';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Engines } from '../query/engines.js';
-import type { Store } from '../store/open-store.js';
+import type { StoreHandle } from '../query/generations.js';
+import { generationOf, installGenerationHook } from './generation-hook.js';
 import { installCancellation } from './shared/cancellation.js';
 import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
 import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
 import { v1Plugin, type V1PluginOptions } from './v1/plugin.js';
 import { v2Plugin, type V2PluginOptions } from './v2/plugin.js';
-import type { ApiKeyHook } from './v2/services.js';
+import type { V1Data } from './v1/generation.js';
+import type { ApiKeyHook, V2Data } from './v2/services.js';
 
 /** The server's configuration (the command line's flags). */
 export interface AppConfig {
@@ -39,15 +43,19 @@ export interface AppConfig {
 
 /** What the command line hands the server. */
 export interface AppParts {
-  /** The engines over the store (the command line makes them: src/engines/duckdb/engines.ts). */
-  engines: Engines;
-  store: Store;
+  /**
+   * The store handle (src/query/generations.ts; the command line opens its generations, each with
+   * its engines: src/engines/duckdb/generation.ts). Each request leases the current generation.
+   */
+  store: StoreHandle;
   /**
    * The API-key guard over the key store, for the version 2 statistics and extraction routes
    * (src/auth); absent: no key needed (`maphist serve --no-api-keys`, a private deployment).
    */
   keys?: ApiKeyHook;
   config?: AppConfig;
+  /** Replaces parts of every generation's engines (tests: an instrumented extraction, a recording engine). */
+  replace?: Partial<Engines>;
 }
 
 /**
@@ -60,7 +68,8 @@ export const LOGGER_OPTIONS = {
 };
 
 export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
-  const { engines, store } = parts;
+  const { store } = parts;
+  const replace = parts.replace ?? {};
   const config = parts.config ?? {};
   const app = Fastify({
     logger: config.logger ? { ...LOGGER_OPTIONS, ...(typeof config.logger === 'object' ? config.logger : {}) } : false,
@@ -77,20 +86,26 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   if (config.onRoute) app.addHook('onRoute', config.onRoute);
   if (config.requestLog) installRequestLog(app, config.requestLog);
   installCancellation(app);
+  installGenerationHook(app, store);
+  const enginesOf = (request: FastifyRequest): Engines => ({ ...generationOf(request).engines, ...replace });
+  const v1DataOf = (request: FastifyRequest): V1Data => {
+    const engines = enginesOf(request);
+    return { metadata: generationOf(request).metadata, aggregation: engines.aggregation, extraction: () => engines.extraction() };
+  };
+  const v2DataOf = (request: FastifyRequest): V2Data => {
+    const g = generationOf(request);
+    const engines = enginesOf(request);
+    return { metadata: g.metadata, latest: g.latest, databaseAnswers: () => engines.databaseAnswers(), stats: engines.stats, extraction: engines.parquet };
+  };
   await app.register(v1Plugin, {
     prefix: '/v1',
-    store,
-    aggregation: engines.aggregation,
-    extraction: () => engines.extraction(),
+    dataOf: v1DataOf,
     timeoutSeconds: config.timeoutSeconds ?? 600,
     neutralNames: config.neutralNames,
   } satisfies V1PluginOptions & { prefix: string });
   for (const prefix of ['/v2-rc', '/v2']) {
     const services = {
-      metadata: store.metadata,
-      databaseAnswers: () => engines.databaseAnswers(),
-      stats: engines.stats,
-      extraction: engines.parquet,
+      dataOf: v2DataOf,
       apiKeys: parts.keys,
       statsTimeoutSeconds: config.statsTimeoutSeconds,
       extractionTimeoutSeconds: config.extractionTimeoutSeconds,

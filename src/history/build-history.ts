@@ -22,6 +22,8 @@ export interface StateSink {
   ready?(): Promise<void>;
   /** The versions of one relation (its member lists), before its states are written. */
   relationVersions?(versions: readonly RelationVersion[]): void;
+  /** The versions of one way (its node lists), before its states are written. */
+  wayVersions?(versions: readonly WayVersion[]): void;
 }
 
 export interface HistoryStats {
@@ -67,6 +69,7 @@ export async function buildHistory(
       for (const v of vs) nodes.add(v.id, v);
       states = buildNodeStates(vs);
     } else if (first.type === 'way') {
+      sink.wayVersions?.(group as WayVersion[]);
       const built = buildWayStates(group as WayVersion[], nodes);
       ways.add(first.id, built.memberStates);
       states = built.states;

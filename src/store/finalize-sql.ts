@@ -3,7 +3,7 @@
  * keys ranked by frequency (so the commonest get key_mask bits), tag maps materialised for the
  * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area.
  */
-import { CHANGESETS_COLUMNS, KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS } from './schema.js';
+import { CHANGESETS_COLUMNS, CURRENT_PARENTS_COLUMNS, KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS, WAY_NODES_COLUMNS } from './schema.js';
 import { STAGING_FLAG } from './staging-batch.js';
 
 /** Provisional packed ids -> final packed ids (keys and values ranked by frequency), sorted. */
@@ -72,8 +72,23 @@ export const FINALIZE_STATEMENTS: string[] = [
    SELECT m.relation_id::BIGINT, m.version, m.pos, m.member_type, m.member_id::BIGINT, r.roles[m.role_id + 1]
    FROM stage.member_staging m, (SELECT coalesce(list(role ORDER BY id), []::VARCHAR[]) AS roles FROM relation_roles) r`,
   `DROP TABLE relation_roles`,
+  `CREATE TABLE way_nodes (${WAY_NODES_COLUMNS})`,
+  // Staged in (way, version, position) order, as the builder reads the versions: no sort.
+  `INSERT INTO way_nodes SELECT way_id::BIGINT, version, pos, node_id::BIGINT FROM stage.way_node_staging`,
+  `CREATE TABLE current_parents (${CURRENT_PARENTS_COLUMNS})`,
+  // The current version of a way or relation is the version of its open-ended state; a deletion has no members.
+  `INSERT INTO current_parents
+   WITH cur AS (SELECT type, id, version FROM states WHERE valid_to = ${OPEN_END} AND NOT deleted AND type > 0)
+   SELECT DISTINCT * FROM (
+     SELECT 0::UTINYINT, w.node_id, 1::UTINYINT, w.way_id, w.version
+     FROM way_nodes w JOIN cur c ON c.type = 1 AND c.id = w.way_id AND c.version = w.version
+     UNION ALL
+     SELECT m.member_type, m.member_id, 2::UTINYINT, m.relation_id, m.version
+     FROM relation_members m JOIN cur c ON c.type = 2 AND c.id = m.relation_id AND c.version = m.version)
+   ORDER BY 1, 2, 3, 4`,
   `CREATE TABLE changesets (${CHANGESETS_COLUMNS})`,
   `DROP TABLE stage.member_staging`,
+  `DROP TABLE stage.way_node_staging`,
   `DROP TABLE stage.staging`,
   `DROP TABLE stage.tag_sets`,
   `DROP TABLE tag_sets`,

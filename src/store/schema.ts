@@ -6,7 +6,7 @@
  * Bump SCHEMA_VERSION whenever a column changes meaning.
  */
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** `valid_to` of a state that is still current: 3000-01-01T00:00:00Z. The view maps it to NULL. */
 export const OPEN_END = 32503680000;
@@ -105,4 +105,33 @@ export const RELATION_MEMBERS_COLUMNS = `
   member_type     UTINYINT NOT NULL,   -- 0 node, 1 way, 2 relation
   member_id       BIGINT   NOT NULL,
   role            VARCHAR  NOT NULL
+`;
+
+/**
+ * The node list of every way version (schema version 4): one row per node reference, in list order
+ * (a closed way names its first node twice). Written at import from the way versions the history
+ * builder sees, in (way_id, version, pos) order: a way's lists are one contiguous range, so the
+ * lists of the ways an update must rebuild are read by id. Deleted versions have no rows.
+ */
+export const WAY_NODES_COLUMNS = `
+  way_id          BIGINT   NOT NULL,
+  version         INTEGER  NOT NULL,   -- the way's version
+  pos             INTEGER  NOT NULL,   -- 0-based position in the node list
+  node_id         BIGINT   NOT NULL
+`;
+
+/**
+ * The back references of the current data (schema version 4): for every element that the current
+ * version of a way or relation references (its newest version, when that is not a deletion), one row
+ * per (member, parent), ordered by (member_type, member_id) so that "which current ways and relations
+ * reference this element" reads one small range (DuckDB's zone maps skip the rest). Derived at import
+ * from `way_nodes`, `relation_members` and the current states; an update that writes new versions
+ * rewrites the rows of the parents it touches.
+ */
+export const CURRENT_PARENTS_COLUMNS = `
+  member_type     UTINYINT NOT NULL,   -- 0 node, 1 way, 2 relation
+  member_id       BIGINT   NOT NULL,
+  parent_type     UTINYINT NOT NULL,   -- 1 way, 2 relation
+  parent_id       BIGINT   NOT NULL,
+  parent_version  INTEGER  NOT NULL    -- the parent's current version
 `;

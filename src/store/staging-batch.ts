@@ -209,3 +209,45 @@ export class MemberBatch {
     return { data: { rows: n, columns }, transfer: columns.map((c) => c.buffer as ArrayBuffer) };
   }
 }
+
+/** SQL of the way node staging table (schema version 4). */
+export const WAY_NODE_STAGING_COLUMNS: [name: string, sql: string][] = [
+  ['way_id', 'DOUBLE'],
+  ['version', 'INTEGER'],
+  ['pos', 'INTEGER'],
+  ['node_id', 'DOUBLE'],
+];
+
+/** The transferable form of a batch of way node references, columns in WAY_NODE_STAGING_COLUMNS order. */
+export interface WayNodeBatchData {
+  rows: number;
+  columns: [Float64Array, Int32Array, Int32Array, Float64Array];
+}
+
+/** Way node references in typed arrays. */
+export class WayNodeBatch {
+  rows = 0;
+  private wayId = new Float64Array(MEMBER_BATCH_ROWS);
+  private version = new Int32Array(MEMBER_BATCH_ROWS);
+  private pos = new Int32Array(MEMBER_BATCH_ROWS);
+  private nodeId = new Float64Array(MEMBER_BATCH_ROWS);
+
+  get full(): boolean {
+    return this.rows === MEMBER_BATCH_ROWS;
+  }
+
+  add(wayId: number, version: number, pos: number, nodeId: number): void {
+    const r = this.rows++;
+    this.wayId[r] = wayId;
+    this.version[r] = version;
+    this.pos[r] = pos;
+    this.nodeId[r] = nodeId;
+  }
+
+  take(): { data: WayNodeBatchData; transfer: ArrayBuffer[] } {
+    const n = this.rows;
+    const columns: WayNodeBatchData['columns'] = [this.wayId.slice(0, n), this.version.slice(0, n), this.pos.slice(0, n), this.nodeId.slice(0, n)];
+    this.rows = 0;
+    return { data: { rows: n, columns }, transfer: columns.map((c) => c.buffer as ArrayBuffer) };
+  }
+}

@@ -12,7 +12,10 @@ import {
 import { collectGarbage } from './collect-garbage.js';
 import { FINALIZE_STATEMENTS } from './finalize-sql.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
-import { MEMBER_STAGING_COLUMNS, STAGING_COLUMNS, TAG_SET_STAGING_COLUMNS, type MemberBatchData, type StagingBatchData } from './staging-batch.js';
+import {
+  MEMBER_STAGING_COLUMNS, STAGING_COLUMNS, TAG_SET_STAGING_COLUMNS, WAY_NODE_STAGING_COLUMNS,
+  type MemberBatchData, type StagingBatchData, type WayNodeBatchData,
+} from './staging-batch.js';
 
 export interface WriterInit {
   dbPath: string;
@@ -27,6 +30,7 @@ export interface WriterInit {
 export type WriterRequest =
   | { kind: 'batch'; data: StagingBatchData }
   | { kind: 'members'; data: MemberBatchData }
+  | { kind: 'wayNodes'; data: WayNodeBatchData }
   | { kind: 'finish'; dictionary: DictionaryData; users: [number, string][]; roles: string[]; metadata: MetadataInput };
 
 export type WriterReply = { kind: 'ack' } | { kind: 'done' } | { kind: 'error'; message: string };
@@ -72,11 +76,15 @@ async function main(): Promise<void> {
   await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const memberAppender = await con.createAppender('member_staging', 'main', 'stage');
   const memberChunks = new ChunkAppender(memberAppender, MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
+  await con.run(`CREATE TABLE stage.way_node_staging (${WAY_NODE_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  const wayNodeAppender = await con.createAppender('way_node_staging', 'main', 'stage');
+  const wayNodeChunks = new ChunkAppender(wayNodeAppender, WAY_NODE_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
   await con.run(`CREATE TABLE stage.tag_sets (${TAG_SET_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const tagSetAppender = await con.createAppender('tag_sets', 'main', 'stage');
   const tagSetChunks = new ChunkAppender(tagSetAppender, TAG_SET_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
 
   let stagedMembers = 0;
+  let stagedWayNodes = 0;
   let stagedStateBytes = 0;
   let receivedBytes = 0;
   const received = (bytes: number): void => {
@@ -122,13 +130,21 @@ async function main(): Promise<void> {
       return { kind: 'ack' };
     }
     if (message.kind === 'members') {
-      appendMembers(memberChunks, message.data);
+      appendColumns(memberChunks, message.data);
       stagedMembers = flushEvery(memberAppender, stagedMembers + message.data.rows);
+      received(message.data.columns.reduce((sum, c) => sum + c.byteLength, 0));
+      return { kind: 'ack' };
+    }
+    if (message.kind === 'wayNodes') {
+      appendColumns(wayNodeChunks, message.data);
+      stagedWayNodes = flushEvery(wayNodeAppender, stagedWayNodes + message.data.rows);
       received(message.data.columns.reduce((sum, c) => sum + c.byteLength, 0));
       return { kind: 'ack' };
     }
     appender.flushSync();
     appender.closeSync();
+    wayNodeAppender.flushSync();
+    wayNodeAppender.closeSync();
     memberAppender.flushSync();
     memberAppender.closeSync();
     tagSetAppender.flushSync();
@@ -224,7 +240,8 @@ function appendTagSets(target: ChunkAppender, sets: StagingBatchData['tagSets'])
   }
 }
 
-function appendMembers(target: ChunkAppender, batch: MemberBatchData): void {
+/** Appends a batch of numeric columns (relation members, way node references). */
+function appendColumns(target: ChunkAppender, batch: MemberBatchData | WayNodeBatchData): void {
   for (let start = 0; start < batch.rows; start += CHUNK_ROWS) {
     const end = Math.min(batch.rows, start + CHUNK_ROWS);
     target.append(end - start, (chunk) => batch.columns.forEach((c, i) => setNumbers(chunk, i, c.subarray(start, end))));

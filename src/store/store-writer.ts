@@ -7,8 +7,8 @@ import { Worker } from 'node:worker_threads';
 import type { StateSink } from '../history/build-history.js';
 import type { ElementState } from '../history/element-state.js';
 import type { MetadataInput } from './metadata.js';
-import { MemberBatch, STAGING_FLAG, StagingBatch } from './staging-batch.js';
-import type { RelationVersion } from '../core/osm.js';
+import { MemberBatch, STAGING_FLAG, StagingBatch, WayNodeBatch } from './staging-batch.js';
+import type { RelationVersion, WayVersion } from '../core/osm.js';
 import { OSM_TYPE_CODE } from '../core/osm.js';
 import { geometryColumns, type GeometryColumns } from './state-row.js';
 import type { Geometry } from '../geometry/types.js';
@@ -86,6 +86,26 @@ export class StoreWriter implements StateSink {
         if (b.full) this.sendMembers();
       }
     }
+  }
+
+  private wayNodes = new WayNodeBatch();
+
+  wayVersions(versions: readonly WayVersion[]): void {
+    const b = this.wayNodes;
+    for (const v of versions) {
+      const refs = v.refs;
+      for (let i = 0; i < refs.length; i++) {
+        b.add(v.id, v.version, i, refs[i]);
+        if (b.full) this.sendWayNodes();
+      }
+    }
+  }
+
+  private sendWayNodes(): void {
+    if (this.wayNodes.rows === 0) return;
+    const { data, transfer } = this.wayNodes.take();
+    this.inFlight++;
+    this.worker.postMessage({ kind: 'wayNodes', data } satisfies WriterRequest, transfer);
   }
 
   private sendMembers(): void {
@@ -174,6 +194,7 @@ export class StoreWriter implements StateSink {
   async finish(users: Map<number, string>, metadata: Omit<MetadataInput, 'rows'>): Promise<void> {
     this.send();
     this.sendMembers();
+    this.sendWayNodes();
     if (this.failure) throw this.failure;
     const done = new Promise<void>((resolve, reject) => (this.finished = (e) => (e ? reject(e) : resolve())));
     const d = this.dictionary;

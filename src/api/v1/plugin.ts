@@ -6,12 +6,10 @@
 import type { FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import type { ExtractionEngine } from '../../query/extraction.js';
-import type { QueryEngine } from '../../query/model.js';
-import type { Store } from '../../store/open-store.js';
 import { registerV1Docs } from '../docs/v1-docs.js';
 import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../shared/http-options.js';
 import { installV1ErrorHandling } from './error-status.js';
+import type { V1DataOf } from './generation.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './extraction/geojson.js';
 import { installBodyParsers } from './request-pairs.js';
 import { registerAggregationRoutes } from './routes/aggregation.js';
@@ -19,11 +17,8 @@ import { registerExtractionRoutes } from './routes/extraction.js';
 import { registerMetadataRoute } from './routes/metadata.js';
 
 export interface V1PluginOptions {
-  store: Store;
-  /** The aggregation engine (elements, users, contributions). */
-  aggregation: QueryEngine;
-  /** The GeoJSON extraction engine, made on first use. */
-  extraction: () => Promise<ExtractionEngine>;
+  /** The metadata and engines of the request's store generation (src/api/generation-hook.ts). */
+  dataOf: V1DataOf;
   /** Default and largest query time limit in seconds (reported by /v1/metadata). */
   timeoutSeconds: number;
   /** Extraction writes the neutral `@mapId`, `@mapType` instead of the clients' `@osmId`, `@osmType`. */
@@ -37,12 +32,11 @@ export async function v1Plugin(v1: FastifyInstance, o: V1PluginOptions): Promise
   await v1.register(compress, COMPRESS_OPTIONS);
   await installBodyParsers(v1);
   installV1ErrorHandling(v1);
-  registerMetadataRoute(v1, o.store, { timeoutSeconds: o.timeoutSeconds });
-  registerAggregationRoutes(v1, { store: o.store, engine: o.aggregation, timeoutSeconds: o.timeoutSeconds });
+  registerMetadataRoute(v1, o.dataOf, { timeoutSeconds: o.timeoutSeconds });
+  registerAggregationRoutes(v1, { dataOf: o.dataOf, timeoutSeconds: o.timeoutSeconds });
   registerExtractionRoutes(v1, {
-    store: o.store,
+    dataOf: o.dataOf,
     timeoutSeconds: o.timeoutSeconds,
-    engine: o.extraction,
     names: o.neutralNames ? NEUTRAL_PROPERTY_NAMES : CLIENT_PROPERTY_NAMES,
   });
   await registerV1Docs(v1);

@@ -15,7 +15,8 @@ import { installCancellation } from '../shared/cancellation.js';
 import { initZstd } from './format/geoparquet/zstd.js';
 import { registerV2Routes } from './plugin.js';
 import type { CollectionsExtractionRequest, ExtractionRequest } from './requests.js';
-import type { V2Services } from './services.js';
+import type { V2Data, V2Services } from './services.js';
+import { epochOf } from './params/timestamp.js';
 
 type Call = { method: string; query: FeatureStatsQuery | BinStatsQuery | CurrentnessQuery | ExtractionRequest; signal?: AbortSignal };
 
@@ -72,7 +73,8 @@ describe('v2 routes (recording engines)', () => {
     await initZstd();
     app = Fastify();
     installCancellation(app);
-    const services: V2Services = { metadata: db.store.metadata, databaseAnswers: async () => true, stats, extraction, statsTimeoutSeconds: 0.3, extractionTimeoutSeconds: 0.3 };
+    const data: V2Data = { metadata: db.store.metadata, latest: epochOf(db.store.metadata.lastTimestamp), databaseAnswers: async () => true, stats, extraction };
+    const services: V2Services = { dataOf: () => data, statsTimeoutSeconds: 0.3, extractionTimeoutSeconds: 0.3 };
     await app.register(async (v2) => registerV2Routes(v2, services), { prefix: '/v2-rc' });
     await app.register(
       async (v2) =>

@@ -15,13 +15,24 @@ export type { RecordExtraction } from '../../query/v2-requests.js';
  */
 export type ApiKeyHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 
-export interface V2Services {
+/**
+ * What the routes read from the store generation of a request (the server builds it from the
+ * request's lease, src/api/generation-hook.ts): metadata, `latest` and the engines.
+ */
+export interface V2Data {
   metadata: StoreMetadata;
+  /** Epoch seconds of the data's last timestamp: what `latest` means. */
+  latest: number;
   /** /health: true when the database answers a trivial query. */
   databaseAnswers(): Promise<boolean>;
   stats: StatsEngine;
   /** The records of an extraction (the routes write them as GeoParquet). */
   extraction: RecordExtraction;
+}
+
+export interface V2Services {
+  /** The data of the request's store generation; routes call it per request and keep nothing of it. */
+  dataOf(request: FastifyRequest): V2Data;
   /** Absent: keys are disabled (private deployment). */
   apiKeys?: ApiKeyHook;
   /** Statistics time limit (default 180 s) and extraction time limit (default 240 s). */

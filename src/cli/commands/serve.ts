@@ -6,8 +6,8 @@
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
 import { buildApp } from '../../api/server.js';
-import { createDuckDbEngines } from '../../engines/duckdb/engines.js';
-import { openStore } from '../../store/open-store.js';
+import { openDuckDbGeneration } from '../../engines/duckdb/generation.js';
+import { createStoreHandle } from '../../query/generations.js';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
 import { keysDbPathFor } from '../../auth/key-store.js';
 import { DEFAULT_DB, DEFAULT_PORT } from '../defaults.js';
@@ -48,16 +48,15 @@ export async function serve(values: {
   if (!(timeoutSeconds > 0)) throw new MaphistError('CLI_USAGE', '--timeout takes a positive number of seconds');
   const logFormat = values['log-format'] ?? 'text';
   if (logFormat !== 'text' && logFormat !== 'json') throw new MaphistError('CLI_USAGE', '--log-format takes text or json');
-  const store = await openStore(values.db!);
+  // The composition root: the store opened as the handle's first generation (its engines over it),
+  // handed to the server. An update swaps a new generation in (StoreHandle.swap).
+  const store = createStoreHandle(await openDuckDbGeneration(values.db!));
   const keysDb = values['keys-db'] ?? keysDbPathFor(values.db!);
   const keys: ApiKeyGuard | undefined = values['no-api-keys']
     ? undefined
     : await createApiKeyHook({ keysDbPath: keysDb, onError: (e) => console.error(`maphist: keys file ${keysDb}: ${(e as Error).message}`) });
   // Warnings and errors (an unexpected 500 is logged with its stack); MAPHIST_LOG_LEVEL=info logs every request.
-  // The composition root: the engines over the store, handed to the server.
-  const engines = await createDuckDbEngines(store);
   const app = await buildApp({
-    engines,
     store,
     keys: keys?.hook,
     config: {
@@ -73,7 +72,7 @@ export async function serve(values: {
   const stop = async () => {
     await app.close();
     await keys?.close().catch((e: Error) => console.error(`maphist: could not save key usage to ${keysDb}: ${e.message}`));
-    store.close();
+    await store.close();
     process.exit(0);
   };
   process.once('SIGINT', stop);

@@ -1,8 +1,9 @@
 /**
  * What the statistics engine remembers between requests about the rows on an aoi's edge: the
  * geometry runs of elements (rowid → run, src/engines/duckdb/sql/stats.ts `geometryRunsSql`) and the WKB of
- * the run representatives it fetched. The store is read-only while a server runs, so a rowid names
- * the same state for the server's lifetime. Both maps are least-recently-used and bounded by an
+ * the run representatives it fetched. A cache belongs to the engines of one store generation
+ * (engines.ts; src/query/generations.ts), whose file does not change while it is open, so a rowid
+ * names the same state for the cache's lifetime. Both maps are least-recently-used and bounded by an
  * estimate of their bytes: big relations crossing the aoi's edge (country borders, rivers) are the
  * same from one request to the next, and fetching their WKB from the geometry column is the
  * dominant cost of a statistics request over a country-sized area.

@@ -5,6 +5,7 @@
  */
 import type { Engines } from '../../query/engines.js';
 import type { Store } from '../../store/open-store.js';
+import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { createBoundaryCache } from './boundary-cache.js';
 import { createDuckDbQueryEngine } from './engine.js';
 import { createDuckDbExtractionEngine } from './extraction.js';
@@ -26,7 +27,12 @@ async function databaseAnswers(store: Store): Promise<boolean> {
   }
 }
 
-export async function createDuckDbEngines(store: Store): Promise<Engines> {
+/** The bundle, and the tag dictionary its engines share (a store generation reports it). */
+export interface DuckDbEngines extends Engines {
+  readonly dictionary: StoreTagDictionary;
+}
+
+export async function createDuckDbEngines(store: Store): Promise<DuckDbEngines> {
   const boundaryCache = createBoundaryCache();
   const aggregation = await createDuckDbQueryEngine(store, { boundaryCache });
   const dictionary = aggregation.dictionary;
@@ -40,5 +46,6 @@ export async function createDuckDbEngines(store: Store): Promise<Engines> {
     stats,
     parquet,
     databaseAnswers: () => databaseAnswers(store),
+    dictionary,
   };
 }

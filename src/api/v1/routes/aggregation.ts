@@ -4,10 +4,9 @@
  * (form-urlencoded or multipart body), with or without a trailing slash; other methods → 405.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { QueryEngine } from '../../../query/model.js';
-import type { Store } from '../../../store/open-store.js';
 import { metadataRequestUrl, sendMethodNotAllowed } from '../error-status.js';
 import { executeAggregation } from '../execute.js';
+import type { V1DataOf } from '../generation.js';
 import { render, type OutputBoundary } from '../output.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
 import { BODY_LIMIT, collectPairs } from '../request-pairs.js';
@@ -16,8 +15,8 @@ import { cancellationOf } from '../../shared/cancellation.js';
 import type { JsonValue } from '../../format/pretty-json.js';
 
 export interface AggregationRouteOptions {
-  store: Store;
-  engine: QueryEngine;
+  /** The metadata and aggregation engine of the request's store generation. */
+  dataOf: V1DataOf<'metadata' | 'aggregation'>;
   /** The server's default (and largest) time limit in seconds. */
   timeoutSeconds: number;
 }
@@ -63,15 +62,16 @@ export async function answerAggregation(
 ): Promise<FastifyReply> {
   const started = performance.now();
   const pairs = await collectPairs(request);
+  const data = options.dataOf(request);
   const parsed = parseV1Request(route.path, pairs, {
-    metadata: options.store.metadata,
+    metadata: data.metadata,
     contentType: request.headers['content-type'],
     defaultTimeoutSeconds: options.timeoutSeconds,
   });
   // The request's one signal: its time limit, the client's disconnect and the server's shutdown abort it.
   const cancellation = cancellationOf(request);
   cancellation.limit(parsed.timeoutSeconds);
-  const groups = await cancellation.run((signal) => executeAggregation(options.engine, route, parsed, signal));
+  const groups = await cancellation.run((signal) => executeAggregation(data.aggregation, route, parsed, signal));
   const rendered = render(
     {
       route,

@@ -6,25 +6,24 @@
  * when something fails mid-stream) through the GeoJSON writer (api/v1/extraction/geojson-writer.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ExtractionEngine, ExtractionKind } from '../../../query/extraction.js';
-import type { Store } from '../../../store/open-store.js';
+import type { ExtractionKind } from '../../../query/extraction.js';
 import { metadataRequestUrl } from '../error-status.js';
 import { streamExtraction } from '../../shared/extraction-stream.js';
 import { DESCRIPTIONS, GEOJSON_CONTENT_TYPE, head, type FeatureOptions, type PropertyNames } from '../extraction/geojson.js';
 import { geoJsonWriter } from '../extraction/geojson-writer.js';
+import type { V1DataOf } from '../generation.js';
 import { parseV1Request } from '../params/parse-v1-request.js';
 import { V1_ROUTES, type V1Route, type V1RouteFamily } from '../params/route-parameters.js';
 import { collectPairs } from '../request-pairs.js';
 import { cacheControlFor, registerPath } from './aggregation.js';
 
 export interface ExtractionRouteOptions {
-  store: Store;
+  /** The metadata and extraction engine of the request's store generation. */
+  dataOf: V1DataOf<'metadata' | 'extraction'>;
   /** The server's default (and largest) time limit in seconds. */
   timeoutSeconds: number;
   /** The identity property names of the features (default: the clients' `@osmId`, `@osmType`). */
   names?: PropertyNames;
-  /** The extraction engine, or how to make it on first use. */
-  engine: ExtractionEngine | (() => Promise<ExtractionEngine>);
 }
 
 const KIND_OF: Partial<Record<V1RouteFamily, ExtractionKind>> = {
@@ -39,18 +38,18 @@ export const EXTRACTION_ROUTES: readonly V1Route[] = V1_ROUTES.filter((r) => r.g
 export async function answerExtraction(
   route: V1Route,
   options: ExtractionRouteOptions,
-  engineOf: () => Promise<ExtractionEngine>,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
   const pairs = await collectPairs(request);
+  const data = options.dataOf(request);
   const parsed = parseV1Request(route.path, pairs, {
-    metadata: options.store.metadata,
+    metadata: data.metadata,
     contentType: request.headers['content-type'],
     defaultTimeoutSeconds: options.timeoutSeconds,
   });
   const kind = KIND_OF[route.family]!;
-  const engine = await engineOf();
+  const engine = await data.extraction();
   // Deprecated `keys` without properties=tags: only the tags with those keys become properties (docs/reference/v1-reference-behaviour.md §4.4).
   const keys = pairs.find(([k]) => k === 'keys')?.[1];
   const tagKeys = !parsed.properties.tags && keys !== undefined && keys.trim() !== '' ? new Set(keys.split(',').map((k) => k.trim())) : undefined;
@@ -71,10 +70,7 @@ export async function answerExtraction(
 }
 
 export function registerExtractionRoutes(app: FastifyInstance, options: ExtractionRouteOptions): void {
-  let pending: Promise<ExtractionEngine> | undefined;
-  const given = options.engine;
-  const engineOf = (): Promise<ExtractionEngine> => (pending ??= typeof given === 'function' ? given() : Promise.resolve(given));
   for (const route of EXTRACTION_ROUTES) {
-    registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerExtraction(route, options, engineOf, request, reply));
+    registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerExtraction(route, options, request, reply));
   }
 }

@@ -1,13 +1,14 @@
-/** What every version 2 route needs: the services, the meaning of `latest`, the time limits. */
-import type { FastifyInstance, onRequestHookHandler } from 'fastify';
-import { epochOf, type TimestampContext } from '../params/timestamp.js';
+/** What every version 2 route needs: the services, the request's store generation, the time limits. */
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { TimestampContext } from '../params/timestamp.js';
 import { queryTimeoutError } from '../error-status.js';
 import type { MaphistError } from '../../../core/errors.js';
-import type { V2Services } from '../services.js';
+import type { V2Data, V2Services } from '../services.js';
 
 export interface V2Context {
   services: V2Services;
-  time: TimestampContext;
+  /** The data of the request's store generation, and what `latest` means in it. */
+  at(request: FastifyRequest): { data: V2Data; time: TimestampContext };
   statsSeconds: number;
   extractionSeconds: number;
   timeoutError: MaphistError;
@@ -27,7 +28,10 @@ export function createContext(services: V2Services, allow: V2Context['allow']): 
   const extractionSeconds = services.extractionTimeoutSeconds ?? DEFAULT_EXTRACTION_SECONDS;
   return {
     services,
-    time: { latest: epochOf(services.metadata.lastTimestamp) },
+    at: (request) => {
+      const data = services.dataOf(request);
+      return { data, time: { latest: data.latest } };
+    },
     statsSeconds,
     extractionSeconds,
     timeoutError: queryTimeoutError(statsSeconds, extractionSeconds),

@@ -20,6 +20,7 @@ import {
   FEATURES_QUERY_SCHEMA,
 } from '../schemas/extraction.js';
 import type { ExtractionRequest } from '../requests.js';
+import type { V2Data } from '../services.js';
 import { BODY_LIMIT, type V2Context } from './context.js';
 
 export const PARQUET_CONTENT_TYPE = 'application/vnd.apache.parquet';
@@ -45,19 +46,21 @@ export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): 
     const common = { onRequest: ctx.keyHooks };
     const docs = { tags: ['Extraction'], summary: SUMMARY[kind], security: API_KEY_SECURITY };
     // No automatic HEAD: it would run a whole extraction to throw it away (HEAD → 405).
-    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, (request, reply) =>
-      stream(request, reply, ctx, extractionRequest(request.query, kind, 'GET', ctx.time)),
-    );
-    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, (request, reply) =>
-      stream(request, reply, ctx, extractionRequest(request.body, kind, 'POST', ctx.time)),
-    );
+    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, (request, reply) => {
+      const { data, time } = ctx.at(request);
+      return stream(request, reply, ctx, data, extractionRequest(request.query, kind, 'GET', time));
+    });
+    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, (request, reply) => {
+      const { data, time } = ctx.at(request);
+      return stream(request, reply, ctx, data, extractionRequest(request.body, kind, 'POST', time));
+    });
   }
 }
 
-function stream(request: FastifyRequest, reply: FastifyReply, ctx: V2Context, extraction: ExtractionRequest): Promise<FastifyReply> {
-  const metadata = maphistMetadata(extraction.kind, ctx.services.metadata.lastTimestamp);
+function stream(request: FastifyRequest, reply: FastifyReply, ctx: V2Context, data: V2Data, extraction: ExtractionRequest): Promise<FastifyReply> {
+  const metadata = maphistMetadata(extraction.kind, data.metadata.lastTimestamp);
   return streamExtraction(request, reply, {
-    records: (signal) => ctx.services.extraction.records(extraction, signal),
+    records: (signal) => data.extraction.records(extraction, signal),
     timeoutSeconds: ctx.extractionSeconds,
     headers: { 'content-type': PARQUET_CONTENT_TYPE, 'content-disposition': `attachment; filename="${extraction.kind}.parquet"` },
     gzip: false, // the pages are ZSTD-compressed

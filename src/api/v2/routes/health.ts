@@ -16,8 +16,8 @@ const SCHEMA = {
 
 export function registerHealthRoute(app: FastifyInstance, ctx: V2Context): void {
   ctx.allow('/health', 'GET', 'HEAD');
-  app.get('/health', { schema: SCHEMA }, async (_request, reply) => {
-    if (await ctx.services.databaseAnswers()) return { status: 'Ok' };
+  app.get('/health', { schema: SCHEMA }, async (request, reply) => {
+    if (await ctx.at(request).data.databaseAnswers()) return { status: 'Ok' };
     return reply.code(503).send({ status: 'Unavailable' });
   });
 }

@@ -9,12 +9,14 @@ import { epochOf, formatTimestamp } from '../params/timestamp.js';
 import type { V2Context } from './context.js';
 
 export function registerMetadataRoute(app: FastifyInstance, ctx: V2Context): void {
-  const m = ctx.services.metadata;
   ctx.allow('/metadata', 'GET', 'HEAD');
-  app.get('/metadata', { schema: { tags: ['Metadata'], summary: 'Temporal and spatial extent of the data' } as FastifySchema }, async () => ({
-    apiVersion: API_VERSION_V2,
-    attribution: ATTRIBUTION,
-    temporalExtent: { start: formatTimestamp(epochOf(m.firstTimestamp)), end: formatTimestamp(epochOf(m.lastTimestamp)) },
-    spatialExtent: m.spatialExtent,
-  }));
+  app.get('/metadata', { schema: { tags: ['Metadata'], summary: 'Temporal and spatial extent of the data' } as FastifySchema }, async (request) => {
+    const m = ctx.at(request).data.metadata;
+    return {
+      apiVersion: API_VERSION_V2,
+      attribution: ATTRIBUTION,
+      temporalExtent: { start: formatTimestamp(epochOf(m.firstTimestamp)), end: formatTimestamp(epochOf(m.lastTimestamp)) },
+      spatialExtent: m.spatialExtent,
+    };
+  });
 }

@@ -37,11 +37,10 @@ function summaryOf(path: string): string {
 }
 
 export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void {
-  const { services } = ctx;
-  const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply) => Promise<FastifyReply>) => {
+  const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply, at: ReturnType<V2Context['at']>) => Promise<FastifyReply>) => {
     ctx.allow(path, 'POST');
     const docs = { tags: ['Statistics'], summary: summaryOf(path), security: API_KEY_SECURITY } as FastifySchema;
-    app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) => handler(request.body, reply));
+    app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) => handler(request.body, reply, ctx.at(request)));
   };
   /** The request's one signal (time limit, disconnect, shutdown); the error handler maps a timeout to 504. */
   const limited = async <T>(reply: FastifyReply, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
@@ -52,24 +51,24 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
 
   for (const format of FORMATS) {
     for (const measure of MEASURES) {
-      post(`/stats/features/${measure}.${format}`, FEATURE_STATS_BODY_SCHEMA, async (body, reply) => {
-        const r = featureStatsRequest(body, measure, format, ctx.time);
+      post(`/stats/features/${measure}.${format}`, FEATURE_STATS_BODY_SCHEMA, async (body, reply, { data, time }) => {
+        const r = featureStatsRequest(body, measure, format, time);
         const result = await limited(reply, (signal) =>
-          services.stats.features({ aoi: r.aoi, timestamps: r.timestamps, filter: r.filter, measure, clip: r.clip, groupByKey: r.groupByKey, signal }),
+          data.stats.features({ aoi: r.aoi, timestamps: r.timestamps, filter: r.filter, measure, clip: r.clip, groupByKey: r.groupByKey, signal }),
         );
         return send(reply, format, seriesTable(r.timestamps, result));
       });
-      post(`/stats/currentness/${measure}.${format}`, CURRENTNESS_BODY_SCHEMA, async (body, reply) => {
-        const r = binStatsRequest(body, 'currentness', measure, format, ctx.time);
-        const values = await limited(reply, (signal) => services.stats.currentness({ aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip, signal }));
+      post(`/stats/currentness/${measure}.${format}`, CURRENTNESS_BODY_SCHEMA, async (body, reply, { data, time }) => {
+        const r = binStatsRequest(body, 'currentness', measure, format, time);
+        const values = await limited(reply, (signal) => data.stats.currentness({ aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip, signal }));
         return send(reply, format, binsTable(r.edges, values));
       });
     }
     for (const kind of ['contributors', 'contributions'] as const satisfies BinKind[]) {
-      post(`/stats/${kind}/count.${format}`, BIN_STATS_BODY_SCHEMA, async (body, reply) => {
-        const r = binStatsRequest(body, kind, 'count', format, ctx.time);
+      post(`/stats/${kind}/count.${format}`, BIN_STATS_BODY_SCHEMA, async (body, reply, { data, time }) => {
+        const r = binStatsRequest(body, kind, 'count', format, time);
         const q = { aoi: r.aoi, edges: r.edges, filter: r.filter };
-        const values = await limited(reply, (signal) => services.stats[kind]({ ...q, signal }));
+        const values = await limited(reply, (signal) => data.stats[kind]({ ...q, signal }));
         return send(reply, format, binsTable(r.edges, values));
       });
     }
