@@ -18,6 +18,7 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   KEY_NOT_FOUND: 8,
   KEYS_DB_BUSY: 9,
   KEYS_DB_INVALID: 7,
+  SQL_NOT_ALLOWED: 13,
 };
 
 export function exitCodeFor(code: ErrorCode): number {

@@ -42,6 +42,7 @@ export const V1_ERROR_STATUS = {
   KEYS_DB_BUSY: 500,
   KEYS_DB_INVALID: 500,
   CLI_USAGE: 500,
+  SQL_NOT_ALLOWED: 500,
 } as const satisfies Record<ErrorCode, number>;
 
 export function v1Status(code: ErrorCode): number {

@@ -39,6 +39,7 @@ export const V2_ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   RESOURCE_NOT_FOUND: 404,
   CLI_USAGE: 500,
+  SQL_NOT_ALLOWED: 500,
   // Key management errors come from the CLI; the request guard answers 401/403/429 itself (src/auth).
   KEY_NOT_FOUND: 500,
   KEYS_DB_BUSY: 500,
