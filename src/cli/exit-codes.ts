@@ -4,6 +4,9 @@ import type { ErrorCode } from '../core/errors.js';
 export const EXIT_OK = 0;
 /** Unexpected failure (a bug): the message and stack are printed. */
 export const EXIT_INTERNAL = 1;
+/** A writing command (import, changesets import) stopped by SIGINT / SIGTERM, its temporary files removed (128 + signal number). */
+export const EXIT_SIGINT = 130;
+export const EXIT_SIGTERM = 143;
 
 const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   CLI_USAGE: 2,

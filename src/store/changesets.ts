@@ -12,14 +12,22 @@ import {
   BIGINT, BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, MAP, TIMESTAMP, VARCHAR,
   mapValue, timestampValue, type DuckDBAppender, type DuckDBConnection,
 } from '@duckdb/node-api';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { MaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
 import { openStore } from './open-store.js';
+import { createWorkDir } from './work-dir.js';
 
 export interface LoadChangesetsOptions {
   /** Keep every changeset of the file, not only those the states reference. */
   all?: boolean;
   onProgress?: (p: ChangesetsProgress) => void;
+  /**
+   * Where DuckDB spills (importChangesets): a run's directory of work-dir.ts. Without it, the load
+   * makes its own under the database's temporary directory and removes it when done.
+   */
+  workDir?: string;
 }
 
 /** Progress of a load: changesets read and kept, and the (compressed) bytes of the dump read. */
@@ -148,7 +156,15 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
  * transaction (a failure or a kill leaves the store as it was).
  */
 export async function importChangesets(db: string, file: string, options: LoadChangesetsOptions = {}): Promise<LoadChangesetsResult> {
-  const store = await openStore(db, { readOnly: false });
+  const own = options.workDir === undefined && existsSync(db) ? createWorkDir(db, 'changesets') : undefined;
+  const workDir = options.workDir ?? own?.path;
+  let store;
+  try {
+    store = await openStore(db, { readOnly: false, ...(workDir !== undefined && { tempDirectory: join(workDir, 'duckdb-tmp') }) });
+  } catch (e) {
+    own?.remove();
+    throw e;
+  }
   try {
     const con = await store.connect();
     try {
@@ -167,5 +183,6 @@ export async function importChangesets(db: string, file: string, options: LoadCh
     }
   } finally {
     store.close();
+    own?.remove();
   }
 }

@@ -2,9 +2,11 @@
  * Import a history file into a new maphist database, atomically: everything is written to a
  * temporary database beside the target, which replaces the target by a rename only once it is
  * complete and checkpointed. A failed or interrupted import leaves any previous database as it was.
+ * Every temporary file (the new database, the staging database, the node and way stores, DuckDB's
+ * spill files) lives in this run's directory under the database's temporary directory (work-dir.ts).
  */
-import { mkdtempSync, rmSync, renameSync, existsSync, unlinkSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { renameSync, existsSync, unlinkSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { buildHistory, type BuildProgress, type HistoryStats } from '../history/build-history.js';
 import { openHistory } from '../io/open-history.js';
 import { StoreWriter } from './store-writer.js';
@@ -12,6 +14,7 @@ import { TagDictionaryBuilder } from './tag-dictionary-builder.js';
 import { collectGarbage } from './collect-garbage.js';
 import { importChangesets, type ChangesetsProgress, type LoadChangesetsResult } from './changesets.js';
 import { checkChangesetDump } from '../io/changesets/open-changesets.js';
+import { createWorkDir } from './work-dir.js';
 
 export interface ImportOptions {
   input: string;
@@ -51,9 +54,15 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
   // A missing or wrong changeset file fails now, not after the history import.
   if (options.changesets !== undefined) await checkChangesetDump(options.changesets);
   const opened = await openHistory(options.input, { workers: options.workers });
-  const tmp = join(dirname(target), `.${basename(target)}.importing-${process.pid}`);
-  const workDir = mkdtempSync(join(dirname(target), '.maphist-work-'));
-  removeDatabaseFiles(tmp);
+  let work;
+  try {
+    work = createWorkDir(target, 'import');
+  } catch (e) {
+    await opened.close();
+    throw e;
+  }
+  const workDir = work.path;
+  const tmp = join(workDir, basename(target));
   const dictionary = new TagDictionaryBuilder();
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
   // Staging only appends (full blocks are written out), so it needs little; the finish sorts every row.
@@ -88,7 +97,10 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
       stats: { versions: stats.versions, firstTimestamp: stats.firstTimestamp, lastTimestamp: stats.lastTimestamp },
     });
     const historyDone = performance.now();
-    const changesets = options.changesets === undefined ? undefined : await importChangesets(tmp, options.changesets, { all: options.allChangesets, onProgress: options.onChangesetsProgress });
+    const changesets =
+      options.changesets === undefined
+        ? undefined
+        : await importChangesets(tmp, options.changesets, { all: options.allChangesets, onProgress: options.onChangesetsProgress, workDir });
     complete = true;
     const finished = performance.now();
     renameSync(tmp, target);
@@ -110,8 +122,7 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
     if (memoryLog) clearInterval(memoryLog);
     if (!complete) await writer.abort();
     await opened.close();
-    removeDatabaseFiles(tmp);
-    rmSync(workDir, { recursive: true, force: true });
+    work.remove();
   }
 }
 
@@ -123,8 +134,4 @@ export function logMemory(label: string): void {
     `mem ${(performance.now() / 1000).toFixed(0)}s ${label}: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} ` +
       `external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`,
   );
-}
-
-function removeDatabaseFiles(path: string): void {
-  for (const p of [path, path + '.wal']) if (existsSync(p)) unlinkSync(p);
 }
