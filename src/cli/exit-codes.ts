@@ -18,6 +18,7 @@ const EXIT_CODES: Partial<Record<ErrorCode, number>> = {
   INPUT_UNSUPPORTED: 6,
   DB_NOT_FOUND: 7,
   DB_INVALID: 7,
+  STORE_WRITE_FAILED: 12,
   KEY_NOT_FOUND: 8,
   KEYS_DB_BUSY: 9,
   KEYS_DB_INVALID: 7,

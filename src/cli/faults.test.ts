@@ -6,11 +6,11 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FOUR_COUNTRIES, TESTCASES_DIR } from '../testing/test-data.js';
+import { FOUR_COUNTRIES, TEST_DATA, TESTCASES_DIR } from '../testing/test-data.js';
 import { workDirRoot } from '../store/work-dir.js';
 import { EXIT_SIGINT, EXIT_SIGTERM } from './exit-codes.js';
 
@@ -94,4 +94,60 @@ describe('temporary files of an import', () => {
       assertPreviousAnswers(db);
     });
   }
+});
+
+/**
+ * A real full disk: a 16 MB tmpfs (needs root, as CI runs; skipped with the reason otherwise).
+ * The import fails in the node store (Node's ENOSPC), the changeset load in DuckDB's write.
+ */
+function mountTmpfs(dir: string, size: string): string | undefined {
+  if (process.getuid?.() !== 0) return 'mounting a small tmpfs needs root';
+  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { encoding: 'utf8' });
+  return r.status === 0 ? undefined : `mount -t tmpfs failed: ${(r.stderr || r.error?.message || '').trim()}`;
+}
+
+describe('a full disk', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'maphist-full-'));
+  const mnt = join(dir, 'mnt');
+  mkdirSync(mnt);
+  const skip = mountTmpfs(mnt, '16m');
+  const db = join(mnt, 'h.duckdb');
+  after(() => {
+    if (!skip) spawnSync('umount', [mnt]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('import: exit 12, one line naming the directory and the space needed, previous database intact', { skip }, () => {
+    assert.equal(maphist('import', HANDMADE, '--db', db).code, 0);
+    const before = readFileSync(db);
+    const r = maphist('import', FOUR_COUNTRIES, '--db', db);
+    assert.equal(r.code, 12, r.stderr);
+    assert.match(
+      r.stderr,
+      new RegExp(`^maphist import: cannot write to ${mnt}: the disk is full \\(maphist import needs about 1\\.2 GB there, \\d+ [kM]B free now\\); the previous database is unchanged\\. .*No space left on device.*\\)\\n$`, 'i'),
+    );
+    assert.deepEqual(filesUnder(mnt), ['h.duckdb'], 'no temporary file left');
+    assert.deepEqual(readFileSync(db), before);
+    assertPreviousAnswers(db);
+  });
+
+  it('changesets import: DuckDB\'s write fails, exit 12 with one line, the database unchanged', { skip }, () => {
+    if (!existsSync(db)) assert.equal(maphist('import', HANDMADE, '--db', db).code, 0);
+    const before = readFileSync(db);
+    // Fill the file system, then give the load nothing to write into.
+    const filler = join(mnt, 'filler');
+    const block = Buffer.alloc(1 << 20);
+    try {
+      for (let i = 0; i < 64; i++) writeFileSync(filler, block, { flag: 'a' });
+    } catch (e) {
+      assert.equal((e as NodeJS.ErrnoException).code, 'ENOSPC');
+    }
+    const r = maphist('changesets', 'import', join(TEST_DATA, 'changesets', 'handmade-changesets.osm'), '--db', db);
+    rmSync(filler);
+    assert.equal(r.code, 12, r.stderr);
+    assert.match(r.stderr, new RegExp(`^maphist changesets: cannot write to ${mnt}: the disk is full \\(\\d+ kB free now\\); the database is unchanged\\. [^\\n]*\\n$`));
+    assert.deepEqual(filesUnder(mnt), ['h.duckdb']);
+    assert.deepEqual(readFileSync(db), before);
+    assertPreviousAnswers(db);
+  });
 });

@@ -8,17 +8,21 @@ import { removeActiveWorkDirs } from '../store/work-dir.js';
 import { EXIT_SIGINT, EXIT_SIGTERM } from './exit-codes.js';
 
 export async function removingWorkOnSignal<T>(command: string, run: () => Promise<T>): Promise<T> {
-  const stop = (signal: NodeJS.Signals) => {
-    removeActiveWorkDirs();
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    await removeActiveWorkDirs();
     process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}maphist ${command}: stopped by ${signal}; its temporary files are removed\n`);
     process.exit(signal === 'SIGINT' ? EXIT_SIGINT : EXIT_SIGTERM);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const handler = (signal: NodeJS.Signals) => void stop(signal);
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
   try {
     return await run();
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
   }
 }

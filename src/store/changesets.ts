@@ -12,12 +12,13 @@ import {
   BIGINT, BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, MAP, TIMESTAMP, VARCHAR,
   mapValue, timestampValue, type DuckDBAppender, type DuckDBConnection,
 } from '@duckdb/node-api';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { MaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
 import { openStore } from './open-store.js';
 import { createWorkDir } from './work-dir.js';
+import { diskFullError } from './disk-full.js';
 
 export interface LoadChangesetsOptions {
   /** Keep every changeset of the file, not only those the states reference. */
@@ -156,15 +157,25 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
  * transaction (a failure or a kill leaves the store as it was).
  */
 export async function importChangesets(db: string, file: string, options: LoadChangesetsOptions = {}): Promise<LoadChangesetsResult> {
-  const own = options.workDir === undefined && existsSync(db) ? createWorkDir(db, 'changesets') : undefined;
-  const workDir = options.workDir ?? own?.path;
-  let store;
+  if (options.workDir !== undefined || !existsSync(db)) return loadIntoStore(db, file, options, options.workDir);
+  const work = createWorkDir(db, 'changesets');
+  const wal = `${db}.wal`;
+  const hadWal = existsSync(wal);
   try {
-    store = await openStore(db, { readOnly: false, ...(workDir !== undefined && { tempDirectory: join(workDir, 'duckdb-tmp') }) });
+    return await loadIntoStore(db, file, options, work.path);
   } catch (e) {
-    own?.remove();
-    throw e;
+    work.remove();
+    // The store is checkpointed after every write, so a log it did not have before is this failed
+    // load's alone (a commit or checkpoint cut short by a full disk): without it the store is as it was.
+    if (!hadWal) rmSync(wal, { force: true });
+    throw diskFullError(e, { command: 'maphist changesets import', dir: dirname(resolve(db)), unchanged: 'the database is unchanged' }) ?? e;
+  } finally {
+    work.remove();
   }
+}
+
+async function loadIntoStore(db: string, file: string, options: LoadChangesetsOptions, workDir: string | undefined): Promise<LoadChangesetsResult> {
+  const store = await openStore(db, { readOnly: false, ...(workDir !== undefined && { tempDirectory: join(workDir, 'duckdb-tmp') }) });
   try {
     const con = await store.connect();
     try {
@@ -175,7 +186,8 @@ export async function importChangesets(db: string, file: string, options: LoadCh
         await con.run('CHECKPOINT');
         return result;
       } catch (e) {
-        await con.run('ROLLBACK');
+        // A full disk invalidates the database, and the rollback fails too: the first failure is the one to report.
+        await con.run('ROLLBACK').catch(() => undefined);
         throw e;
       }
     } finally {
@@ -183,6 +195,5 @@ export async function importChangesets(db: string, file: string, options: LoadCh
     }
   } finally {
     store.close();
-    own?.remove();
   }
 }
