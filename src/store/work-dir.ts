@@ -57,7 +57,21 @@ export function createWorkDir(db: string, purpose: WorkPurpose): WorkDir {
   const root = workDirRoot(db);
   const path = join(root, `${purpose}-${process.pid}`);
   rmSync(path, { recursive: true, force: true });
-  mkdirSync(path, { recursive: true });
+  // Not recursive: a database's directory that does not exist is the caller's error (ENOENT), not
+  // created here. Another run may create the shared directory, or remove it when it empties.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      mkdirSync(root);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    try {
+      mkdirSync(path);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
+    }
+  }
   active.set(path, []);
   return {
     path,
