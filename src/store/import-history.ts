@@ -1,6 +1,6 @@
 /**
  * Import a history file into a new maphist database, atomically: everything is written to a
- * temporary database beside the target, which replaces the target by a rename only once it is
+ * temporary database in a directory beside the target, which replaces the target by a rename only once it is
  * complete and checkpointed. A failed or interrupted import leaves any previous database as it was.
  * Every temporary file (the new database, the staging database, the node and way stores, DuckDB's
  * spill files) lives in this run's directory under the database's temporary directory (work-dir.ts).

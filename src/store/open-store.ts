@@ -71,7 +71,8 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
   if (openedStores === 0) removeStaleSpillDirectories();
   // What killed imports and changeset loads of this database left beside it.
   removeStaleWorkDirs(path);
-  const tempBase = options.tempDirectory ?? join(tmpdir(), `maphist-duckdb-${process.pid}-${++openedStores}`);
+  const opened = ++openedStores;
+  const tempBase = options.tempDirectory ?? join(tmpdir(), `maphist-duckdb-${process.pid}-${opened}`);
   let instance: DuckDBInstance;
   try {
     instance = await DuckDBInstance.create(path, {
