@@ -40,5 +40,5 @@ export async function enterSqlSandbox(con: DuckDBConnection, options: { allowFil
  * the statement being wrong): a permission error, a locked setting, a write to the read-only file.
  */
 export function refusedBySandbox(message: string): boolean {
-  return /^Permission Error|configuration has been locked|attached in read-only mode|read-only mode/i.test(message);
+  return /^Permission Error|configuration has been locked|attached in read-only mode/i.test(message);
 }
