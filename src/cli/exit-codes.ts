@@ -9,6 +9,9 @@ export const EXIT_OK = 0;
 export const EXIT_INTERNAL = 1;
 /** A coded error that belongs to an HTTP request (a parameter, a filter, an API key) reached the command line. */
 export const EXIT_REQUEST_ERROR = 10;
+/** A writing command (import, changesets import) stopped by SIGINT / SIGTERM, its temporary files removed (128 + signal number). */
+export const EXIT_SIGINT = 130;
+export const EXIT_SIGTERM = 143;
 
 export const EXIT_CODES = {
   INPUT_NOT_FOUND: 3,
@@ -50,6 +53,7 @@ export const EXIT_CODES = {
   KEY_NOT_FOUND: 8,
   KEYS_DB_BUSY: 9,
   KEYS_DB_INVALID: 7,
+  SQL_NOT_ALLOWED: 13,
   CLI_USAGE: 2,
   INTERNAL_ERROR: EXIT_INTERNAL,
 } as const satisfies Record<ErrorCode, number>;

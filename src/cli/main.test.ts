@@ -97,6 +97,63 @@ describe('maphist sql', () => {
     assert.equal(missing.code, 7);
     assert.match(missing.stderr, /maphist import/);
   });
+
+  describe('the sandbox (SECURITY.md)', () => {
+    let local: string;
+    before(() => {
+      local = join(dir, 'local.csv');
+      writeFileSync(local, 'a,b\n1,2\n');
+    });
+    const refused = (query: string, ...flags: string[]) => {
+      const r = maphist('sql', '--db', db, ...flags, query);
+      assert.equal(r.code, 13, `${query}: exit ${r.code}, ${r.stderr}`);
+      assert.match(r.stderr, /^maphist sql: the query was refused \(.*\): .+\n$/, query);
+      assert.equal(r.stdout, '', query);
+      return r;
+    };
+    const sq = (p: string) => `'${p.replace(/'/g, "''")}'`;
+
+    it('refuses COPY … TO, file reads, ATTACH, extensions and setting the sandbox back', () => {
+      const out = join(dir, 'out.csv');
+      refused(`COPY (SELECT 1) TO ${sq(out)}`);
+      assert.ok(!existsSync(out), 'COPY wrote no file');
+      assert.match(refused("SELECT * FROM read_text('/etc/passwd')").stderr, /\/etc\/passwd.*disabled|disabled.*\/etc\/passwd/);
+      refused(`SELECT * FROM read_csv(${sq(local)})`);
+      refused(`SELECT * FROM ${sq(local)}`);
+      refused("SELECT * FROM glob('/etc/*')");
+      refused(`EXPORT DATABASE ${sq(join(dir, 'export'))}`);
+      refused(`ATTACH ${sq(join(dir, 'other.duckdb'))} AS other`);
+      assert.ok(!existsSync(join(dir, 'other.duckdb')), 'ATTACH created no database');
+      refused('INSTALL spatial');
+      refused('LOAD spatial');
+      refused('SET enable_external_access = true');
+      refused('SET lock_configuration = false');
+      refused("SET allowed_directories = ['/']");
+      refused('CREATE TABLE t AS SELECT 1 AS x');
+      refused('DELETE FROM states');
+    });
+
+    it('a query on the contributions view works inside it', () => {
+      const r = maphist('sql', '--db', db, "SELECT count(*) AS n, current_setting('enable_external_access') AS external FROM contributions");
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'n,external\n29,false\n');
+    });
+
+    it('--allow-files reads and writes local files, still loads and installs no extension', () => {
+      const r = maphist('sql', '--db', db, '--allow-files', `SELECT a + b AS s FROM read_csv(${sq(local)})`);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 's\n3\n');
+      const out = join(dir, 'allowed.csv');
+      assert.equal(maphist('sql', '--db', db, '--allow-files', `COPY (SELECT 7 AS x) TO ${sq(out)}`).code, 0);
+      assert.equal(readFileSync(out, 'utf8'), 'x\n7\n');
+      refused('LOAD spatial', '--allow-files');
+      refused('SET enable_external_access = true', '--allow-files');
+      refused('CREATE TABLE t AS SELECT 1 AS x', '--allow-files');
+      const install = maphist('sql', '--db', db, '--allow-files', 'INSTALL spatial');
+      assert.notEqual(install.code, 0);
+      assert.doesNotMatch(install.stderr, /download/i, 'INSTALL fails before it downloads');
+    });
+  });
 });
 
 describe('package.json entry points', () => {

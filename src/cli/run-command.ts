@@ -25,6 +25,7 @@ const USAGE = `usage: maphist <command> [options]
         [--changesets FILE]        (with the changesets of a changeset dump; --all-changesets: not only the referenced)
   changesets import <file> [--db PATH] [--all]   load a changeset dump (.osm[.gz|.bz2]) into a database
   sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
+        [--allow-files]            (sandboxed: no files, no extensions; --allow-files: local files allowed)
   serve [--db PATH] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)
         [--no-api-keys]            (version 2 statistics and extraction need no key: private deployment)
         [--neutral-names]          (v1 extraction writes @mapId/@mapType instead of @osmId/@osmType)

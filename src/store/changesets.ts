@@ -12,15 +12,24 @@ import {
   BIGINT, BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, MAP, TIMESTAMP, VARCHAR,
   mapValue, timestampValue, type DuckDBAppender, type DuckDBConnection,
 } from '@duckdb/node-api';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { MaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
 import { openStore } from './open-store.js';
 import { asWriteFailure } from './write-failure.js';
+import { createWorkDir } from './work-dir.js';
+import { diskFullError } from './disk-full.js';
 
 export interface LoadChangesetsOptions {
   /** Keep every changeset of the file, not only those the states reference. */
   all?: boolean;
   onProgress?: (p: ChangesetsProgress) => void;
+  /**
+   * Where DuckDB spills (importChangesets): a run's directory of work-dir.ts. Without it, the load
+   * makes its own under the database's temporary directory and removes it when done.
+   */
+  workDir?: string;
 }
 
 /** Progress of a load: changesets read and kept, and the (compressed) bytes of the dump read. */
@@ -149,7 +158,25 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
  * transaction (a failure or a kill leaves the store as it was).
  */
 export async function importChangesets(db: string, file: string, options: LoadChangesetsOptions = {}): Promise<LoadChangesetsResult> {
-  const store = await openStore(db, { readOnly: false });
+  if (options.workDir !== undefined || !existsSync(db)) return loadIntoStore(db, file, options, options.workDir).catch((e: unknown) => Promise.reject(asWriteFailure(e, db)));
+  const work = createWorkDir(db, 'changesets');
+  const wal = `${db}.wal`;
+  const hadWal = existsSync(wal);
+  try {
+    return await loadIntoStore(db, file, options, work.path);
+  } catch (e) {
+    work.remove();
+    // The store is checkpointed after every write, so a log it did not have before is this failed
+    // load's alone (a commit or checkpoint cut short by a full disk): without it the store is as it was.
+    if (!hadWal) rmSync(wal, { force: true });
+    throw diskFullError(e, { command: 'maphist changesets import', dir: dirname(resolve(db)), unchanged: 'the database is unchanged' }) ?? asWriteFailure(e, db);
+  } finally {
+    work.remove();
+  }
+}
+
+async function loadIntoStore(db: string, file: string, options: LoadChangesetsOptions, workDir: string | undefined): Promise<LoadChangesetsResult> {
+  const store = await openStore(db, { readOnly: false, ...(workDir !== undefined && { tempDirectory: join(workDir, 'duckdb-tmp') }) });
   try {
     const con = await store.connect();
     try {
@@ -160,8 +187,9 @@ export async function importChangesets(db: string, file: string, options: LoadCh
         await con.run('CHECKPOINT');
         return result;
       } catch (e) {
-        await con.run('ROLLBACK');
-        throw asWriteFailure(e, db);
+        // A full disk invalidates the database, and the rollback fails too: the first failure is the one to report.
+        await con.run('ROLLBACK').catch(() => undefined);
+        throw e;
       }
     } finally {
       con.closeSync();

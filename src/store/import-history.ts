@@ -1,9 +1,11 @@
 /**
  * Import a history file into a new maphist database, atomically: everything is written to a
- * temporary database beside the target, which replaces the target by a rename only once it is
+ * temporary database in a directory beside the target, which replaces the target by a rename only once it is
  * complete and checkpointed. A failed or interrupted import leaves any previous database as it was.
+ * Every temporary file (the new database, the staging database, the node and way stores, DuckDB's
+ * spill files) lives in this run's directory under the database's temporary directory (work-dir.ts).
  */
-import { mkdtempSync, rmSync, renameSync, existsSync, unlinkSync } from 'node:fs';
+import { renameSync, existsSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { buildHistory, type BuildProgress, type HistoryStats } from '../history/build-history.js';
 import { openHistory } from '../io/open-history.js';
@@ -13,6 +15,8 @@ import { collectGarbage } from './collect-garbage.js';
 import { importChangesets, type ChangesetsProgress, type LoadChangesetsResult } from './changesets.js';
 import { checkChangesetDump } from '../io/changesets/open-changesets.js';
 import { asWriteFailure } from './write-failure.js';
+import { createWorkDir } from './work-dir.js';
+import { diskFullError } from './disk-full.js';
 
 export interface ImportOptions {
   input: string;
@@ -47,32 +51,58 @@ export interface ImportResult {
 }
 
 /**
- * Imports `options.input` into `options.db`. A file-system failure of writing the database or its
- * work files (no permission, disk full, read-only or missing directory) rejects as STORE_WRITE_FAILED.
+ * The space an import needs beside the database, from the input's size: its work directory at its
+ * peak (the staging database, the node and way stores, DuckDB's spill files and the new database
+ * together). Measured on the 4-country file: 9.2 MB of PBF, peak 1.06 GB (116 bytes per input
+ * byte; the finished database 458 MB). Rounded up to 125 per byte of compressed input (PBF, .gz,
+ * .bz2), a tenth of that for plain XML, which is about ten times its compressed size; plus 64 MB.
  */
+export function importSpaceEstimate(input: string, inputBytes: number): number {
+  const perByte = /\.(osh|osm|xml)$/i.test(input) ? 12.5 : 125;
+  return Math.ceil(inputBytes * perByte) + 64e6;
+}
+
 export async function importHistory(options: ImportOptions): Promise<ImportResult> {
+  const target = resolve(options.db);
   try {
-    return await importInto(options);
+    return await importInto(options, target);
   } catch (e) {
-    throw asWriteFailure(e, resolve(options.db));
+    // A full disk: one coded line (after the work directory is removed, so the free space it
+    // reports is the user's).
+    const previous = existsSync(target);
+    throw (
+      diskFullError(e, {
+        command: 'maphist import',
+        dir: dirname(target),
+        needBytes: importSpaceEstimate(options.input, inputSize(options.input)),
+        unchanged: previous ? 'the previous database is unchanged' : 'no database was written',
+      }) ?? asWriteFailure(e, target)
+    );
   }
 }
 
-async function importInto(options: ImportOptions): Promise<ImportResult> {
+function inputSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+async function importInto(options: ImportOptions, target: string): Promise<ImportResult> {
   const started = performance.now();
-  const target = resolve(options.db);
   // A missing or wrong changeset file fails now, not after the history import.
   if (options.changesets !== undefined) await checkChangesetDump(options.changesets);
   const opened = await openHistory(options.input, { workers: options.workers });
-  const tmp = join(dirname(target), `.${basename(target)}.importing-${process.pid}`);
-  let workDir: string;
+  let work;
   try {
-    workDir = mkdtempSync(join(dirname(target), '.maphist-work-'));
+    work = createWorkDir(target, 'import');
   } catch (e) {
-    await opened.close(); // the target's directory cannot be written: release the input file
+    await opened.close();
     throw e;
   }
-  removeDatabaseFiles(tmp);
+  const workDir = work.path;
+  const tmp = join(workDir, basename(target));
   const dictionary = new TagDictionaryBuilder();
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
   // Staging only appends (full blocks are written out), so it needs little; the finish sorts every row.
@@ -87,6 +117,7 @@ async function importInto(options: ImportOptions): Promise<ImportResult> {
     },
     dictionary,
   );
+  work.stopBeforeRemoval(() => writer.abort());
   let complete = false;
   // MAPHIST_DEBUG_MEM=1 logs the phase and the main thread's memory every 5 s to stderr (the writer
   // thread logs its own heap and DuckDB's buffer memory): for finding what holds an import's peak.
@@ -107,7 +138,10 @@ async function importInto(options: ImportOptions): Promise<ImportResult> {
       stats: { versions: stats.versions, firstTimestamp: stats.firstTimestamp, lastTimestamp: stats.lastTimestamp },
     });
     const historyDone = performance.now();
-    const changesets = options.changesets === undefined ? undefined : await importChangesets(tmp, options.changesets, { all: options.allChangesets, onProgress: options.onChangesetsProgress });
+    const changesets =
+      options.changesets === undefined
+        ? undefined
+        : await importChangesets(tmp, options.changesets, { all: options.allChangesets, onProgress: options.onChangesetsProgress, workDir });
     complete = true;
     const finished = performance.now();
     renameSync(tmp, target);
@@ -129,8 +163,7 @@ async function importInto(options: ImportOptions): Promise<ImportResult> {
     if (memoryLog) clearInterval(memoryLog);
     if (!complete) await writer.abort();
     await opened.close();
-    removeDatabaseFiles(tmp);
-    rmSync(workDir, { recursive: true, force: true });
+    work.remove();
   }
 }
 
@@ -142,8 +175,4 @@ export function logMemory(label: string): void {
     `mem ${(performance.now() / 1000).toFixed(0)}s ${label}: rss ${mb(m.rss)} heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} ` +
       `external ${mb(m.external)} arrayBuffers ${mb(m.arrayBuffers)}`,
   );
-}
-
-function removeDatabaseFiles(path: string): void {
-  for (const p of [path, path + '.wal']) if (existsSync(p)) unlinkSync(p);
 }

@@ -6,6 +6,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { MaphistError } from '../core/errors.js';
 import { readMetadata, type StoreMetadata } from './metadata.js';
 import { SCHEMA_VERSION } from './schema.js';
+import { processRunning, removeStaleWorkDirs } from './work-dir.js';
 
 export interface Store {
   readonly path: string;
@@ -30,19 +31,14 @@ export interface OpenStoreOptions {
   memoryLimit?: string;
   /** The memory limit of the streaming instance (default 64MB, one thread; see `Store.connectStreaming`). */
   streamingMemoryLimit?: string;
+  /**
+   * Where DuckDB spills (default `$TMPDIR/maphist-duckdb-<pid>-<n>`, removed at close): a writing
+   * command gives its run's directory beside the database (work-dir.ts), which it removes itself.
+   */
+  tempDirectory?: string;
 }
 
 let openedStores = 0;
-
-/** Whether a process with this pid is running (signal 0 only checks; EPERM: running, not ours). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the spill directories (`maphist-duckdb-<pid>-…`) of processes that are no longer
@@ -59,7 +55,7 @@ export function removeStaleSpillDirectories(dir = tmpdir()): string[] {
   }
   for (const name of names) {
     const pid = Number(/^maphist-duckdb-(\d+)-/.exec(name)?.[1]);
-    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue;
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processRunning(pid)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
     removed.push(name);
   }
@@ -73,7 +69,10 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
   // Spill directories of this store's two instances, removed when it closes (one pair per open
   // store: tests open several stores in one process).
   if (openedStores === 0) removeStaleSpillDirectories();
-  const tempBase = join(tmpdir(), `maphist-duckdb-${process.pid}-${++openedStores}`);
+  // What killed imports and changeset loads of this database left beside it.
+  removeStaleWorkDirs(path);
+  const opened = ++openedStores;
+  const tempBase = options.tempDirectory ?? join(tmpdir(), `maphist-duckdb-${process.pid}-${opened}`);
   let instance: DuckDBInstance;
   try {
     instance = await DuckDBInstance.create(path, {

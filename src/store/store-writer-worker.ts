@@ -110,10 +110,21 @@ async function main(): Promise<void> {
     }, 5000).unref();
   }
 
+  // After the first failure (a full disk invalidates the database) the worker calls DuckDB no more:
+  // the main thread terminates it soon, and a DuckDB call that fails while the worker is being
+  // terminated cannot throw into JavaScript any more, which aborts the whole process.
+  let failed: string | undefined;
   parentPort!.on('message', (message: WriterRequest) => {
+    if (failed !== undefined) {
+      parentPort!.postMessage({ kind: 'error', message: failed } satisfies WriterReply);
+      return;
+    }
     void handle(message).then(
       (reply) => parentPort!.postMessage(reply),
-      (e: Error) => parentPort!.postMessage({ kind: 'error', message: e.stack ?? e.message } satisfies WriterReply),
+      (e: Error) => {
+        failed ??= e.stack ?? e.message;
+        parentPort!.postMessage({ kind: 'error', message: failed } satisfies WriterReply);
+      },
     );
   });
 

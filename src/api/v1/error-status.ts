@@ -54,6 +54,7 @@ export const V1_ERROR_STATUS = {
   KEYS_DB_BUSY: 500,
   KEYS_DB_INVALID: 500,
   CLI_USAGE: 500,
+  SQL_NOT_ALLOWED: 500,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<ErrorCode, number>;
 

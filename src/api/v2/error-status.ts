@@ -46,6 +46,7 @@ export const V2_ERROR_STATUS = {
   REQUEST_MALFORMED: 422,
   URI_TOO_LONG: 414,
   CLI_USAGE: 500,
+  SQL_NOT_ALLOWED: 500,
   // The request guard (src/auth/api-key-hook.ts) answers with these statuses.
   API_KEY_MISSING: 401,
   API_KEY_INVALID: 403,

@@ -10,6 +10,7 @@ import { importChangesets } from '../../store/changesets.js';
 import { DEFAULT_DB } from '../defaults.js';
 import { changesetsBar } from './changesets-progress.js';
 import { changesetsSummary } from './import.js';
+import { removingWorkOnSignal } from '../signals.js';
 
 const USAGE = 'usage: maphist changesets import <changeset dump (changesets-*.osm[.gz|.bz2])> [--db PATH] [--all]';
 
@@ -24,7 +25,7 @@ export async function changesetsCommand(argv: string[]): Promise<void> {
   const bar = changesetsBar();
   let result;
   try {
-    result = await importChangesets(values.db!, file, { all: values.all, onProgress: (p) => bar.update(p) });
+    result = await removingWorkOnSignal('changesets import', () => importChangesets(values.db!, file, { all: values.all, onProgress: (p) => bar.update(p) }));
   } finally {
     bar.stop();
   }

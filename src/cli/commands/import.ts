@@ -9,6 +9,7 @@ import { importHistory, type ImportProgress } from '../../store/import-history.j
 import type { ChangesetsProgress, LoadChangesetsResult } from '../../store/changesets.js';
 import { DEFAULT_DB } from '../defaults.js';
 import { changesetsBar } from './changesets-progress.js';
+import { removingWorkOnSignal } from '../signals.js';
 
 export async function importCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -65,7 +66,7 @@ export async function runImport(input: string, db: string, workers?: number, cha
     csBar.update(p);
   };
   try {
-    return await importHistory({ input, db, workers, onProgress, onChangesetsProgress, ...changesets });
+    return await removingWorkOnSignal('import', () => importHistory({ input, db, workers, onProgress, onChangesetsProgress, ...changesets }));
   } finally {
     bar?.stop();
     csBar.stop();

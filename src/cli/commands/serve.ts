@@ -69,9 +69,12 @@ export async function serve(values: {
   const address = await app.listen({ port, host: values.host });
   console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);
   console.log(keys ? `v2 statistics and extraction need an API key (keys file ${keysDb})` : 'v2 statistics and extraction need no API key (--no-api-keys)');
+  const saveUsageFailed = (e: Error) => console.error(`maphist: could not save key usage to ${keysDb}: ${e.message}`);
   const stop = async () => {
+    // Usage first (app.close waits for streaming answers), then what the last requests added.
+    await keys?.flush().catch(saveUsageFailed);
     await app.close();
-    await keys?.close().catch((e: Error) => console.error(`maphist: could not save key usage to ${keysDb}: ${e.message}`));
+    await keys?.close().catch(saveUsageFailed);
     await store.close();
     process.exit(0);
   };

@@ -1,24 +1,45 @@
-/** `maphist sql --db PATH [--json] "<query>"`: run SQL against a database (read-only), CSV or JSON out. */
+/**
+ * `maphist sql --db PATH [--json] [--allow-files] "<query>"`: run SQL against a database, CSV or
+ * JSON out. The database is read-only and the query runs in a sandbox (engines/duckdb/sql-sandbox.ts,
+ * SECURITY.md): no file reads or writes, no ATTACH, no extension install or load, no setting back;
+ * `--allow-files` allows local files.
+ */
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
+import { enterSqlSandbox, refusedBySandbox } from '../../engines/duckdb/sql-sandbox.js';
 import { openStore } from '../../store/open-store.js';
 import { DEFAULT_DB } from '../defaults.js';
+
+const USAGE = 'usage: maphist sql [--db PATH] [--json] [--allow-files] "<query>"';
 
 export async function sqlCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { db: { type: 'string', default: DEFAULT_DB }, json: { type: 'boolean', default: false } },
+    options: {
+      db: { type: 'string', default: DEFAULT_DB },
+      json: { type: 'boolean', default: false },
+      'allow-files': { type: 'boolean', default: false },
+    },
   });
-  if (positionals.length !== 1) throw new MaphistError('CLI_USAGE', 'usage: maphist sql [--db PATH] [--json] "<query>"');
+  if (positionals.length !== 1) throw new MaphistError('CLI_USAGE', USAGE);
+  const allowFiles = values['allow-files']!;
   const store = await openStore(values.db!);
   const con = await store.connect();
   try {
+    await enterSqlSandbox(con, { allowFiles });
     let reader;
     try {
       reader = await con.runAndReadAll(positionals[0]);
     } catch (e) {
-      throw new MaphistError('CLI_USAGE', `the query failed: ${(e as Error).message}`);
+      const message = (e as Error).message;
+      if (refusedBySandbox(message)) {
+        const hint = allowFiles
+          ? 'maphist sql reads the database read-only and loads no extensions'
+          : 'maphist sql reads the database read-only, with no file access and no extensions; --allow-files allows local files';
+        throw new MaphistError('SQL_NOT_ALLOWED', `the query was refused (${hint}): ${message.split('\n')[0]}`);
+      }
+      throw new MaphistError('CLI_USAGE', `the query failed: ${message}`);
     }
     const rows = reader.getRowObjectsJS().map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [k, plain(v)])));
     if (values.json) {

@@ -1,0 +1,160 @@
+/**
+ * The temporary files of the commands that write a database (`maphist import`, `maphist changesets
+ * import`, and the future `maphist update`) live in one directory per database, beside it:
+ * `.<name>.maphist-tmp/`, with one subdirectory per run named after its purpose and process id
+ * (`import-<pid>`, `changesets-<pid>`). Beside the database, so the finished import is renamed
+ * over the target on the same file system; in one place, so nothing is left scattered.
+ *
+ * A run removes its subdirectory when it succeeds or fails (the caller's `finally`) and when it is
+ * stopped by SIGINT or SIGTERM (`removeActiveWorkDirs`, from the command line's signal handlers).
+ * A run killed outright (SIGKILL, power loss) cannot; the next import, changesets import or server
+ * start on that database removes the subdirectories of processes that are no longer running
+ * (`removeStaleWorkDirs`).
+ */
+import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+
+export type WorkPurpose = 'import' | 'changesets' | 'update';
+
+export interface WorkDir {
+  /** The run's own directory (created). */
+  readonly path: string;
+  /** Removes it, and the database's temporary directory when no other run uses it. */
+  remove(): void;
+  /**
+   * What must stop before the directory can be removed on a signal (the store writer's thread:
+   * removing the files under a DuckDB call makes it fail while its thread is terminated, which
+   * aborts the process).
+   */
+  stopBeforeRemoval(stop: () => Promise<void>): void;
+}
+
+/** Whether a process with this pid is running (signal 0 only checks; EPERM: running, not ours). */
+export function processRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The temporary directory of a database: `.<name>.maphist-tmp` beside it. */
+export function workDirRoot(db: string): string {
+  const target = resolve(db);
+  return join(dirname(target), `.${basename(target)}.maphist-tmp`);
+}
+
+/** The work directories of this process that are not removed yet, with what to stop first (for the signal handlers). */
+const active = new Map<string, Array<() => Promise<void>>>();
+
+/**
+ * Creates this run's directory under the database's temporary directory, first removing what
+ * runs that are no longer running left there.
+ */
+export function createWorkDir(db: string, purpose: WorkPurpose): WorkDir {
+  removeStaleWorkDirs(db);
+  const root = workDirRoot(db);
+  const path = join(root, `${purpose}-${process.pid}`);
+  rmSync(path, { recursive: true, force: true });
+  // Not recursive: a database's directory that does not exist is the caller's error (ENOENT), not
+  // created here. Another run may create the shared directory, or remove it when it empties.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      mkdirSync(root);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    try {
+      mkdirSync(path);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
+    }
+  }
+  active.set(path, []);
+  return {
+    path,
+    remove: () => {
+      removeDir(path);
+      active.delete(path);
+      removeIfEmpty(root);
+    },
+    stopBeforeRemoval: (stop) => active.get(path)?.push(stop),
+  };
+}
+
+/**
+ * Removes the runs' directories of processes that are no longer running from a database's
+ * temporary directory (and the directory when it is left empty), and the temporary databases
+ * `.<name>.importing-<pid>` that imports before this layout left beside the database. Returns what
+ * it removed; a directory it cannot read or write (a read-only store) is left alone.
+ */
+export function removeStaleWorkDirs(db: string): string[] {
+  const removed: string[] = [];
+  const root = workDirRoot(db);
+  for (const name of list(root)) {
+    const pid = Number(/^[a-z]+-(\d+)$/.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processRunning(pid)) continue;
+    if (removeDir(join(root, name))) removed.push(join(root, name));
+  }
+  removeIfEmpty(root);
+  const target = resolve(db);
+  const legacy = new RegExp(`^\\.${escapeRegExp(basename(target))}\\.importing-(\\d+)(\\.wal)?$`);
+  for (const name of list(dirname(target))) {
+    const pid = Number(legacy.exec(name)?.[1]);
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || processRunning(pid)) continue;
+    try {
+      unlinkSync(join(dirname(target), name));
+      removed.push(join(dirname(target), name));
+    } catch {
+      // not ours to fight over
+    }
+  }
+  return removed;
+}
+
+/**
+ * Stops what writes into this process's work directories (waiting at most `waitMs`), then removes
+ * them: for the SIGINT and SIGTERM handlers, which exit right after.
+ */
+export async function removeActiveWorkDirs(waitMs = 10_000): Promise<void> {
+  const stops = [...active.values()].flat().map((stop) => stop().catch(() => undefined));
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.all(stops), new Promise((done) => (timer = setTimeout(done, waitMs)))]);
+  clearTimeout(timer);
+  for (const path of active.keys()) {
+    removeDir(path);
+    removeIfEmpty(dirname(path));
+  }
+  active.clear();
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function removeDir(path: string): boolean {
+  try {
+    rmSync(path, { recursive: true, force: true });
+    return !existsSync(path);
+  } catch {
+    return false;
+  }
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty (another run's directory) or gone
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
