@@ -1,0 +1,58 @@
+/**
+ * The versions of ways and relations whose geometry is empty, each with the bbox of its element's
+ * whole history (`EmptyGeometryVersion`, src/query/area-plan.ts). The reference places such an
+ * element by that bbox (its OSH entity's bbox): when the bbox lies inside the query area the element
+ * is neither clipped nor dropped, so an empty geometry still counts (src/query/README.md, "Elements
+ * without geometry").
+ *
+ * The history bbox is the union of the bboxes of
+ * - a relation: every state of every node and way member of any of its versions (relation members
+ *   are never resolved, as in the reference);
+ * - a way: its own states (the positions its nodes had while it referenced them; the reference's
+ *   OSH way also holds the versions a node had before or after, which the store does not keep).
+ * An element none of whose members ever had a position has no history bbox and is left out here
+ * (the whole-world area counts it, see area-plan.ts).
+ *
+ * The store is read-only while an engine uses it, so the list is read once per engine (the first
+ * query that needs it); Andorra: 46 relations and 11 ways, 1,591 states, a few hundred versions.
+ */
+import type { EmptyGeometryVersion } from '../../query/area-plan.js';
+
+export const EMPTY_GEOMETRY_VERSIONS_SQL = `WITH ev AS (
+  SELECT DISTINCT type, id, version FROM states WHERE NOT deleted AND xmin IS NULL AND type > 0
+),
+el AS (SELECT DISTINCT type, id FROM ev),
+mem AS (
+  SELECT DISTINCT rm.relation_id AS rid, rm.member_type AS type, rm.member_id AS id
+  FROM relation_members rm SEMI JOIN el ON el.type = 2 AND el.id = rm.relation_id
+  WHERE rm.member_type < 2
+),
+parts AS (
+  SELECT 2 AS type, mem.rid AS id, st.xmin, st.ymin, st.xmax, st.ymax
+  FROM states st JOIN mem ON st.type = mem.type AND st.id = mem.id
+  WHERE st.xmin IS NOT NULL
+  UNION ALL
+  SELECT st.type, st.id, st.xmin, st.ymin, st.xmax, st.ymax
+  FROM states st SEMI JOIN el ON el.type = 1 AND st.type = 1 AND st.id = el.id
+  WHERE st.xmin IS NOT NULL
+),
+hb AS (SELECT type, id, min(xmin) AS x0, min(ymin) AS y0, max(xmax) AS x1, max(ymax) AS y1 FROM parts GROUP BY type, id),
+withm AS (
+  SELECT DISTINCT rm.relation_id AS id, rm.version FROM relation_members rm SEMI JOIN el ON el.type = 2 AND el.id = rm.relation_id
+)
+SELECT ev.type::INTEGER AS type, ev.id::DOUBLE AS id, ev.version::INTEGER AS version,
+       (ev.type = 1 OR withm.id IS NOT NULL) AS members,
+       hb.x0, hb.y0, hb.x1, hb.y1
+FROM ev JOIN hb ON hb.type = ev.type AND hb.id = ev.id
+LEFT JOIN withm ON ev.type = 2 AND withm.id = ev.id AND withm.version = ev.version
+ORDER BY ev.type, ev.id, ev.version`;
+
+export function emptyGeometryVersionsOf(rows: unknown[][]): EmptyGeometryVersion[] {
+  return (rows as [number, number, number, boolean, number, number, number, number][]).map(([type, id, version, members, x0, y0, x1, y1]) => ({
+    type,
+    id,
+    version,
+    members,
+    historyBBox: [x0, y0, x1, y1],
+  }));
+}
