@@ -35,6 +35,13 @@ export interface AreaPlan {
    */
   interiorWithSql: string;
   withSql: string;
+  /**
+   * Rows without geometry placed in the area by their element's history bbox (rowids in `states`,
+   * ascending; src/query/empty-placement.ts): in the area and interior (measures 0), though
+   * `intersectsSql` does not select them. Set by the engine per query (only the rows its filter
+   * matches); absent or empty: none, and the statements are those without the rule.
+   */
+  placedRowids?: readonly number[];
   /** Exact intersection of a geometry with the area (null when empty). */
   clip(g: Geometry): Geometry | null;
   /** For tests and the README: the grid (undefined for rectangles). */
@@ -99,102 +106,13 @@ export function coversWholeWorld(b: BBox): boolean {
   return b[0] <= -180 && b[1] <= -90 && b[2] >= 180 && b[3] >= 90;
 }
 
-/**
- * A version of a way or relation whose geometry is empty (no bbox: a relation left with only
- * relation members, or whose members are all deleted or missing; a way whose nodes do not exist
- * yet), with the bbox of its element's whole history: every version of every node and way member
- * it ever referenced (the reference's OSH bbox). `members`: the version has at least one member.
- */
-export interface EmptyGeometryVersion {
-  type: number;
-  id: number;
-  version: number;
-  members: boolean;
-  historyBBox: BBox;
-}
-
-/** Does the bbox lie inside the area (boundary included)? Exact for any (multi)polygon. */
-export function bboxWithinArea(b: BBox, area: Polygon | MultiPolygon): boolean {
-  const rect = rectangleOf(area);
-  if (rect) return b[0] >= rect[0] && b[1] >= rect[1] && b[2] <= rect[2] && b[3] <= rect[3];
-  const prepared = prepareArea(area);
-  const corners: Position[] = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]];
-  if (corners.some((p) => prepared.locate(p) === Location.Outside)) return false;
-  // No edge of the area may pass through the bbox's inside (a hole, a notch); along a degenerate
-  // (zero-width or zero-height) bbox, through the bbox itself.
-  const polygons = area.type === 'Polygon' ? [area.coordinates] : area.coordinates;
-  for (const polygon of polygons) {
-    for (const ring of polygon) {
-      for (let i = 0; i + 1 < ring.length; i++) if (segmentEntersBox(ring[i], ring[i + 1], b)) return false;
-    }
-  }
-  return true;
-}
-
-/**
- * Does segment a–p pass through the inside of the box (Liang–Barsky)? Along a degenerate
- * dimension (zero width or height) the box is closed, so a segment crossing a flat box counts; a
- * point box is settled by the corner test alone.
- */
-function segmentEntersBox(a: Position, p: Position, b: BBox): boolean {
-  const strict = [b[2] > b[0], b[3] > b[1]];
-  if (!strict[0] && !strict[1]) return false;
-  let t0 = 0;
-  let t1 = 1;
-  for (let axis = 0; axis < 2; axis++) {
-    const lo = b[axis];
-    const hi = b[axis + 2];
-    const v = a[axis];
-    const d = p[axis] - v;
-    if (d === 0) {
-      if (strict[axis] ? v <= lo || v >= hi : v !== lo) return false;
-      continue;
-    }
-    const ta = (lo - v) / d;
-    const tb = (hi - v) / d;
-    t0 = Math.max(t0, Math.min(ta, tb));
-    t1 = Math.min(t1, Math.max(ta, tb));
-  }
-  return strict[0] && strict[1] ? t0 < t1 : t0 <= t1 && strictlyInsideAlong(a, p, (t0 + t1) / 2, b, strict);
-}
-
-/** The point at t on a–p lies strictly inside the box along its non-degenerate dimension. */
-function strictlyInsideAlong(a: Position, p: Position, t: number, b: BBox, strict: boolean[]): boolean {
-  const axis = strict[0] ? 0 : 1;
-  const x = a[axis] + t * (p[axis] - a[axis]);
-  return x > b[axis] && x < b[axis + 2];
-}
-
-/**
- * SQL: the row is one of the versions (an element's version without geometry, placed by its
- * history's bbox), or FALSE when there are none.
- */
-function emptyVersionsSql(versions: readonly EmptyGeometryVersion[], c: (name: string) => string): string {
-  if (versions.length === 0) return 'FALSE';
-  for (const v of versions) if (![v.type, v.id, v.version].every(Number.isSafeInteger)) throw new RangeError('not an element version');
-  return `(${c('xmin')} IS NULL AND (${c('type')}, ${c('id')}, ${c('version')}) IN (${versions.map((v) => `(${v.type}, ${v.id}, ${v.version})`).join(', ')}))`;
-}
-
-/**
- * The query plan of one area. `emptyVersions`: versions without geometry (see
- * `EmptyGeometryVersion`); those whose history bbox lies inside the area are in it (interior, measures
- * 0), as in the reference, which neither clips nor drops an element whose history lies inside the
- * area (src/query/README.md, "Elements without geometry"). The caller leaves out the versions
- * its query must skip (snapshots: those with zero members).
- */
-export function planArea(area: AreaOfInterest, alias = '', emptyVersions: readonly EmptyGeometryVersion[] = []): AreaPlan {
+export function planArea(area: AreaOfInterest, alias = ''): AreaPlan {
   const c = (name: string) => X(alias ? `${alias}.${name}` : name);
   const rect = rectangleOf(area.geometry);
   const bbox: BBox = rect ?? bboxOfCoordinates(area.geometry.type === 'Polygon' ? [area.geometry.coordinates] : area.geometry.coordinates);
   const [x0, y0, x1, y1] = bbox.map(sqlDouble);
-  const placed = emptyVersionsSql(
-    rect && coversWholeWorld(rect) ? [] : emptyVersions.filter((v) => bboxWithinArea(v.historyBBox, area.geometry)),
-    c,
-  );
-  const bboxMeets = `(${c('geometry_type')} <> 0 AND ${c('xmax')} >= ${x0} AND ${c('xmin')} <= ${x1} AND ${c('ymax')} >= ${y0} AND ${c('ymin')} <= ${y1})`;
-  const bboxWithin = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
-  const intersectsSql = placed === 'FALSE' ? bboxMeets : `(${placed} OR ${bboxMeets})`;
-  const within = placed === 'FALSE' ? bboxWithin : `(${placed} OR ${bboxWithin})`;
+  const intersectsSql = `(${c('geometry_type')} <> 0 AND ${c('xmax')} >= ${x0} AND ${c('xmin')} <= ${x1} AND ${c('ymax')} >= ${y0} AND ${c('ymin')} <= ${y1})`;
+  const within = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
   if (rect) {
     if (coversWholeWorld(rect)) {
       // The reference (OSHDB) keeps an element without any geometry (a relation of relations, a
@@ -209,9 +127,8 @@ export function planArea(area: AreaOfInterest, alias = '', emptyVersions: readon
   const geometry = area.geometry;
   const grid = gridCover(geometry, bbox, GRID_SIZE);
   const satList = `[${Array.from(grid.sat).join(',')}]`;
-  const orPlaced = (sql: string) => (placed === 'FALSE' ? sql : `(${placed} OR ${sql})`);
-  const interiorSql = orPlaced(grid.anyFull ? `(${bboxWithin} AND ${gridSql(grid, bbox, c, satList)})` : 'FALSE');
-  const interiorWithSql = orPlaced(grid.anyFull ? `(${bboxWithin} AND ${gridSql(grid, bbox, c, `(SELECT l FROM ${SAT_CTE})`)})` : 'FALSE');
+  const interiorSql = grid.anyFull ? `(${within} AND ${gridSql(grid, bbox, c, satList)})` : 'FALSE';
+  const interiorWithSql = grid.anyFull ? `(${within} AND ${gridSql(grid, bbox, c, `(SELECT l FROM ${SAT_CTE})`)})` : 'FALSE';
   const withSql = grid.anyFull ? `${SAT_CTE} AS (SELECT ${satList} AS l)` : '';
   return { bbox, rect: false, geometry, intersectsSql, interiorSql, interiorWithSql, withSql, clip: (g) => clipToPolygon(g, geometry), grid };
 }

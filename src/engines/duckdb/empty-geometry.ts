@@ -1,9 +1,9 @@
 /**
- * The versions of ways and relations whose geometry is empty, each with the bbox of its element's
- * whole history (`EmptyGeometryVersion`, src/query/area-plan.ts). The reference places such an
- * element by that bbox (its OSH entity's bbox): when the bbox lies inside the query area the element
- * is neither clipped nor dropped, so an empty geometry still counts (src/query/README.md, "Elements
- * without geometry").
+ * The states of ways and relations whose geometry is empty (not deleted), each with the bbox of
+ * its element's whole history and what the filter looks at (`EmptyGeometryState`,
+ * src/query/empty-placement.ts). The reference places such an element by that bbox (its OSH
+ * entity's bbox): when the bbox lies inside the query area the element is neither clipped nor
+ * dropped, so an empty geometry still counts (src/query/README.md, "Elements without geometry").
  *
  * The history bbox is the union of the bboxes of
  * - a relation: every state of every node and way member of any of its versions (relation members
@@ -13,13 +13,17 @@
  * An element none of whose members ever had a position has no history bbox and is left out here
  * (the whole-world area counts it, see area-plan.ts).
  *
- * The store is read-only while an engine uses it, so the list is read once per engine (the first
- * query that needs it); Andorra: 46 relations and 11 ways, 1,591 states, a few hundred versions.
+ * The store is read-only while an engine uses it, so the list (and its rowids) is read once per
+ * engine, by the first query that needs it. The store sorts `states` by spatial key, so these rows
+ * (no bbox, no key) lie together in its first row group: the placed branch of a statement
+ * (src/query/plan.ts) reads little more than that. Andorra: 46 relations and 11 ways, 1,591
+ * states; the 4-country benchmark file: 1,655 states, 0.1 s to read.
  */
-import type { EmptyGeometryVersion } from '../../query/area-plan.js';
+import type { FilterableState, FilterGeometryType } from '../../filter/index.js';
+import type { EmptyGeometryState } from '../../query/empty-placement.js';
 
-export const EMPTY_GEOMETRY_VERSIONS_SQL = `WITH ev AS (
-  SELECT DISTINCT type, id, version FROM states WHERE NOT deleted AND xmin IS NULL AND type > 0
+export const EMPTY_GEOMETRY_STATES_SQL = `WITH ev AS (
+  SELECT rowid AS rid, * FROM states WHERE NOT deleted AND xmin IS NULL AND type > 0
 ),
 el AS (SELECT DISTINCT type, id FROM ev),
 mem AS (
@@ -40,19 +44,45 @@ hb AS (SELECT type, id, min(xmin) AS x0, min(ymin) AS y0, max(xmax) AS x1, max(y
 withm AS (
   SELECT DISTINCT rm.relation_id AS id, rm.version FROM relation_members rm SEMI JOIN el ON el.type = 2 AND el.id = rm.relation_id
 )
-SELECT ev.type::INTEGER AS type, ev.id::DOUBLE AS id, ev.version::INTEGER AS version,
+SELECT ev.rid::DOUBLE AS rowid, ev.type::INTEGER AS type, ev.id::DOUBLE AS id, ev.version::INTEGER AS version,
        (ev.type = 1 OR withm.id IS NOT NULL) AS members,
-       hb.x0, hb.y0, hb.x1, hb.y1
+       hb.x0, hb.y0, hb.x1, hb.y1,
+       ev.changeset::DOUBLE AS changeset, map_keys(ev.tags) AS k, map_values(ev.tags) AS v,
+       map_keys(ev.tags_before) AS kb, map_values(ev.tags_before) AS vb, ev.geometry_type::INTEGER AS geometry_type,
+       ev.area, ev.length, ev.perimeter, ev.vertices, ev.outers, ev.inners, ev.roundness, ev.squareness
 FROM ev JOIN hb ON hb.type = ev.type AND hb.id = ev.id
 LEFT JOIN withm ON ev.type = 2 AND withm.id = ev.id AND withm.version = ev.version
-ORDER BY ev.type, ev.id, ev.version`;
+ORDER BY ev.rid`;
 
-export function emptyGeometryVersionsOf(rows: unknown[][]): EmptyGeometryVersion[] {
-  return (rows as [number, number, number, boolean, number, number, number, number][]).map(([type, id, version, members, x0, y0, x1, y1]) => ({
-    type,
-    id,
-    version,
-    members,
-    historyBBox: [x0, y0, x1, y1],
-  }));
+/** Store geometry type codes (src/core/geometry-type-code.ts) as the filter names them; 0: none. */
+const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [null, 'Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'];
+const OSM_TYPES = ['node', 'way', 'relation'] as const;
+
+type Row = [
+  number, number, number, number, boolean, number, number, number, number,
+  number, string[], string[], string[], string[], number,
+  number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null,
+];
+
+export function emptyGeometryStatesOf(rows: unknown[][]): EmptyGeometryState[] {
+  const flat = (k: string[], v: string[]) => k.flatMap((key, i) => [key, v[i]]);
+  return (rows as Row[]).map(([rowid, type, id, version, members, x0, y0, x1, y1, changeset, k, v, kb, vb, geometryType, area, length, perimeter, vertices, outers, inners, roundness, squareness]) => {
+    const state: FilterableState = {
+      type: OSM_TYPES[type],
+      id,
+      changeset,
+      tags: flat(k, v),
+      tagsBefore: flat(kb, vb),
+      geometryType: GEOMETRY_NAMES[geometryType] ?? null,
+      area,
+      length,
+      perimeter,
+      vertices,
+      outers,
+      inners,
+      roundness,
+      squareness,
+    };
+    return { rowid, type, id, version, members, historyBBox: [x0, y0, x1, y1], state };
+  });
 }

@@ -2,7 +2,7 @@
  * The DuckDB query engine: runs the planner's SQL (src/query/plan.ts) over a store and finishes
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
-import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import { compilePredicate, compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
@@ -13,8 +13,9 @@ import { withV1Scope } from './scope.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
-import { planArea, unionOfAreas, type AreaPlan, type EmptyGeometryVersion } from '../../query/area-plan.js';
-import { EMPTY_GEOMETRY_VERSIONS_SQL, emptyGeometryVersionsOf } from './empty-geometry.js';
+import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
+import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
+import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { classifyWith, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { finishGroups, groupCoder, labelsOfCodes, type Grouping } from '../../query/groups.js';
 import type {
@@ -54,22 +55,24 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   const filterSql = (filter: Filter, alias?: string) =>
     withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql, alias);
 
+  /** The states without geometry (empty-geometry.ts), read once, by the first query that needs them. */
+  let emptyStates: Promise<EmptyGeometryState[]> | undefined;
   /**
-   * The versions without geometry, placed by their history's bbox (empty-geometry.ts), read once.
-   * Snapshots skip the versions with zero members (the reference's snapshot iterator does),
+   * `plan` with the rows without geometry that it places by their history's bbox for a query
+   * whose rows match one of `filters` (src/query/empty-placement.ts): unchanged when there are
+   * none. Snapshots skip the versions with zero members (the reference's snapshot iterator does),
    * contributions do not.
    */
-  let emptyVersions: Promise<{ snapshots: EmptyGeometryVersion[]; contributions: EmptyGeometryVersion[] }> | undefined;
-  function emptyVersionsFor(kind: 'snapshots' | 'contributions', signal: AbortSignal | undefined): Promise<EmptyGeometryVersion[]> {
-    if (!emptyVersions) {
-      emptyVersions = readAllRows(store, EMPTY_GEOMETRY_VERSIONS_SQL, undefined).then((rows) => {
-        const all = emptyGeometryVersionsOf(rows);
-        return { snapshots: all.filter((v) => v.members), contributions: all };
-      });
-      emptyVersions.catch(() => (emptyVersions = undefined));
+  async function withPlaced(plan: AreaPlan, filters: readonly Filter[], snapshot: boolean, signal: AbortSignal | undefined): Promise<AreaPlan> {
+    if (!emptyStates) {
+      emptyStates = readAllRows(store, EMPTY_GEOMETRY_STATES_SQL, undefined).then(emptyGeometryStatesOf);
+      emptyStates.catch(() => (emptyStates = undefined));
     }
+    const states = await emptyStates;
     checkAborted(signal);
-    return emptyVersions.then((e) => e[kind]);
+    const predicates = filters.map((f) => compilePredicate(f));
+    const rowids = placedRowids(states, plan.geometry, (s) => predicates.some((p) => p(s)), snapshot);
+    return rowids.length === 0 ? plan : { ...plan, placedRowids: rowids };
   }
 
   /** Runs one query on its own connection; an abort interrupts it. */
@@ -159,7 +162,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const coder = groupCoder(inner, dict);
       const perArea: { area: AreaOfInterest; series: Map<string, DiffSeries> }[] = [];
       for (const area of q.areas) {
-        perArea.push({ area, series: await snapshotScan(planArea(area, '', await emptyVersionsFor('snapshots', q.signal)), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal) });
+        perArea.push({ area, series: await snapshotScan(await withPlaced(planArea(area), [q.filter], true, q.signal), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal) });
       }
       if (g.by === 'boundary') {
         return { groups: perArea.map(({ area, series }) => ({ key: { kind: 'boundary', id: area.id }, values: finish(inner, series, n)[0].values })) };
@@ -183,7 +186,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       return { groups };
     }
     const coder = groupCoder(g, dict);
-    const series = await snapshotScan(planArea(unionOfAreas(q.areas), '', await emptyVersionsFor('snapshots', q.signal)), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
+    const series = await snapshotScan(await withPlaced(planArea(unionOfAreas(q.areas)), [q.filter], true, q.signal), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
     return { groups: finish(g, series, n) };
   }
 
@@ -196,7 +199,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const labelsOf = (code: number) => [...(code & 1 ? ['a'] : []), ...(code & 2 ? ['b'] : [])];
     const n = q.timestamps.length;
     const run = async (area: AreaOfInterest, key: GroupKey) => {
-      const series = await snapshotScan(planArea(area, '', await emptyVersionsFor('snapshots', q.signal)), q.timestamps, where, codeSql, labelsOf, q.measure, q.signal);
+      const series = await snapshotScan(await withPlaced(planArea(area), [q.filter, q.filter2], true, q.signal), q.timestamps, where, codeSql, labelsOf, q.measure, q.signal);
       const zero = new Array(n).fill(0);
       return { key, values: series.get('a')?.values().values ?? zero, values2: series.get('b')?.values().values ?? zero };
     };
@@ -265,7 +268,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * time, with every flag exact (listContributions).
    */
   async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
-    const plan = planArea(area, 'st', await emptyVersionsFor('contributions', q.signal));
+    const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
     type ListRow = [
       number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[],
       number | null, number | null, number, number,
@@ -305,7 +308,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   async function contributionAggregates(area: AreaOfInterest, q: ContributionQuery, mode: Mode, inner: Grouping): Promise<{ key: GroupKey; values: number[] }[]> {
     const users = mode === 'users';
     const intervals = q.timestamps.length - 1;
-    const plan = planArea(area, 'st', await emptyVersionsFor('contributions', q.signal));
+    const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
     const coder = groupCoder(inner, dict);
     const before = groupCoder(inner, dict, { kv: 'tag_kv_before', mask: 'key_mask_before' });
     const sql = contributionAggregateSql({
