@@ -14,10 +14,11 @@
  * (the whole-world area counts it, see area-plan.ts).
  *
  * The store is read-only while an engine uses it, so the list (and its rowids) is read once per
- * engine, by the first query that needs it. The store sorts `states` by spatial key, so these rows
- * (no bbox, no key) lie together in its first row group: the placed branch of a statement
- * (src/query/plan.ts) reads little more than that. Andorra: 46 relations and 11 ways, 1,591
- * states; the 4-country benchmark file: 1,655 states, 0.1 s to read.
+ * engine, by the first query that needs it. The store sorts `states` by spatial key, and the
+ * rows without bbox sort first (rowids 0–1,800 of the 4-country store): the placed branch of a
+ * statement (src/query/plan.ts) reads their row group only. The 4-country benchmark file: 950
+ * states listed (1,801 rows without bbox, deleted ones included), 0.9–1.2 s to read on a machine
+ * loaded far beyond its two cores.
  */
 import type { FilterableState, FilterGeometryType } from '../../filter/index.js';
 import type { EmptyGeometryState } from '../../query/empty-placement.js';
