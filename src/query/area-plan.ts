@@ -35,6 +35,13 @@ export interface AreaPlan {
    */
   interiorWithSql: string;
   withSql: string;
+  /**
+   * Rows without geometry placed in the area by their element's history bbox (rowids in `states`,
+   * ascending; src/query/empty-placement.ts): in the area and interior (measures 0), though
+   * `intersectsSql` does not select them. Set by the engine per query (only the rows its filter
+   * matches); absent or empty: none, and the statements are those without the rule.
+   */
+  placedRowids?: readonly number[];
   /** Exact intersection of a geometry with the area (null when empty). */
   clip(g: Geometry): Geometry | null;
   /** For tests and the README: the grid (undefined for rectangles). */

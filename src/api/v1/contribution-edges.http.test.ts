@@ -53,3 +53,47 @@ describe('a geometry change that is only a repeated node (contribution-edges/rep
     assert.deepEqual(await flags('29.99,29.99,30.0015,30.01'), [[]]);
   });
 });
+
+describe('an element whose geometry is empty is placed by its history\'s bbox (contribution-edges/empty-geometry.osh)', () => {
+  let db: ImportedDb;
+  let app: FastifyInstance;
+  let base: string;
+  before(async () => {
+    db = await importToTemp(join(TESTCASES_DIR, 'contribution-edges', 'empty-geometry.osh'));
+    app = await createServer(db.store, { timeoutSeconds: 100 });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await app.close();
+    db.dispose();
+  });
+
+  const A = '39.99,39.99,40.01,40.01';
+  const B = '39.99,39.99,40.002,40.01';
+  const values = async (path: string, params: Record<string, string>) => {
+    const res = await fetch(`${base}/v1${path}?${new URLSearchParams(params)}`);
+    assert.equal(res.status, 200, await res.clone().text());
+    return ((await res.json()) as { result: { value: number }[] }).result.map((r) => r.value);
+  };
+  const other = (bboxes: string) => values('/elements/count', { bboxes, time: '2017-01-01', filter: 'geometry:other' });
+  const contributions = (bboxes: string, contributionType: string) =>
+    values('/contributions/count', { bboxes, time: '2016-01-01,2017-01-01', filter: 'type:relation', contributionType });
+
+  it('snapshots: an empty GeometryCollection counts where the area contains its history (r1), not where the edge cuts it; zero members never (r3)', async () => {
+    assert.deepEqual(await other(A), [1]);
+    assert.deepEqual(await other(B), [0]);
+    // the same with a polygon area equal to A, and one with a hole under w1
+    const square = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
+    const polygon = (rings: number[][][]) => JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { id: 'a' }, geometry: { type: 'Polygon', coordinates: rings } }] });
+    const viaPolygon = (rings: number[][][]) => values('/elements/count', { bpolys: polygon(rings), time: '2017-01-01', filter: 'geometry:other' });
+    assert.deepEqual(await viaPolygon([square(39.99, 39.99, 40.01, 40.01), square(40.007, 40.007, 40.008, 40.008)]), [1]);
+    assert.deepEqual(await viaPolygon([square(39.99, 39.99, 40.01, 40.01), square(40.0015, 40.0005, 40.0025, 40.002)]), [0]);
+  });
+
+  it('contributions: losing its last way is a geometry change where the area contains the history, a deletion where the edge cuts it', async () => {
+    assert.deepEqual(await contributions(A, 'geometryChange'), [2]);
+    assert.deepEqual(await contributions(A, 'deletion'), [0]);
+    assert.deepEqual(await contributions(B, 'geometryChange'), [0]);
+    assert.deepEqual(await contributions(B, 'deletion'), [2]);
+  });
+});

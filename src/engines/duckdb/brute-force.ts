@@ -35,6 +35,14 @@ export interface BruteRow {
    * store's ever_tagged column, which this oracle checks).
    */
   everTagged: boolean;
+  /**
+   * For a way or relation: the bbox of its element's whole history (a relation: every state of
+   * every node and way member of any version; a way: its own states), null when none; and whether
+   * this state's version has members (ways: always). The reference places an element whose
+   * geometry is empty by this bbox.
+   */
+  historyBox: BBox | null;
+  members: boolean;
 }
 
 /** The rows version 1 sees: no node that never had a tag (the reference never stored them). */
@@ -53,7 +61,26 @@ export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
       geometry_type, geometry, geometry_valid, area, length, perimeter, vertices, outers, inners, roundness, squareness FROM states`);
   const tagged = new Set<string>();
   for (const r of rows) if ((r.k as string[]).length > 0) tagged.add(`${r.type as number}/${r.id as number}`);
-  return rows.map((r) => {
+  // History bboxes: each element's own states, then relations over their node and way members.
+  const own = new Map<string, BBox>();
+  const grow = (map: Map<string, BBox>, key: string, b: BBox) => {
+    const a = map.get(key);
+    map.set(key, a ? [Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[2], b[2]), Math.max(a[3], b[3])] : b);
+  };
+  const boxes = rows.map((r) => (r.geometry && (r.geometry_type as number) !== 0 ? bboxOf(decodeWkb(r.geometry as Uint8Array)) : null));
+  rows.forEach((r, i) => {
+    if (boxes[i]) grow(own, `${r.type as number}/${r.id as number}`, boxes[i]!);
+  });
+  const history = new Map<string, BBox>();
+  const withMembers = new Set<string>();
+  const members = await db.query<Record<string, number>>('SELECT relation_id::DOUBLE AS r, version, member_type AS t, member_id::DOUBLE AS m FROM relation_members');
+  for (const m of members) {
+    withMembers.add(`${m.r}/${m.version}`);
+    const b = m.t < 2 ? own.get(`${m.t}/${m.m}`) : undefined;
+    if (b) grow(history, `2/${m.r}`, b);
+  }
+  for (const [key, b] of own) if (key.startsWith('1/')) history.set(key, b);
+  return rows.map((r, i) => {
     const flat = (k: string[], v: string[]) => k.flatMap((key, i) => [key, v[i]]);
     const geometry = r.geometry ? decodeWkb(r.geometry as Uint8Array) : null;
     return {
@@ -83,8 +110,10 @@ export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
       geometryValid: r.geometry_valid as boolean,
       userId: r.user_id as number,
       geometry: geometry && (r.geometry_type as number) !== 0 ? geometry : null,
-      box: geometry && (r.geometry_type as number) !== 0 ? bboxOf(geometry) : null,
+      box: boxes[i],
       everTagged: tagged.has(`${r.type as number}/${r.id as number}`),
+      historyBox: (r.type as number) === 0 ? null : (history.get(`${r.type as number}/${r.id as number}`) ?? null),
+      members: (r.type as number) !== 2 || withMembers.has(`${r.id as number}/${r.version as number}`),
     };
   });
 }
@@ -110,6 +139,26 @@ function coversWorld(area: BruteArea): boolean {
 /** What a row without an extent counts as, in a whole-world area. */
 const UNPLACED: Geometry = { type: 'GeometryCollection', geometries: [] };
 
+/**
+ * Does the area contain the bbox (boundary included)? Checked by clipping the bbox's outline (a
+ * closed line, so a flat bbox works too) and comparing lengths, independently of area-plan.ts.
+ */
+function boxWithin(b: BBox, area: BruteArea): boolean {
+  if ('bbox' in area) return b[0] >= area.bbox[0] && b[1] >= area.bbox[1] && b[2] <= area.bbox[2] && b[3] <= area.bbox[3];
+  if (b[0] === b[2] && b[1] === b[3]) return clipToPolygon({ type: 'Point', coordinates: [b[0], b[1]] }, area.polygon) !== null;
+  const outline: Geometry = { type: 'LineString', coordinates: [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]] };
+  const c = clipToPolygon(outline, area.polygon);
+  if (c === null || Math.abs(lengthOf(c) - lengthOf(outline)) > 1e-9 * lengthOf(outline)) return false;
+  // the outline inside, and no hole or notch within it: the bbox's area is covered too
+  if (b[0] === b[2] || b[1] === b[3]) return true;
+  const inner = clipToPolygon({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] }, area.polygon);
+  return inner !== null && Math.abs(areaOf(inner) - areaOf({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] })) <= 1e-9 * areaOf({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] });
+}
+
+/** A version without geometry the area contains by its history (snapshots also need members). */
+const placedEmpty = (r: BruteRow, area: BruteArea, snapshot: boolean) =>
+  r.box === null && r.typeCode !== 0 && r.historyBox !== null && (!snapshot || r.members) && boxWithin(r.historyBox, area);
+
 const meets = (a: BBox, b: BBox) => a[0] <= b[2] && a[2] >= b[0] && a[1] <= b[3] && a[3] >= b[1];
 
 export interface BruteSnapshot {
@@ -125,11 +174,16 @@ export function bruteSnapshots(rows: readonly BruteRow[], area: BruteArea, filte
   const out: BruteSnapshot = { count: [], length: [], area: [], perimeter: [] };
   const cache = new Map<BruteRow, Geometry | null>();
   const world = coversWorld(area);
-  const near = v1Rows(rows).filter((r) => (r.box !== null && meets(r.box, box)) || (world && r.box === null));
+  // Rows without an extent: every one in a whole-world area, else those placed by their history.
+  const near = v1Rows(rows).filter((r) => (r.box !== null && meets(r.box, box)) || (world ? r.box === null : placedEmpty(r, area, true)));
   for (const t of timestamps) {
     let count = 0, length = 0, areaSum = 0, perimeter = 0;
     for (const r of near) {
       if (r.deleted || r.validFrom > t || r.validTo <= t || !pred(r.state)) continue;
+      if (r.box === null) {
+        count += 1; // placed by its history: counted, measures 0
+        continue;
+      }
       let c = cache.get(r);
       if (c === undefined) cache.set(r, (c = r.box === null ? UNPLACED : clip(r.geometry!)));
       if (c === null) continue;
@@ -184,22 +238,30 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
       if (r.box === null) return world ? UNPLACED : null;
       return meets(r.box, box) ? clip(r.geometry!) : null;
     };
+    // A version without geometry that the area contains by its history is "in", compared as it is
+    // (in a whole-world area every such version is, as UNPLACED, above).
+    const placed = (r: BruteRow) => !world && !r.deleted && pred(r.state) && placedEmpty(r, area, false);
     let prev: Geometry | null = null;
+    let prevIn = false;
     let prevRow: BruteRow | null = null;
     for (const r of kept) {
       if (r.validFrom >= t1) break;
-      const cur = clipped(r);
-      if (r.validFrom >= t0 && (cur !== null || prev !== null)) {
+      const isPlaced = placed(r);
+      const cur = isPlaced ? r.geometry : clipped(r);
+      const curIn = isPlaced || cur !== null;
+      if (r.validFrom >= t0 && (curIn || prevIn)) {
         const types = new Set<ContributionType>();
-        if (cur !== null && prev === null) types.add('creation');
-        else if (cur === null) types.add('deletion');
+        if (curIn && !prevIn) types.add('creation');
+        else if (!curIn) types.add('deletion');
         else {
           if (!sameTags(r.state.tags, prevRow!.state.tags)) types.add('tagChange');
-          if (!sameGeometry(comparedGeometry(cur, () => r.geometry), comparedGeometry(prev, () => prevRow!.geometry))) types.add('geometryChange');
+          const side = (g: Geometry | null, row: BruteRow) => (row.box === null ? g : comparedGeometry(g, () => row.geometry));
+          if (!sameGeometry(side(cur, r), side(prev, prevRow!))) types.add('geometryChange');
         }
         out.push({ typeCode: r.typeCode, id: r.state.id, time: r.validFrom, userId: r.userId, types, tags: r.state.tags, tagsBefore: prevRow?.state.tags ?? [] });
       }
       prev = cur;
+      prevIn = curIn;
       prevRow = r;
     }
   }

@@ -8,11 +8,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import polygonClipping from 'polygon-clipping';
-import { parseFilter } from '../../filter/index.js';
+import { compilePredicate, parseFilter } from '../../filter/index.js';
+import { placedRowids } from '../../query/empty-placement.js';
+import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
+import { readAllRows } from './statements.js';
 import type { MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { ContributionType, Measure } from '../../query/model.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
-import { bruteContributions, bruteCounts, bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
+import { bruteContributions, bruteCounts, bruteSnapshots, loadAllRows, polyArea, randomAreas, rectArea, rng, type BruteRow } from './brute-force.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
 const TIMESTAMPS = ['2010-01-01', '2013-06-01', '2016-01-01', '2019-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
@@ -164,6 +167,41 @@ describe('engine vs brute force on the Andorra store', () => {
               assert.deepEqual(g.values, want, `${what} users ${JSON.stringify(g.key)}`);
             }
           }
+        }
+      }
+    }
+  });
+
+  it('elements without geometry placed by their history (the sample\'s route relations) equal brute force, through the placed branch only where the filter can match them', async () => {
+    // The whole country as a rectangle and the benchmarks' border polygon: both contain the
+    // history bboxes of some route relations left with only relation members (src/query/README.md).
+    const box: [number, number, number, number] = [1.41, 42.42, 1.79, 42.66];
+    const border: Polygon = { type: 'Polygon', coordinates: [[[1.42, 42.43], [1.6, 42.43], [1.79, 42.48], [1.79, 42.6], [1.65, 42.66], [1.42, 42.62], [1.42, 42.43]]] };
+    const cases = [
+      { area: rectArea(box, 'country'), brute: { bbox: box } },
+      { area: polyArea(border, 'border'), brute: { polygon: border } },
+    ];
+    const states = emptyGeometryStatesOf(await readAllRows(db.store, EMPTY_GEOMETRY_STATES_SQL, undefined));
+    for (const { area, brute } of cases) {
+      // building=* places nothing (the engine runs the statements without the rule)
+      for (const snapshot of [true, false]) assert.deepEqual(placedRowids(states, area.geometry, compilePredicate(parseFilter('building=*', { version: 1 })), snapshot), []);
+      for (const text of ['geometry:other', 'route=hiking']) {
+        const filter = parseFilter(text, { version: 1 });
+        const want = bruteSnapshots(rows, brute, filter, TIMESTAMPS);
+        for (const measure of ['count', 'length'] as Measure[]) {
+          const got = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure, grouping: { by: 'none' } });
+          close(got.groups[0].values, want[measure], `${area.id} ${text} ${measure}`);
+        }
+        // the rule is exercised: the engine adds the placed branch
+        for (const snapshot of [true, false]) assert.ok(placedRowids(states, area.geometry, compilePredicate(filter), snapshot).length > 0, `${area.id} ${text} snapshot=${snapshot}`);
+        const list = bruteContributions(rows, brute, filter, YEARLY);
+        for (const types of [undefined, ['geometryChange']] as (ContributionType[] | undefined)[]) {
+          const expected = bruteCounts(list, YEARLY, types);
+          const q = { areas: [area], timestamps: YEARLY, filter, contributionTypes: types, grouping: { by: 'none' as const } };
+          const what = `${area.id} ${text} ${types?.join('+') ?? 'all'}`;
+          assert.deepEqual((await engine.countContributions(q)).groups[0].values, expected.count, `${what} count`);
+          assert.deepEqual((await engine.countLatestContributions(q)).groups[0].values, expected.latest, `${what} latest`);
+          assert.deepEqual((await engine.countUsers(q)).groups[0].values, expected.users, `${what} users`);
         }
       }
     }

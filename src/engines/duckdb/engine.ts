@@ -2,7 +2,7 @@
  * The DuckDB query engine: runs the planner's SQL (src/query/plan.ts) over a store and finishes
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
-import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import { compilePredicate, compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
@@ -14,6 +14,8 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
+import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
+import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { classifyWith, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { finishGroups, labelsOfCodes, type Grouping } from '../../query/groups.js';
 import { groupCoder } from './sql/groups.js';
@@ -53,6 +55,26 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
   const filterSql = (filter: Filter, alias?: string) =>
     withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql, alias);
+
+  /** The states without geometry (empty-geometry.ts), read once, by the first query that needs them. */
+  let emptyStates: Promise<EmptyGeometryState[]> | undefined;
+  /**
+   * `plan` with the rows without geometry that it places by their history's bbox for a query
+   * whose rows match one of `filters` (src/query/empty-placement.ts): unchanged when there are
+   * none. Snapshots skip the versions with zero members (the reference's snapshot iterator does),
+   * contributions do not.
+   */
+  async function withPlaced(plan: AreaPlan, filters: readonly Filter[], snapshot: boolean, signal: AbortSignal | undefined): Promise<AreaPlan> {
+    if (!emptyStates) {
+      emptyStates = readAllRows(store, EMPTY_GEOMETRY_STATES_SQL, undefined).then(emptyGeometryStatesOf);
+      emptyStates.catch(() => (emptyStates = undefined));
+    }
+    const states = await emptyStates;
+    checkAborted(signal);
+    const predicates = filters.map((f) => compilePredicate(f));
+    const rowids = placedRowids(states, plan.geometry, (s) => predicates.some((p) => p(s)), snapshot);
+    return rowids.length === 0 ? plan : { ...plan, placedRowids: rowids };
+  }
 
   /** Runs one query on its own connection; an abort interrupts it. */
   function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
@@ -141,7 +163,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const coder = groupCoder(inner, dict);
       const perArea: { area: AreaOfInterest; series: Map<string, DiffSeries> }[] = [];
       for (const area of q.areas) {
-        perArea.push({ area, series: await snapshotScan(planArea(area), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal) });
+        perArea.push({ area, series: await snapshotScan(await withPlaced(planArea(area), [q.filter], true, q.signal), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal) });
       }
       if (g.by === 'boundary') {
         return { groups: perArea.map(({ area, series }) => ({ key: { kind: 'boundary', id: area.id }, values: finish(inner, series, n)[0].values })) };
@@ -165,7 +187,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       return { groups };
     }
     const coder = groupCoder(g, dict);
-    const series = await snapshotScan(planArea(unionOfAreas(q.areas)), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
+    const series = await snapshotScan(await withPlaced(planArea(unionOfAreas(q.areas)), [q.filter], true, q.signal), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
     return { groups: finish(g, series, n) };
   }
 
@@ -178,7 +200,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const labelsOf = (code: number) => [...(code & 1 ? ['a'] : []), ...(code & 2 ? ['b'] : [])];
     const n = q.timestamps.length;
     const run = async (area: AreaOfInterest, key: GroupKey) => {
-      const series = await snapshotScan(planArea(area), q.timestamps, where, codeSql, labelsOf, q.measure, q.signal);
+      const series = await snapshotScan(await withPlaced(planArea(area), [q.filter, q.filter2], true, q.signal), q.timestamps, where, codeSql, labelsOf, q.measure, q.signal);
       const zero = new Array(n).fill(0);
       return { key, values: series.get('a')?.values().values ?? zero, values2: series.get('b')?.values().values ?? zero };
     };
@@ -247,7 +269,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * time, with every flag exact (listContributions).
    */
   async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
-    const plan = planArea(area, 'st');
+    const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
     type ListRow = [
       number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[],
       number | null, number | null, number, number,
@@ -287,7 +309,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   async function contributionAggregates(area: AreaOfInterest, q: ContributionQuery, mode: Mode, inner: Grouping): Promise<{ key: GroupKey; values: number[] }[]> {
     const users = mode === 'users';
     const intervals = q.timestamps.length - 1;
-    const plan = planArea(area, 'st');
+    const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
     const coder = groupCoder(inner, dict);
     const before = groupCoder(inner, dict, { kv: 'tag_kv_before', mask: 'key_mask_before' });
     const sql = contributionAggregateSql({
