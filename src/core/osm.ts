@@ -62,8 +62,3 @@ export interface FileHeader {
   replicationSequenceNumber?: number;
   replicationBaseUrl?: string;
 }
-
-/** Fixed-point 1e-7 degrees to degrees. Multiplying (not dividing) reproduces the reference's doubles bit for bit. */
-export function fixedToDegrees(v: number): number {
-  return v * 1e-7;
-}

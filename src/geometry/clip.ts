@@ -169,23 +169,6 @@ function pointsResult(points: Position[]): Geometry | null {
   return { type: 'MultiPoint', coordinates: distinct };
 }
 
-/**
- * A cheap sufficient test for "clipToBBox / clipToPolygon of g is not null": some vertex of g lies
- * strictly inside the area (then a point is kept, a line keeps a piece around it, and a polygon's
- * intersection has positive area). false means "unknown": clip to be sure.
- */
-export function vertexStrictlyInsideTest(area: BBox | Polygon | MultiPolygon): (g: Geometry) => boolean {
-  let inside: (p: Position) => boolean;
-  if (Array.isArray(area)) {
-    const [minX, minY, maxX, maxY] = area;
-    inside = (p) => p[0] > minX && p[0] < maxX && p[1] > minY && p[1] < maxY;
-  } else {
-    const prepared = prepareArea(area);
-    inside = (p) => prepared.locate(p) === Location.Inside;
-  }
-  return (g) => someVertex(g, inside);
-}
-
 /** The same test on WKB bytes, without decoding them (src/geometry/wkb-vertices.ts). */
 export function wkbVertexStrictlyInsideTest(area: BBox | Polygon | MultiPolygon): (wkb: Uint8Array) => boolean {
   if (Array.isArray(area)) {
@@ -197,21 +180,4 @@ export function wkbVertexStrictlyInsideTest(area: BBox | Polygon | MultiPolygon)
   const [minX, minY, maxX, maxY] = prepared.bbox;
   const inside = (x: number, y: number) => x > minX && x < maxX && y > minY && y < maxY && prepared.locate([x, y]) === Location.Inside;
   return (wkb) => someWkbVertex(wkb, inside);
-}
-
-function someVertex(g: Geometry, test: (p: Position) => boolean): boolean {
-  switch (g.type) {
-    case 'Point':
-      return test(g.coordinates);
-    case 'MultiPoint':
-    case 'LineString':
-      return g.coordinates.some(test);
-    case 'MultiLineString':
-    case 'Polygon':
-      return g.coordinates.some((line) => line.some(test));
-    case 'MultiPolygon':
-      return g.coordinates.some((polygon) => polygon.some((ring) => ring.some(test)));
-    case 'GeometryCollection':
-      return g.geometries.some((member) => someVertex(member, test));
-  }
 }

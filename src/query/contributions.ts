@@ -147,7 +147,7 @@ export function comparedGeometry(clipped: Geometry | null, unclipped: () => Geom
  * coordinates, see `classifyWith`), as in the reference.
  */
 export function sameGeometry(a: Geometry | null | undefined, b: Geometry | null | undefined): boolean {
-  if (a == null || b == null) return a == b;
+  if (a == null || b == null) return (a ?? null) === (b ?? null);
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

@@ -105,8 +105,3 @@ export function v2Responses(url: string, method: string): Record<string, OpenAPI
   if (url === '/metadata') return { 200: json('The metadata of the database.', { type: 'object' }), ...pick([500]) };
   return {};
 }
-
-/** The statuses documented for a route, as numbers (tests compare them with what the routes answer). */
-export function documentedStatuses(url: string, method: string): number[] {
-  return Object.keys(v2Responses(url, method)).map(Number);
-}

@@ -1,5 +1,5 @@
 /** What every version 2 route needs: the services, the request's store generation, the time limits. */
-import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { TimestampContext } from '../params/timestamp.js';
 import { queryTimeoutError } from '../error-status.js';
 import type { MaphistError } from '../../../core/errors.js';
@@ -39,5 +39,3 @@ export function createContext(services: V2Services, allow: V2Context['allow']): 
     allow,
   };
 }
-
-export type RouteRegistrar = (app: FastifyInstance, ctx: V2Context) => void;
