@@ -54,7 +54,7 @@ const COUNT_MEASURES: Record<string, CountMeasure> = {
   'geometry.outers': 'outers',
   'geometry.inners': 'inners',
 };
-/** Selectors the version-2 language does not offer (spec 001, "Filter language differences"). */
+/** Selectors the version-2 language does not offer (docs/spec/v2.md, "Filter language differences"). */
 const NOT_IN_VERSION_2 = new Set([
   'perimeter',
   'geometry.vertices',

@@ -8,7 +8,7 @@
  *   count, user, contribution or extraction; never-tagged ways and relations are kept.
  * - version 2 (ohsome-planet contributions): an element whose every version is untagged produces no
  *   row, whatever its type; and of the relations only those tagged `type=multipolygon` or
- *   `type=boundary` are features or contributions (spec 001, statistics rule 1; the other relations
+ *   `type=boundary` are features or contributions (docs/spec/v2.md, statistics rule 1; the other relations
  *   are extracted as collections).
  *
  * Every version 2 query takes its scope from here: features and contributions (statistics,
@@ -21,7 +21,7 @@
  */
 import { parseFilter, possibleOsmTypes, requiresTag, type Filter } from '../../filter/index.js';
 
-/** The relations version 2 counts as features (spec 001, statistics rule 1); the others are collections. */
+/** The relations version 2 counts as features (docs/spec/v2.md, statistics rule 1); the others are collections. */
 const V2_AREA_RELATION_TYPES = ['multipolygon', 'boundary'] as const;
 
 /** Version 2's features and contributions: nodes, ways, and multipolygon and boundary relations. */
