@@ -13,10 +13,10 @@ import { EXIT_SIGINT, EXIT_SIGTERM } from './exit-codes.js';
 
 export async function removingWorkOnSignal<T>(command: string, run: () => Promise<T>): Promise<T> {
   let stopping = false;
-  const stop = async (signal: NodeJS.Signals) => {
+  const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    await removeActiveWorkDirs();
+    removeActiveWorkDirs();
     process.stderr.write(`${process.stderr.isTTY ? '\n' : ''}maphist ${command}: stopped by ${signal}; its temporary files are removed\n`);
     process.off('SIGINT', handler);
     process.off('SIGTERM', handler);
@@ -24,7 +24,7 @@ export async function removingWorkOnSignal<T>(command: string, run: () => Promis
     // Should the signal not end the process (a handler added elsewhere), the documented code.
     setTimeout(() => process.exit(signal === 'SIGINT' ? EXIT_SIGINT : EXIT_SIGTERM), 1000).unref();
   };
-  const handler = (signal: NodeJS.Signals) => void stop(signal);
+  const handler = (signal: NodeJS.Signals) => stop(signal);
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
   try {

@@ -117,7 +117,10 @@ async function importInto(options: ImportOptions, target: string): Promise<Impor
     },
     dictionary,
   );
-  work.stopBeforeRemoval(() => writer.abort());
+  // On SIGINT/SIGTERM the writer thread is not stopped before the files go: terminating a worker
+  // inside a DuckDB call aborted the process ('Napi::Error'). The signal handler removes the files
+  // (open ones stay readable to the thread until it ends) and re-raises the signal, which ends
+  // every thread at once (src/cli/signals.ts).
   let complete = false;
   // MAPHIST_DEBUG_MEM=1 logs the phase and the main thread's memory every 5 s to stderr (the writer
   // thread logs its own heap and DuckDB's buffer memory): for finding what holds an import's peak.

@@ -21,12 +21,6 @@ export interface WorkDir {
   readonly path: string;
   /** Removes it, and the database's temporary directory when no other run uses it. */
   remove(): void;
-  /**
-   * What must stop before the directory can be removed on a signal (the store writer's thread:
-   * removing the files under a DuckDB call makes it fail while its thread is terminated, which
-   * aborts the process).
-   */
-  stopBeforeRemoval(stop: () => Promise<void>): void;
 }
 
 /** Whether a process with this pid is running (signal 0 only checks; EPERM: running, not ours). */
@@ -45,8 +39,8 @@ export function workDirRoot(db: string): string {
   return join(dirname(target), `.${basename(target)}.maphist-tmp`);
 }
 
-/** The work directories of this process that are not removed yet, with what to stop first (for the signal handlers). */
-const active = new Map<string, Array<() => Promise<void>>>();
+/** The work directories of this process that are not removed yet (for the signal handlers). */
+const active = new Set<string>();
 
 /**
  * Creates this run's directory under the database's temporary directory, first removing what
@@ -72,7 +66,7 @@ export function createWorkDir(db: string, purpose: WorkPurpose): WorkDir {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt >= 3) throw e;
     }
   }
-  active.set(path, []);
+  active.add(path);
   return {
     path,
     remove: () => {
@@ -80,7 +74,6 @@ export function createWorkDir(db: string, purpose: WorkPurpose): WorkDir {
       active.delete(path);
       removeIfEmpty(root);
     },
-    stopBeforeRemoval: (stop) => active.get(path)?.push(stop),
   };
 }
 
@@ -118,12 +111,8 @@ export function removeStaleWorkDirs(db: string): string[] {
  * Stops what writes into this process's work directories (waiting at most `waitMs`), then removes
  * them: for the SIGINT and SIGTERM handlers, which exit right after.
  */
-export async function removeActiveWorkDirs(waitMs = 10_000): Promise<void> {
-  const stops = [...active.values()].flat().map((stop) => stop().catch(() => undefined));
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.all(stops), new Promise((done) => (timer = setTimeout(done, waitMs)))]);
-  clearTimeout(timer);
-  for (const path of active.keys()) {
+export function removeActiveWorkDirs(): void {
+  for (const path of active) {
     removeDir(path);
     removeIfEmpty(dirname(path));
   }
