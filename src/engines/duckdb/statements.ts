@@ -97,8 +97,9 @@ function checkColumns(names: readonly string[], st: { readonly columns: readonly
 
 /**
  * Streams the rows of a statement as records keyed by its column names, one chunk at a time
- * (`streamRows`); `convert` builds a chunk's records from the column index of each declared name
- * (`chunk-rows.ts` `lazyChunkRecords`). Same column check as `readRecords`, once per statement.
+ * (`streamRows`); `convert` builds a chunk's records (`chunk-rows.ts` `lazyChunkRecords`). The
+ * result's column names must be the declared ones in order (as `readRecords` checks, here once per
+ * statement, at its first chunk), so the declared name at index i is the chunk's column i.
  */
 export function streamRecords<R, C>(
   store: Store,
