@@ -52,6 +52,25 @@ export function lazyChunkRows(chunk: DuckDBDataChunk): Iterable<unknown[]> {
   };
 }
 
+/**
+ * As `lazyChunkRows`, each row as a record keyed by `columns` (the chunk's columns in order, as
+ * `streamRecords` checked them): one object per row, built when the iteration reaches it.
+ */
+export function lazyChunkRecords<R>(chunk: DuckDBDataChunk, columns: readonly (keyof R & string)[]): Iterable<R> {
+  const n = chunk.rowCount;
+  const vectors: DuckDBVector[] = [];
+  for (let c = 0; c < columns.length; c++) vectors.push(chunk.getColumnVector(c));
+  return {
+    *[Symbol.iterator]() {
+      for (let i = 0; i < n; i++) {
+        const row: Record<string, unknown> = {};
+        for (let c = 0; c < vectors.length; c++) row[columns[c]] = valueAt(vectors[c], i);
+        yield row as R;
+      }
+    },
+  };
+}
+
 function columnValues(v: DuckDBVector, n: number): unknown[] {
   const out: unknown[] = new Array(n);
   if (v instanceof DuckDBListVector) {

@@ -8,7 +8,7 @@ import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readAllRows, readRecords } from './statements.js';
+import { checkAborted, readAllRows, readColumns, readRecords, type Columns } from './statements.js';
 import { withV1Scope } from './scope.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
@@ -31,6 +31,7 @@ import type {
   SnapshotQuery,
 } from '../../query/model.js';
 import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotSql } from './sql/aggregation.js';
+import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 
 const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };
@@ -76,10 +77,16 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     return rowids.length === 0 ? plan : { ...plan, placedRowids: rowids };
   }
 
-  /** Runs one query on its own connection; an abort interrupts it. */
-  function query(sql: string, signal: AbortSignal | undefined): Promise<unknown[][]> {
-    engine.lastSql = sql;
-    return readAllRows(store, sql, signal);
+  /** Runs one statement on its own connection and reads its rows as records; an abort interrupts it. */
+  function queryRecords<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]> {
+    engine.lastSql = st.text;
+    return readRecords(store, st, signal);
+  }
+
+  /** As `queryRecords`, read as one array per column (for results of many rows). */
+  function queryColumns<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<Columns<R>> {
+    engine.lastSql = st.text;
+    return readColumns(store, st, signal);
   }
 
 
@@ -95,7 +102,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     measure: Measure,
     signal: AbortSignal | undefined,
   ): Promise<Map<string, DiffSeries>> {
-    const rows = await query(snapshotSql({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
+    const rows = await queryColumns(snapshotSql({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
     const series = new Map<string, DiffSeries>();
     const labelCache = new Map<number, DiffSeries[]>();
     const seriesOf = (code: number): DiffSeries[] => {
@@ -113,9 +120,15 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const measureOf = MEASURE_OF[measure];
     const boundary: [number, number, number, number][] = [];
     let i = 0;
-    for (const [f, e, g, v, n, b] of rows as [number, number, number, number, number, number][]) {
+    for (let row = 0; row < rows.rowCount; row++) {
       if ((++i & 1023) === 0) checkAborted(signal);
+      const f = rows.f[row];
+      const e = rows.e[row];
+      const g = rows.g[row];
+      const b = rows.b[row];
       if (b === -1) {
+        const v = rows.v[row];
+        const n = rows.n[row];
         for (const s of seriesOf(g)) s.add(v, n, f, e);
         continue;
       }
@@ -125,8 +138,8 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     // The boundary rows' geometries (each distinct one decoded and clipped once).
     const gidOf = new Map<number, number>();
     const geometries = new Map<number, { wkb: Uint8Array; value?: number | null }>();
-    for (const [r, gid, wkb] of (await query(geometriesByRowidSql(boundary.map((x) => x[3]), plan.intersectsSql), signal)) as [number | null, number, Uint8Array | null][]) {
-      if (r === null) geometries.set(gid, { wkb: wkb! });
+    for (const { r, gid, geometry } of await queryRecords(geometriesByRowidSql(boundary.map((x) => x[3]), plan.intersectsSql), signal)) {
+      if (r === null) geometries.set(gid, { wkb: geometry! });
       else gidOf.set(r, gid);
     }
     for (const [f, e, g, rowid] of boundary) {
@@ -270,22 +283,20 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    */
   async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
     const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
-    type ListRow = [
-      number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[],
-      number | null, number | null, number, number,
-    ];
-    const rows = (await query(contributionListSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'st') }), q.signal)) as ListRow[];
+    const rows = await queryRecords(contributionListSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'st') }), q.signal);
     function* refs(): Generator<readonly [number, number, number | null, number | null]> {
       for (const r of rows) {
-        yield [r[0], r[1], r[16], r[18]];
-        yield [r[0], r[1], r[17], r[19]];
+        yield [r.type, r.id, r.g_rid, r.run];
+        yield [r.type, r.id, r.p_rid, r.p_run];
       }
     }
     const sideOf = await edgeSides(plan, refs(), q.signal);
     const same = memoizedSame();
     const out: Contribution[] = [];
     let i = 0;
-    for (const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChangeFlag, tags, tagsBefore, gRid, pRid, run, pRun] of rows) {
+    for (const r of rows) {
+      const { type, id, valid_from: validFrom, user_id: userId, deleted, m, hit, interior, p_deleted: pDeleted, p_m: pM, p_hit: pHit, p_interior: pInterior } = r;
+      const { tag_change: tagChange, geometry_change: geometryChangeFlag, tags, tags_before: tagsBefore, g_rid: gRid, p_rid: pRid, run, p_run: pRun } = r;
       if ((++i & 255) === 0) checkAborted(q.signal);
       const c = classifyWith(
         {
@@ -322,7 +333,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       contributionTypes: q.contributionTypes,
       latest: mode === 'latest',
     });
-    const rows = await query(sql, q.signal);
+    const rows = await queryColumns(sql, q.signal);
     const counts = new Map<string, { value: number[]; present: boolean }>();
     const userSets = new Map<string, Set<number>[]>();
     const totalUsers: Set<number>[] = Array.from({ length: intervals }, () => new Set());
@@ -349,14 +360,17 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       if (!labels) labelCache.set(ck, (labels = labelsOfCodes(inner, coder, KINDS[kind], g, gb)));
       return labels;
     };
-    type Single = [number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number | null, number | null, number | null, number | null, number | null];
-    let singles: { k: number; g: number; gb: number; userId: number; r: Single }[] = [];
+    // A single row is kept as its index in the columns (`row`); its facts are not NULL.
+    let singles: { k: number; g: number; gb: number; userId: number; row: number }[] = [];
     let i = 0;
-    for (const r of rows) {
+    for (let row = 0; row < rows.rowCount; row++) {
       if ((++i & 1023) === 0) checkAborted(q.signal);
-      const [k, g, gb, kind, userId, n, b] = r as [number, number, number, number, number, number, number];
-      if (b === -1) add(labelsOf(kind, g, gb), k, n, userId);
-      else singles.push({ k, g, gb, userId, r: r.slice(7) as Single });
+      const k = rows.k[row];
+      const g = rows.g[row];
+      const gb = rows.gb[row];
+      const userId = rows.user_id[row]!;
+      if (rows.b[row] === -1) add(labelsOf(rows.kind[row], g, gb), k, rows.n[row], userId);
+      else singles.push({ k, g, gb, userId, row });
     }
     if (users) {
       // A single row can only add its user to the sets of its labels in its interval: when the user
@@ -367,18 +381,35 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       singles = singles.filter(({ k, g, gb, userId }) => !counted(k, g, gb, userId));
     }
     function* refs(): Generator<readonly [number, number, number | null, number | null]> {
-      for (const { r } of singles) {
-        yield [r[0], r[1], r[13], r[15]];
-        yield [r[0], r[1], r[14], r[16]];
+      for (const { row } of singles) {
+        yield [rows.type[row]!, rows.id[row]!, rows.g_rid[row], rows.run[row]];
+        yield [rows.type[row]!, rows.id[row]!, rows.p_rid[row], rows.p_run[row]];
       }
     }
     const sideOf = await edgeSides(plan, refs(), q.signal);
     const same = memoizedSame();
     // latest: per element, the single with the highest `ord` that classifies as a contribution.
     const latestOf = new Map<string, { ord: number; c: Contribution; k: number; g: number; gb: number }>();
-    for (const { k, g, gb, userId, r } of singles) {
+    for (const { k, g, gb, userId, row } of singles) {
       if ((++i & 255) === 0) checkAborted(q.signal);
-      const [type, id, validFrom, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, gRid, pRid, run, pRun, ord] = r;
+      const type = rows.type[row]!;
+      const id = rows.id[row]!;
+      const validFrom = rows.valid_from[row]!;
+      const deleted = rows.deleted[row]!;
+      const m = rows.m[row]!;
+      const hit = rows.hit[row]!;
+      const interior = rows.interior[row]!;
+      const pDeleted = rows.p_deleted[row];
+      const pM = rows.p_m[row];
+      const pHit = rows.p_hit[row];
+      const pInterior = rows.p_interior[row];
+      const tagChange = rows.tag_change[row]!;
+      const geometryChange = rows.geometry_change[row]!;
+      const gRid = rows.g_rid[row];
+      const pRid = rows.p_rid[row];
+      const run = rows.run[row];
+      const pRun = rows.p_run[row];
+      const ord = rows.ord[row];
       const c = classifyWith(
         {
           type, id, validFrom, userId, deleted, matches: m, hit, interior,

@@ -13,9 +13,9 @@ import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readAllRows, streamRows } from './statements.js';
+import { checkAborted, readRecords, streamRecords } from './statements.js';
 import { withV1Scope } from './scope.js';
-import { lazyChunkRows } from './chunk-rows.js';
+import { lazyChunkRecords } from './chunk-rows.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
 import { batchCount, idBatches, splitBatch, type ExtractedFeature, type ExtractionEngine, type ExtractionQuery, type IdBatch, type TypeRows } from '../../query/extraction.js';
@@ -30,7 +30,11 @@ import {
   typeRowsSql,
   versionStatesSql,
   type CandidateRows,
+  type ContributionExtractionRow,
+  type FullHistoryExtractionRow,
+  type SnapshotExtractionRow,
 } from './sql/extraction.js';
+import type { Statement } from './sql/statement.js';
 
 /** The DuckDB extraction engine: the contract (src/query/extraction.ts) and the dictionary it reads. */
 export interface DuckDbExtractionEngine extends ExtractionEngine {
@@ -49,9 +53,7 @@ const versionKey = (id: number, version: number) => `${id}/${version}`;
 /** The version facts a state reports: its version's, when it is member-induced (minor > 0) and they were found. */
 const ownVersion = (versions: VersionFacts, id: number, version: number, minor: number) => (minor > 0 ? versions.get(versionKey(id, version)) : undefined);
 
-function tagsOf(keys: unknown, vals: unknown): [string, string][] {
-  const k = keys as string[];
-  const v = vals as string[];
+function tagsOf(k: readonly string[], v: readonly string[]): [string, string][] {
   const out: [string, string][] = new Array(k.length);
   for (let i = 0; i < k.length; i++) out[i] = [k[i], v[i]];
   return out;
@@ -68,21 +70,28 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');
   const planOf = (q: ExtractionQuery) => planArea(unionOfAreas(q.areas), 'st');
 
-  /** The extraction's statement; `batch`: only the rows of one id batch (snapshot and full history). */
-  function sqlFor(q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch): string {
+  /** The extraction's SQL (`sqlOf`): the statement of all rows, not batched. */
+  function sqlFor(q: ExtractionQuery, plan: AreaPlan): string {
     const ts = q.timestamps;
-    const where = batch ? `(${filterSql(q)} AND ${batchSql(batch)})` : filterSql(q);
-    const points = batch?.type === 0;
     switch (q.kind) {
       case 'snapshot':
-        return snapshotExtractionSql({ area: plan, timestamps: ts, filterSql: where, points });
       case 'fullHistory':
-        return fullHistoryExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: where, points });
+        return rowsStatement(q, plan).text;
       case 'contributions':
       case 'latestContributions':
-        return contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) });
+        return contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) }).text;
     }
   }
+
+  /** A snapshot (`kind` 'snapshot') or full-history extraction's statement; `batch`: only the rows of one id batch. */
+  function rowsStatement(q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch): Statement<SnapshotExtractionRow> | Statement<FullHistoryExtractionRow> {
+    return q.kind === 'snapshot' ? snapshotStatement(q, plan, batch) : fullHistoryStatement(q, plan, batch);
+  }
+  const batchWhere = (q: ExtractionQuery, batch?: IdBatch) => (batch ? `(${filterSql(q)} AND ${batchSql(batch)})` : filterSql(q));
+  const snapshotStatement = (q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch) =>
+    snapshotExtractionSql({ area: plan, timestamps: q.timestamps, filterSql: batchWhere(q, batch), points: batch?.type === 0 });
+  const fullHistoryStatement = (q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch) =>
+    fullHistoryExtractionSql({ area: plan, t1: q.timestamps[0], t2: q.timestamps[q.timestamps.length - 1], filterSql: batchWhere(q, batch), points: batch?.type === 0 });
 
   /**
    * The clipped geometry of a row (null when the clip is empty, and for an element without any
@@ -106,10 +115,10 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
    * counts (query/extraction.ts `typeRowsSql`, `batchCount`, `idCutsSql`, `idBatches`).
    */
   async function* idBatchesOf(where: string, signal: AbortSignal | undefined): AsyncGenerator<{ batch: IdBatch; rows: TypeRows }, void, undefined> {
-    const types = (await readAllRows(store, typeRowsSql(where), signal, true)).map(([type, n, vertices, minor]) => ({ type, n, vertices, minor }) as TypeRows);
+    const types: TypeRows[] = await readRecords(store, typeRowsSql(where), signal, true);
     for (const rows of types) {
       const parts = batchCount(rows);
-      const cuts = parts > 1 ? ((await readAllRows(store, idCutsSql({ where, type: rows.type, parts }), signal, true))[0][0] as number[]) : [];
+      const cuts = parts > 1 ? (await readRecords(store, idCutsSql({ where, type: rows.type, parts }), signal, true))[0].cuts : [];
       for (const batch of idBatches(rows.type, cuts)) yield { batch, rows };
     }
   }
@@ -119,14 +128,14 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
    * its batch. With each batch come its member-induced states' version facts
    * (`versionStatesSql`), when it has any.
    */
-  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<{ rows: Iterable<unknown[]>; versions: VersionFacts }, void, undefined> {
+  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<{ rows: Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>; versions: VersionFacts }, void, undefined> {
     const ts = q.timestamps;
     const candidates: CandidateRows = { area: plan, kind: q.kind === 'snapshot' ? 'snapshot' : 'fullHistory', t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) };
     for await (const { batch, rows } of idBatchesOf(candidatesWhere(candidates), q.signal)) {
       const versions: VersionFacts = new Map();
       if (rows.minor > 0) {
-        for (const [id, version, changeset, from] of (await readAllRows(store, versionStatesSql(candidates, batch), q.signal, true)) as number[][]) {
-          versions.set(versionKey(id, version), [changeset, from]);
+        for (const { id, version, changeset, valid_from } of await readRecords(store, versionStatesSql(candidates, batch), q.signal, true)) {
+          versions.set(versionKey(id, version), [changeset, valid_from]);
         }
       }
       for await (const chunk of sortedBatch(q, plan, candidates, batch, 0)) yield { rows: chunk, versions };
@@ -138,10 +147,21 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
    * runs out of memory before the first row (in the batch's sort), the batch is cut in two at a
    * sampled id and each half is tried in turn (at most SPLITS times over).
    */
-  async function* sortedBatch(q: ExtractionQuery, plan: AreaPlan, candidates: CandidateRows, batch: IdBatch, splits: number): AsyncGenerator<Iterable<unknown[]>, void, undefined> {
+  async function* sortedBatch(
+    q: ExtractionQuery,
+    plan: AreaPlan,
+    candidates: CandidateRows,
+    batch: IdBatch,
+    splits: number,
+  ): AsyncGenerator<Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>, void, undefined> {
     let started = false;
     try {
-      for await (const rows of streamRows(store, sqlFor(q, plan, batch), { signal: q.signal, spilling: true }, lazyChunkRows)) {
+      const options = { signal: q.signal, spilling: true };
+      const chunks: AsyncGenerator<Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>, void, undefined> =
+        q.kind === 'snapshot'
+          ? streamRecords(store, snapshotStatement(q, plan, batch), options, lazyChunkRecords<SnapshotExtractionRow>)
+          : streamRecords(store, fullHistoryStatement(q, plan, batch), options, lazyChunkRecords<FullHistoryExtractionRow>);
+      for await (const rows of chunks) {
         started = true;
         yield rows;
       }
@@ -149,7 +169,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
       if (started || splits >= SPLITS || !/^Out of Memory Error/.test((e as Error).message)) throw e;
       const where = `${candidatesWhere(candidates)} AND ${batchSql(batch)}`;
       options.onBatchSplit?.(batch);
-      const [cut] = (await readAllRows(store, idCutsSql({ where, type: batch.type, parts: 2 }), q.signal, true))[0][0] as number[];
+      const [cut] = (await readRecords(store, idCutsSql({ where, type: batch.type, parts: 2 }), q.signal, true))[0].cuts;
       const halves = cut === undefined ? null : splitBatch(batch, cut);
       if (halves === null) throw e;
       for (const half of halves) yield* sortedBatch(q, plan, candidates, half, splits + 1);
@@ -161,21 +181,22 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
    * only its batch's elements. They run on the main instance: DuckDB's windows do not fit the
    * streaming instance's 64 MB even for one batch.
    */
-  async function* contributionRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<Iterable<unknown[]>, void, undefined> {
+  async function* contributionRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<Iterable<ContributionExtractionRow>, void, undefined> {
     const ts = q.timestamps;
     for await (const { batch } of idBatchesOf(contributionElementsWhere({ area: plan, t2: ts[ts.length - 1] }), q.signal)) {
-      const sql = contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q), batchSql: batchSql(batch) });
-      yield* streamRows(store, sql, { signal: q.signal }, lazyChunkRows);
+      const st = contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q), batchSql: batchSql(batch) });
+      yield* streamRecords(store, st, { signal: q.signal }, lazyChunkRecords);
     }
   }
 
   async function* snapshots(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const { rows, versions } of batchedRows(q, plan)) {
-      for (const [type, id, version, minor, changeset, from, t, interior, wkb, x, y, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, number | null, number | null, unknown, unknown]>) {
-        const geometry = geometryOf(plan, interior, wkb, q.clipGeometry, x, y);
+      // q.kind 'snapshot': the rows of snapshotExtractionSql (streamRecords checked its columns).
+      for (const r of rows as Iterable<SnapshotExtractionRow>) {
+        const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, r.x, r.y);
         if (geometry === null) continue;
-        const own = ownVersion(versions, id, version, minor);
-        yield { type, id, version, changeset: own?.[0] ?? changeset, time: t, time2: own?.[1] ?? from, geometry, tags: tagsOf(keys, vals) };
+        const own = ownVersion(versions, r.id, r.version, r.minor_version);
+        yield { type: r.type, id: r.id, version: r.version, changeset: own?.[0] ?? r.changeset, time: r.ts, time2: own?.[1] ?? r.valid_from, geometry, tags: tagsOf(r.tag_keys, r.tag_values) };
       }
       checkAborted(q.signal);
     }
@@ -183,12 +204,13 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
 
   async function* fullHistory(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const { rows, versions } of batchedRows(q, plan)) {
-      for (const [type, id, version, minor, changeset, from, to, interior, wkb, x, y, keys, vals] of rows as Iterable<[number, number, number, number, number, number, number, boolean, Uint8Array | null, number | null, number | null, unknown, unknown]>) {
-        if (from >= to) continue;
-        const geometry = geometryOf(plan, interior, wkb, q.clipGeometry, x, y);
+      // q.kind 'fullHistory': the rows of fullHistoryExtractionSql (streamRecords checked its columns).
+      for (const r of rows as Iterable<FullHistoryExtractionRow>) {
+        if (r.valid_from >= r.valid_to) continue;
+        const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, r.x, r.y);
         if (geometry === null) continue;
-        const own = ownVersion(versions, id, version, minor);
-        yield { type, id, version, changeset: own?.[0] ?? changeset, time: from, time2: to, geometry, tags: tagsOf(keys, vals) };
+        const own = ownVersion(versions, r.id, r.version, r.minor_version);
+        yield { type: r.type, id: r.id, version: r.version, changeset: own?.[0] ?? r.changeset, time: r.valid_from, time2: r.valid_to, geometry, tags: tagsOf(r.tag_keys, r.tag_values) };
       }
       checkAborted(q.signal);
     }
@@ -198,9 +220,8 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     let pending: ExtractedFeature | undefined;
     for await (const rows of contributionRows(q, plan)) {
       for (const r of rows) {
-        const [type, id, validFrom, userId, deleted, m, hit, interior, pDeleted, pM, pHit, pInterior, tagChange, geometryChange, tags, tagsBefore, geom, pGeom, version, versionChangeset, changeset, keys, vals] = r as [
-          number, number, number, number, boolean, boolean, boolean, boolean, boolean | null, boolean | null, boolean | null, boolean | null, boolean, boolean, number[], number[], Uint8Array | null, Uint8Array | null, number, number, number, unknown, unknown,
-        ];
+        const { type, id, valid_from: validFrom, user_id: userId, deleted, m, hit, interior, p_deleted: pDeleted, p_m: pM, p_hit: pHit, p_interior: pInterior } = r;
+        const { tag_change: tagChange, geometry_change: geometryChange, tags, tags_before: tagsBefore, geom, p_geom: pGeom, version, version_changeset: versionChangeset, changeset } = r;
         const row: ContributionRow = {
           type, id, validFrom, userId, deleted, matches: m, hit, interior,
           prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
@@ -212,7 +233,7 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
         if (!c.deletion && geom !== null) geometry = geometryOf(plan, interior, geom, q.clipGeometry);
         const feature: ExtractedFeature = {
           type, id, version, changeset: versionChangeset, time: validFrom, geometry,
-          tags: c.deletion ? [] : tagsOf(keys, vals),
+          tags: c.deletion ? [] : tagsOf(r.tag_keys, r.tag_values),
           contribution: { changeset, creation: c.creation, deletion: c.deletion, tagChange: c.tagChange, geometryChange: c.geometryChange },
         };
         if (!latest) {

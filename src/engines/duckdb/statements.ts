@@ -95,6 +95,28 @@ function checkColumns(names: readonly string[], st: { readonly columns: readonly
   }
 }
 
+/**
+ * Streams the rows of a statement as records keyed by its column names, one chunk at a time
+ * (`streamRows`); `convert` builds a chunk's records (`chunk-rows.ts` `lazyChunkRecords`). The
+ * result's column names must be the declared ones in order (as `readRecords` checks, here once per
+ * statement, at its first chunk), so the declared name at index i is the chunk's column i.
+ */
+export function streamRecords<R, C>(
+  store: Store,
+  st: Statement<R>,
+  options: StreamOptions,
+  convert: (chunk: DuckDBDataChunk, columns: readonly (keyof R & string)[]) => C,
+): AsyncGenerator<C, void, undefined> {
+  let checked = false;
+  return streamRows(store, st.text, options, (chunk, names) => {
+    if (!checked) {
+      checkColumns(names, st);
+      checked = true;
+    }
+    return convert(chunk, st.columns);
+  });
+}
+
 export interface StreamOptions {
   signal?: AbortSignal;
   /**
@@ -114,13 +136,13 @@ const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConver
  * signal interrupts the statement and closes the connection.
  */
 export function streamRows(store: Store, sql: string, options?: StreamOptions): AsyncGenerator<unknown[][], void, undefined>;
-/** `convert`: how a chunk becomes rows (default: row-wise JS values, `convertRows`). */
-export function streamRows<R>(store: Store, sql: string, options: StreamOptions, convert: (chunk: DuckDBDataChunk) => R): AsyncGenerator<R, void, undefined>;
+/** `convert`: how a chunk becomes rows (default: row-wise JS values, `convertRows`), given the result's column names. */
+export function streamRows<R>(store: Store, sql: string, options: StreamOptions, convert: (chunk: DuckDBDataChunk, names: readonly string[]) => R): AsyncGenerator<R, void, undefined>;
 export async function* streamRows(
   store: Store,
   sql: string,
   options: StreamOptions = {},
-  convert: (chunk: DuckDBDataChunk) => unknown = rowsOf,
+  convert: (chunk: DuckDBDataChunk, names: readonly string[]) => unknown = rowsOf,
 ): AsyncGenerator<unknown, void, undefined> {
   const { signal } = options;
   checkAborted(signal);
@@ -132,12 +154,13 @@ export async function* streamRows(
   let result: DuckDBResult | undefined;
   try {
     result = await con.stream(sql);
+    const names = result.columnNames();
     for (;;) {
       checkAborted(signal);
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;
       pacer.chunkRead(chunk.rowCount, chunk.columnCount);
-      yield convert(chunk);
+      yield convert(chunk, names);
     }
     done = true;
   } catch (e) {

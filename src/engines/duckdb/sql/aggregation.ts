@@ -4,6 +4,7 @@
  */
 import type { AreaPlan } from '../../../query/area-plan.js';
 import type { Measure } from '../../../query/model.js';
+import { statement, type Statement } from './statement.js';
 import { countBelowWithSql } from './time.js';
 
 export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'length', area: 'area', perimeter: 'perimeter' };
@@ -29,6 +30,18 @@ function placedRows(area: AreaPlan): { withSql: string; test: (col: string) => s
   return { withSql: `${PLACED_CTE} AS MATERIALIZED (SELECT *, rowid AS rid FROM states WHERE ${test('rowid')})`, test };
 }
 
+/** A snapshot scan row: alive at the timestamps [f, e), group code g, summed measure v over n rows; b -1 (interior, summed) or the rowid of a boundary row. */
+export interface SnapshotRow {
+  f: number;
+  e: number;
+  g: number;
+  v: number;
+  n: number;
+  b: number;
+}
+
+const SNAPSHOT_COLUMNS = ['f', 'e', 'g', 'v', 'n', 'b'] as const satisfies readonly (keyof SnapshotRow)[];
+
 /**
  * Snapshots in one scan. Per matching state: first = #{t < valid_from}, end = #{t < valid_to}
  * (it counts at the timestamps [first, end)), its group code, and whether it is interior. Interior
@@ -45,13 +58,13 @@ function placedRows(area: AreaPlan): { withSql: string; test: (col: string) => s
  * Rows placed by their history's bbox (`AreaPlan.placedRowids`) join the inner scan as a
  * `UNION ALL` branch of their own, interior.
  */
-export function snapshotSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: Measure }): string {
+export function snapshotSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: Measure }): Statement<SnapshotRow> {
   const ts = p.timestamps;
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
   const e = countBelowWithSql('valid_to', ts, 'ts_to');
   const placed = placedRows(p.area);
   const ctes = [p.area.withSql, f.withSql, e.withSql, placed?.withSql ?? ''].filter((x) => x !== '');
-  return `${ctes.length > 0 ? `WITH ${ctes.join(',\n')}
+  return statement(`${ctes.length > 0 ? `WITH ${ctes.join(',\n')}
 ` : ''}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
 FROM (
   SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g,
@@ -67,7 +80,7 @@ FROM (
   )
 )
 WHERE f < e
-GROUP BY f, e, g, b`;
+GROUP BY f, e, g, b`, SNAPSHOT_COLUMNS);
 }
 
 /**
@@ -142,6 +155,40 @@ c AS (
 const NEEDS_NO_GEOMETRY = '(interior AND coalesce(p_interior, TRUE) AND NOT geometry_change)';
 
 /**
+ * A row of `contributionListSql`: a contribution candidate's facts and its previous kept state's
+ * (p_*: NULL when it has none), the columns `classifyWith` reads.
+ */
+export interface ContributionListRow {
+  type: number;
+  id: number;
+  valid_from: number;
+  user_id: number;
+  tags: number[];
+  tags_before: number[];
+  deleted: boolean;
+  m: boolean;
+  hit: boolean;
+  interior: boolean;
+  p_deleted: boolean | null;
+  p_m: boolean | null;
+  p_hit: boolean | null;
+  p_interior: boolean | null;
+  tag_change: boolean;
+  geometry_change: boolean;
+  /** The rowids of the states whose geometries are needed (NULL: that side's is not). */
+  g_rid: number | null;
+  p_rid: number | null;
+  /** The geometry runs of the state and of its predecessor. */
+  run: number;
+  p_run: number;
+}
+
+const CONTRIBUTION_LIST_COLUMNS = [
+  'type', 'id', 'valid_from', 'user_id', 'deleted', 'm', 'hit', 'interior', 'p_deleted', 'p_m', 'p_hit', 'p_interior',
+  'tag_change', 'geometry_change', 'tags', 'tags_before', 'g_rid', 'p_rid', 'run', 'p_run',
+] as const satisfies readonly (keyof ContributionListRow)[];
+
+/**
  * Contributions as a list, in (type, id, time) order: every candidate state
  * (`contributionCandidatesSql`) that is or was "in" by the SQL facts, with what `classifyWith`
  * needs: the facts of both sides, the store's flags, the tags after and before, and the rowids and
@@ -150,8 +197,8 @@ const NEEDS_NO_GEOMETRY = '(interior AND coalesce(p_interior, TRUE) AND NOT geom
  * representative per run (`boundaryGeometriesSql`, through the boundary cache). (contributions/
  * latest/count does not use the list: it aggregates like the counts, `latest`.)
  */
-export function contributionListSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string }): string {
-  return `${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
+export function contributionListSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string }): Statement<ContributionListRow> {
+  return statement(`${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
        deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        tag_kv::DOUBLE[] AS tags, tag_kv_before::DOUBLE[] AS tags_before,
@@ -160,7 +207,7 @@ SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from
        run::DOUBLE AS run, (run - new_run::INTEGER)::DOUBLE AS p_run
 FROM c
 WHERE ci OR pi
-ORDER BY type, id, valid_from, version, minor_version`;
+ORDER BY type, id, valid_from, version, minor_version`, CONTRIBUTION_LIST_COLUMNS);
 }
 
 /** Contribution types as SQL over the sure rows' flags (`ci`, `pi`: in now / before), or null for "every type". */
@@ -171,6 +218,42 @@ function passesTypesSql(types: readonly string[] | undefined): string | null {
   );
   return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
 }
+
+/** A row of `contributionAggregateSql` (its comment describes the columns). */
+export interface ContributionAggregateRow {
+  /** The interval, the group codes after and before, the kind (0 creation, 1 deletion, 2 change), the user (NULL without users). */
+  k: number;
+  g: number;
+  gb: number;
+  kind: number;
+  user_id: number | null;
+  n: number;
+  /** -1: n sure rows aggregated; else a single row's rowid, with its facts (NULL in aggregated rows). */
+  b: number;
+  type: number | null;
+  id: number | null;
+  valid_from: number | null;
+  deleted: boolean | null;
+  m: boolean | null;
+  hit: boolean | null;
+  interior: boolean | null;
+  p_deleted: boolean | null;
+  p_m: boolean | null;
+  p_hit: boolean | null;
+  p_interior: boolean | null;
+  tag_change: boolean | null;
+  geometry_change: boolean | null;
+  g_rid: number | null;
+  p_rid: number | null;
+  run: number | null;
+  p_run: number | null;
+  ord: number | null;
+}
+
+const CONTRIBUTION_AGGREGATE_COLUMNS = [
+  'k', 'g', 'gb', 'kind', 'user_id', 'n', 'b', 'type', 'id', 'valid_from', 'deleted', 'm', 'hit', 'interior',
+  'p_deleted', 'p_m', 'p_hit', 'p_interior', 'tag_change', 'geometry_change', 'g_rid', 'p_rid', 'run', 'p_run', 'ord',
+] as const satisfies readonly (keyof ContributionAggregateRow)[];
 
 /**
  * Contributions aggregated in SQL. The candidate rows of `contributionCandidatesSql`; a row is *sure*
@@ -200,7 +283,7 @@ export function contributionAggregateSql(p: {
   contributionTypes: readonly string[] | undefined;
   /** contributions/latest: only each element's last contribution counts (see below). */
   latest?: boolean;
-}): string {
+}): Statement<ContributionAggregateRow> {
   const ts = p.timestamps;
   const types = passesTypesSql(p.contributionTypes);
   // latest: per element, `ord` numbers its candidate rows; rows before its last sure row cannot be
@@ -217,7 +300,7 @@ export function contributionAggregateSql(p: {
   const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${types === null ? '' : ' AND NOT (ci AND pi AND geometry_change)'}`;
   const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
   const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');
-  return `${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
+  return statement(`${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
 d0 AS (
   SELECT *, coalesce(${sure}, FALSE) AS sure${p.latest ? '' : ', NULL::BIGINT AS ord'} FROM c WHERE ci OR pi
 ),
@@ -244,7 +327,7 @@ FROM (
   FROM d
   WHERE NOT sure OR ${types ?? 'TRUE'}
 )
-GROUP BY k, g, gb, kind, user_id, b`;
+GROUP BY k, g, gb, kind, user_id, b`, CONTRIBUTION_AGGREGATE_COLUMNS);
 }
 
 /**
@@ -263,6 +346,15 @@ export function rowidRangeSql(rowids: readonly number[], prefix = ''): string {
   return `${prefix}rowid BETWEEN ${lo} AND ${hi}`;
 }
 
+/** A row of `geometriesByRowidSql`. */
+export interface GeometryByRowidRow {
+  /** A state's rowid (NULL in the rows giving a geometry). */
+  r: number | null;
+  gid: number;
+  /** The geometry's WKB (NULL in the rows mapping a state). */
+  geometry: Uint8Array | null;
+}
+
 /**
  * The geometries of the given states (by rowid), each distinct geometry once: rows (rowid, gid,
  * NULL) map a state to its geometry id, rows (NULL, gid, wkb) give each geometry. Boundary
@@ -270,14 +362,14 @@ export function rowidRangeSql(rowids: readonly number[], prefix = ''): string {
  * states; this ships and clips it once. `intersectsSql` (every state asked for meets the area)
  * lets the zone maps skip row groups.
  */
-export function geometriesByRowidSql(rowids: readonly number[], intersectsSql = 'TRUE'): string {
+export function geometriesByRowidSql(rowids: readonly number[], intersectsSql = 'TRUE'): Statement<GeometryByRowidRow> {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
-  return `WITH g AS (
+  return statement(`WITH g AS (
   SELECT st.rowid AS r, st.geometry FROM states st SEMI JOIN (SELECT unnest([${rowids.join(',')}]::BIGINT[]) AS r) x ON st.rowid = x.r
   WHERE ${rowidRangeSql(rowids, 'st.')} AND ${intersectsSql}
 ),
 d AS (SELECT geometry, row_number() OVER () AS gid FROM (SELECT DISTINCT geometry FROM g WHERE geometry IS NOT NULL))
 SELECT g.r::DOUBLE AS r, d.gid::DOUBLE AS gid, NULL::BLOB AS geometry FROM g JOIN d ON g.geometry = d.geometry
 UNION ALL
-SELECT NULL::DOUBLE, gid::DOUBLE, geometry FROM d`;
+SELECT NULL::DOUBLE, gid::DOUBLE, geometry FROM d`, ['r', 'gid', 'geometry']);
 }
