@@ -39,7 +39,9 @@ async function streamOnce(): Promise<{ before: number; streaming: number; peak: 
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 500);
   const controller = new AbortController();
   const started = performance.now();
-  const res = await fetch(`${base}/v1/elements/geometry?bboxes=-180,-90,180,90&time=${time}&filter=${encodeURIComponent(filter)}`, { signal: controller.signal });
+  const res = await fetch(`${base}/v1/elements/geometry?bboxes=-180,-90,180,90&time=${time}&filter=${encodeURIComponent(filter)}`, {
+    signal: controller.signal,
+  });
   if (res.status !== 200) throw new Error(`the extraction answered ${res.status}: ${(await res.text()).slice(0, 500)}`);
   let features = 0;
   let bytes = 0;
@@ -86,5 +88,8 @@ const lines = [
 ];
 console.log(lines.join('\n'));
 const section = filter === 'type:node' ? 'extract-rss' : `extract-rss-${filter.replace(/[^a-z0-9]+/gi, '-')}`;
-replaceResultsSection(section, `## Server memory while streaming an extraction (\`npm run bench:extract:rss\`${filter === 'type:node' ? '' : `, FILTER=${filter}`})\n\n${lines.join('\n')}\n`);
+replaceResultsSection(
+  section,
+  `## Server memory while streaming an extraction (\`npm run bench:extract:rss\`${filter === 'type:node' ? '' : `, FILTER=${filter}`})\n\n${lines.join('\n')}\n`,
+);
 process.exit(0);

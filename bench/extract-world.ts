@@ -24,7 +24,18 @@ const t1 = process.env.T1 ? epoch(process.env.T1) : t2 - 365 * 86400;
 const area = {
   id: 'world',
   bbox: [-180, -90, 180, 90] as [number, number, number, number],
-  geometry: { type: 'Polygon' as const, coordinates: [[[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]]] as [number, number][][] },
+  geometry: {
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [-180, -90],
+        [180, -90],
+        [180, 90],
+        [-180, 90],
+        [-180, -90],
+      ],
+    ] as [number, number][][],
+  },
 };
 const query = {
   kind: kind as ExtractionKind,

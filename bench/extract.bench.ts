@@ -80,7 +80,18 @@ const bbox = [
 const area = {
   id: 'all',
   bbox: bbox as [number, number, number, number],
-  geometry: { type: 'Polygon' as const, coordinates: [[[bbox[0], bbox[1]], [bbox[2], bbox[1]], [bbox[2], bbox[3]], [bbox[0], bbox[3]], [bbox[0], bbox[1]]] as [number, number][]] },
+  geometry: {
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [bbox[0], bbox[1]],
+        [bbox[2], bbox[1]],
+        [bbox[2], bbox[3]],
+        [bbox[0], bbox[3]],
+        [bbox[0], bbox[1]],
+      ] as [number, number][],
+    ],
+  },
 };
 
 const CASES: { id: string; what: string; path: string; params: Record<string, string>; query: ExtractionQuery }[] = [
@@ -89,14 +100,26 @@ const CASES: { id: string; what: string; path: string; params: Record<string, st
     what: 'elements/geometry, all buildings at 2017-01-01, tags',
     path: '/v1/elements/geometry',
     params: { bboxes: bbox.join(','), time: '2017-01-01', filter: 'building=*', properties: 'tags' },
-    query: { kind: 'snapshot', areas: [area], timestamps: [epoch('2017-01-01T00:00:00Z')], filter: parseFilter('building=*', { version: 1 }), clipGeometry: true },
+    query: {
+      kind: 'snapshot',
+      areas: [area],
+      timestamps: [epoch('2017-01-01T00:00:00Z')],
+      filter: parseFilter('building=*', { version: 1 }),
+      clipGeometry: true,
+    },
   },
   {
     id: 'b',
     what: 'elementsFullHistory/geometry, all highways 2008–2017, tags',
     path: '/v1/elementsFullHistory/geometry',
     params: { bboxes: bbox.join(','), time: '2008-01-01,2017-01-01', filter: 'highway=*', properties: 'tags' },
-    query: { kind: 'fullHistory', areas: [area], timestamps: [epoch('2008-01-01T00:00:00Z'), epoch('2017-01-01T00:00:00Z')], filter: parseFilter('highway=*', { version: 1 }), clipGeometry: true },
+    query: {
+      kind: 'fullHistory',
+      areas: [area],
+      timestamps: [epoch('2008-01-01T00:00:00Z'), epoch('2017-01-01T00:00:00Z')],
+      filter: parseFilter('highway=*', { version: 1 }),
+      clipGeometry: true,
+    },
   },
 ];
 

@@ -9,14 +9,7 @@
  */
 import { loadavg } from 'node:os';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import {
-  compilePredicate,
-  compileSql,
-  duckdbDialect,
-  InMemoryTagDictionary,
-  parseFilter,
-  type FilterVersion,
-} from '../src/filter/index.js';
+import { compilePredicate, compileSql, duckdbDialect, InMemoryTagDictionary, parseFilter, type FilterVersion } from '../src/filter/index.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
 
 const ROWS = Number(process.argv[process.argv.indexOf('--rows') + 1] ?? NaN) || 10_000_000;
@@ -24,9 +17,36 @@ const COMPILE_ITERATIONS = 2000;
 const QUERY_RUNS = 11;
 
 const HIGHWAY = [
-  'residential', 'service', 'track', 'footway', 'unclassified', 'path', 'tertiary', 'secondary', 'primary', 'living_street',
-  'cycleway', 'steps', 'trunk', 'motorway', 'motorway_link', 'pedestrian', 'bridleway', 'trunk_link', 'primary_link', 'construction',
-  'secondary_link', 'tertiary_link', 'road', 'platform', 'bus_stop', 'crossing', 'street_lamp', 'traffic_signals', 'corridor', 'proposed',
+  'residential',
+  'service',
+  'track',
+  'footway',
+  'unclassified',
+  'path',
+  'tertiary',
+  'secondary',
+  'primary',
+  'living_street',
+  'cycleway',
+  'steps',
+  'trunk',
+  'motorway',
+  'motorway_link',
+  'pedestrian',
+  'bridleway',
+  'trunk_link',
+  'primary_link',
+  'construction',
+  'secondary_link',
+  'tertiary_link',
+  'road',
+  'platform',
+  'bus_stop',
+  'crossing',
+  'street_lamp',
+  'traffic_signals',
+  'corridor',
+  'proposed',
 ];
 /** 20 of the 30 highway values (ids not contiguous). */
 const HIGHWAY_IDS = [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18, 20, 21, 23, 25, 27, 29];
@@ -137,7 +157,10 @@ async function timePair(con: DuckDBConnection, a: string, b: string): Promise<[{
     ta.push((await count(con, a)).ms);
     tb.push((await count(con, b)).ms);
   }
-  return [{ ms: median(ta), count: ca }, { ms: median(tb), count: cb }];
+  return [
+    { ms: median(ta), count: ca },
+    { ms: median(tb), count: cb },
+  ];
 }
 
 async function queryTimes(dictionary: InMemoryTagDictionary): Promise<{ rows: string[]; header: string }> {
@@ -147,10 +170,13 @@ async function queryTimes(dictionary: InMemoryTagDictionary): Promise<{ rows: st
   let t = performance.now();
   await con.run(tableSql(ROWS));
   const buildS = (performance.now() - t) / 1000;
-  const stats = (await con.runAndReadAll(
-    `SELECT avg(len(tag_kv))::DOUBLE, count(*) FILTER (WHERE building_v >= 0)::BIGINT, count(*) FILTER (WHERE highway_v >= 0)::BIGINT FROM contributions`,
-  )).getRows()[0]!;
-  const header = `DuckDB ${version}, in-memory table of ${ROWS.toLocaleString('en')} rows built in ${buildS.toFixed(1)} s ` +
+  const stats = (
+    await con.runAndReadAll(
+      `SELECT avg(len(tag_kv))::DOUBLE, count(*) FILTER (WHERE building_v >= 0)::BIGINT, count(*) FILTER (WHERE highway_v >= 0)::BIGINT FROM contributions`,
+    )
+  ).getRows()[0]!;
+  const header =
+    `DuckDB ${version}, in-memory table of ${ROWS.toLocaleString('en')} rows built in ${buildS.toFixed(1)} s ` +
     `(${Number(stats[0]).toFixed(2)} tags per row; building on ${stats[1]} rows, highway on ${stats[2]}); ` +
     `count(*) medians of ${QUERY_RUNS} runs, compiled and plain alternating, after one warm-up each.`;
   console.log(header);
@@ -162,11 +188,7 @@ async function queryTimes(dictionary: InMemoryTagDictionary): Promise<{ rows: st
       compiled(`highway in (${HIGHWAY_IDS.map((i) => HIGHWAY[i]).join(', ')})`),
       `highway_v IN (${HIGHWAY_IDS.join(', ')})`,
     ],
-    [
-      `name in (…20 values, ids ≥ 63: IN list)`,
-      compiled(`name in (${NAME_IDS.map((i) => `n${i}`).join(', ')})`),
-      `name_v IN (${NAME_IDS.join(', ')})`,
-    ],
+    [`name in (…20 values, ids ≥ 63: IN list)`, compiled(`name in (${NAME_IDS.map((i) => `n${i}`).join(', ')})`), `name_v IN (${NAME_IDS.join(', ')})`],
     ['highway=residential', compiled('highway=residential'), 'highway_v = 0'],
   ];
   const rows = ['| filter | compiled ms | plain integer ms | ratio | rows | plain-integer query |', '| --- | ---: | ---: | ---: | ---: | --- |'];
@@ -174,7 +196,9 @@ async function queryTimes(dictionary: InMemoryTagDictionary): Promise<{ rows: st
     const [a, b] = await timePair(con, sql, plain);
     if (a.count !== b.count) throw new Error(`${label}: compiled filter counts ${a.count}, plain query ${b.count}`);
     const ratio = a.ms / b.ms;
-    rows.push(`| \`${label}\` | ${a.ms.toFixed(1)} | ${b.ms.toFixed(1)} | ${ratio.toFixed(2)}× | ${a.count} | \`${plain.length > 50 ? `${plain.slice(0, 47)}…` : plain}\` |`);
+    rows.push(
+      `| \`${label}\` | ${a.ms.toFixed(1)} | ${b.ms.toFixed(1)} | ${ratio.toFixed(2)}× | ${a.count} | \`${plain.length > 50 ? `${plain.slice(0, 47)}…` : plain}\` |`,
+    );
     console.log(`${label}: ${a.ms.toFixed(1)} ms vs ${b.ms.toFixed(1)} ms (${ratio.toFixed(2)}×), ${a.count} rows\n  ${sql}`);
   }
   con.closeSync();
@@ -191,14 +215,16 @@ async function main(): Promise<void> {
   const body = [
     '## Filter language (`npm run bench:filter`)',
     '',
-    `Machine: ${machine}; load average ${loadavg().map((x) => x.toFixed(1)).join(' / ')} at the end (other work on the machine skews the ratios).`,
+    `Machine: ${machine}; load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' / ')} at the end (other work on the machine skews the ratios).`,
     '',
     `Parse and compile, median of ${COMPILE_ITERATIONS} runs each (target: under 1 ms per filter in total):`,
     '',
     ...compileRows,
     '',
     `Filter SQL against plain integer columns (target: within 2× for the first two rows; the last two show the slower`,
-    '`tag_kv` paths: value ids ≥ 63 and a single value, where the plain column\'s pushed-down filter wins by more). ' + query.header,
+    "`tag_kv` paths: value ids ≥ 63 and a single value, where the plain column's pushed-down filter wins by more). " + query.header,
     '',
     ...query.rows,
     '',

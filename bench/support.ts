@@ -21,7 +21,9 @@ const RESULTS = 'bench/RESULTS.md';
 export function replaceResultsSection(name: string, body: string): void {
   const start = `<!-- ${name}:start -->`;
   const end = `<!-- ${name}:end -->`;
-  let text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n\nLatest figures of each benchmark; every section is rewritten by its script.\n';
+  let text = existsSync(RESULTS)
+    ? readFileSync(RESULTS, 'utf8')
+    : '# Benchmark results\n\nLatest figures of each benchmark; every section is rewritten by its script.\n';
   const block = `${start}\n${body}${end}`;
   const i = text.indexOf(start);
   const j = text.indexOf(end);

@@ -24,9 +24,18 @@ const CLIENTS = 32;
 
 const BBOX = [1.4, 42.42, 1.8, 42.66] as const;
 const BORDER: [number, number][] = [
-  [1.42, 42.43], [1.6, 42.43], [1.79, 42.48], [1.79, 42.6], [1.65, 42.66], [1.42, 42.62], [1.42, 42.43],
+  [1.42, 42.43],
+  [1.6, 42.43],
+  [1.79, 42.48],
+  [1.79, 42.6],
+  [1.65, 42.66],
+  [1.42, 42.62],
+  [1.42, 42.43],
 ];
-const BPOLYS = JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { id: 'border' }, geometry: { type: 'Polygon', coordinates: [BORDER] } }] });
+const BPOLYS = JSON.stringify({
+  type: 'FeatureCollection',
+  features: [{ type: 'Feature', properties: { id: 'border' }, geometry: { type: 'Polygon', coordinates: [BORDER] } }],
+});
 
 function series(from: string, to: string, months: number): number[] {
   const out: number[] = [];
@@ -42,7 +51,12 @@ const MONTHLY = series('2008-01-01', '2017-01-01', 1);
 const YEARLY = series('2008-01-01', '2017-01-01', 12);
 const tsValues = (ts: number[]) => ts.map((t) => `(${t})`).join(',');
 const bboxSql = `xmax >= ${BBOX[0]} AND xmin <= ${BBOX[2]} AND ymax >= ${BBOX[1]} AND ymin <= ${BBOX[3]}`;
-const borderBbox = [Math.min(...BORDER.map((p) => p[0])), Math.min(...BORDER.map((p) => p[1])), Math.max(...BORDER.map((p) => p[0])), Math.max(...BORDER.map((p) => p[1]))];
+const borderBbox = [
+  Math.min(...BORDER.map((p) => p[0])),
+  Math.min(...BORDER.map((p) => p[1])),
+  Math.max(...BORDER.map((p) => p[0])),
+  Math.max(...BORDER.map((p) => p[1])),
+];
 const borderSql = `xmax >= ${borderBbox[0]} AND xmin <= ${borderBbox[2]} AND ymax >= ${borderBbox[1]} AND ymin <= ${borderBbox[3]}`;
 
 interface Case {
@@ -181,10 +195,16 @@ try {
   const osm = osmiumRoute(sample);
   const osmTotal = osm.perTimestampMs * MONTHLY.length;
   const aHttp = Number(rows[0].split('|')[3]);
-  console.log(`osmium: ${osm.perTimestampMs.toFixed(0)} ms per timestamp (${osm.sampled} sampled) → ${(osmTotal / 1000).toFixed(1)} s for ${MONTHLY.length}; ratio ${(osmTotal / aHttp).toFixed(1)}× (a)`);
+  console.log(
+    `osmium: ${osm.perTimestampMs.toFixed(0)} ms per timestamp (${osm.sampled} sampled) → ${(osmTotal / 1000).toFixed(1)} s for ${MONTHLY.length}; ratio ${(osmTotal / aHttp).toFixed(1)}× (a)`,
+  );
   const load = await loadTest(base);
-  console.log(`load: ${load.requests} requests in ${LOAD_SECONDS} s (${load.rps.toFixed(1)}/s), p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms, errors ${load.errors}`);
-  const la = loadavg().map((x) => x.toFixed(1)).join(' / ');
+  console.log(
+    `load: ${load.requests} requests in ${LOAD_SECONDS} s (${load.rps.toFixed(1)}/s), p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms, errors ${load.errors}`,
+  );
+  const la = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
   replaceResultsSection(
     'v1',
     `## v1 aggregation API (\`npm run bench:v1\`)

@@ -38,7 +38,18 @@ async function main(): Promise<void> {
   const box: [number, number, number, number] = [b[0] - 0.001, b[1] - 0.001, b[2] + 0.001, b[3] + 0.001];
   const aoi: AreaOfInterest = {
     id: 'all',
-    geometry: { type: 'Polygon', coordinates: [[[box[0], box[1]], [box[2], box[1]], [box[2], box[3]], [box[0], box[3]], [box[0], box[1]]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [box[0], box[1]],
+          [box[2], box[1]],
+          [box[2], box[3]],
+          [box[0], box[3]],
+          [box[0], box[1]],
+        ],
+      ],
+    },
     bbox: box,
   };
   const at = Date.parse(AT) / 1000;

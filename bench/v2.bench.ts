@@ -104,7 +104,9 @@ try {
     console.log(`(${c.id}) ${c.what}: HTTP ${h.toFixed(1)} ms, raw DuckDB ${s.toFixed(1)} ms, ratio ${(h / s).toFixed(2)}×`);
     rows.push(`| (${c.id}) | ${c.what} | ${h.toFixed(1)} | ${s.toFixed(1)} | ${(h / s).toFixed(2)}× |`);
   }
-  const la = loadavg().map((x) => x.toFixed(1)).join(' / ');
+  const la = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
   replaceResultsSection(
     'v2',
     `## v2 statistics API (\`npm run bench:v2\`)

@@ -29,7 +29,9 @@ const layers = new Map();
 for (const file of walk(src)) {
   const rel = relative(src, file);
   const layer = rel.includes(sep) ? rel.split(sep)[0] : '(top)';
-  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '').length;
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '').length;
   const row = layers.get(layer) ?? { source: 0, tests: 0, files: 0 };
   row[isTest(rel) ? 'tests' : 'source'] += lines;
   row.files++;
@@ -37,7 +39,11 @@ for (const file of walk(src)) {
 }
 
 const rows = [...layers].sort(([a], [b]) => a.localeCompare(b));
-const total = rows.reduce((t, [, r]) => ({ source: t.source + r.source, tests: t.tests + r.tests, files: t.files + r.files }), { source: 0, tests: 0, files: 0 });
+const total = rows.reduce((t, [, r]) => ({ source: t.source + r.source, tests: t.tests + r.tests, files: t.files + r.files }), {
+  source: 0,
+  tests: 0,
+  files: 0,
+});
 console.log('| layer | files | source lines | test lines |');
 console.log('| --- | ---: | ---: | ---: |');
 for (const [layer, r] of rows) console.log(`| \`src/${layer}\` | ${r.files} | ${r.source} | ${r.tests} |`);

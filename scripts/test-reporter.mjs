@@ -21,7 +21,8 @@ export default async function* reporter(source) {
     // A suite reports its own pass/fail after its tests; it is not counted as a test.
     const isSuite = details?.type === 'suite';
     if (event.type === 'test:pass') {
-      const mark = skip !== undefined ? `﹣ ${name} # SKIP${typeof skip === 'string' ? ` ${skip}` : ''}` : todo !== undefined ? `﹣ ${name} # TODO` : `✔ ${name}`;
+      const mark =
+        skip !== undefined ? `﹣ ${name} # SKIP${typeof skip === 'string' ? ` ${skip}` : ''}` : todo !== undefined ? `﹣ ${name} # TODO` : `✔ ${name}`;
       yield `${indent}${mark}\n`;
       if (!isSuite) {
         if (skip !== undefined) counts.skipped++;
@@ -33,7 +34,10 @@ export default async function* reporter(source) {
       if (!isSuite || details?.error?.failureType !== 'subtestsFailed') {
         const text = failureText(details?.error);
         failures.push({ name, file: event.data.file, text });
-        yield `${text.split('\n').map((l) => `${indent}  ${l}`).join('\n')}\n`;
+        yield `${text
+          .split('\n')
+          .map((l) => `${indent}  ${l}`)
+          .join('\n')}\n`;
         if (!isSuite) counts.failed++;
       }
     }

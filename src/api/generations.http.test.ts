@@ -79,7 +79,11 @@ describe('swapping store generations under 20 running requests', () => {
       { name: 'v1 elements/length highway', path: `/v1/elements/length?bboxes=${bboxes}&filter=highway=*` },
       { name: 'v1 elements/count by type', path: `/v1/elements/count/groupBy/type?bboxes=${bboxes}&format=csv` },
       { name: 'v1 metadata', path: '/v1/metadata' },
-      { name: 'v2 stats features/count', path: '/v2/stats/features/count.json', body: { aoi: [a, b, c, d], filter: 'building=* or highway=*', time: 'latest' } },
+      {
+        name: 'v2 stats features/count',
+        path: '/v2/stats/features/count.json',
+        body: { aoi: [a, b, c, d], filter: 'building=* or highway=*', time: 'latest' },
+      },
       { name: 'v2 metadata', path: '/v2/metadata' },
     ];
   });
@@ -90,9 +94,10 @@ describe('swapping store generations under 20 running requests', () => {
   });
 
   const send = async (call: Call, at = base): Promise<{ status: number; body: string }> => {
-    const res = call.body === undefined
-      ? await fetch(`${at}${call.path}`)
-      : await fetch(`${at}${call.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call.body) });
+    const res =
+      call.body === undefined
+        ? await fetch(`${at}${call.path}`)
+        : await fetch(`${at}${call.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(call.body) });
     return { status: res.status, body: await res.text() };
   };
   /** Every call once, one after the other, to the server at `at`. */
@@ -120,7 +125,9 @@ describe('swapping store generations under 20 running requests', () => {
   it('none fails, each answers exactly as one generation, and swapped-out generations close after their last request', async () => {
     const fullAnswers = await answersOfStore(full);
     const earlyAnswers = await answersOfStore(early);
-    calls.forEach((call, k) => assert.notEqual(fullAnswers[k], earlyAnswers[k], `${call.name} answers the same in both stores: the test could not tell them apart`));
+    calls.forEach((call, k) =>
+      assert.notEqual(fullAnswers[k], earlyAnswers[k], `${call.name} answers the same in both stores: the test could not tell them apart`),
+    );
     // The server under test answered as the full store before any swap.
     assert.deepEqual(await answersAlone(), fullAnswers);
 

@@ -61,7 +61,10 @@ describe('never-tagged elements (testdata/testcases/never-tagged)', () => {
     assert.deepEqual(await values('/elements/count', { time: '2021-06-01' }), [5]); // n3, n4, n6, w1, w2
     assert.deepEqual(await values('/elements/count', { time: '2021-06-01', filter: 'type:way' }), [2]);
     const features = (await v1('/elements/centroid', { time: '2021-06-01', filter: 'type:node' })).features!;
-    assert.deepEqual(features.map((f) => f.properties['@osmId']), ['node/3', 'node/4', 'node/6']);
+    assert.deepEqual(
+      features.map((f) => f.properties['@osmId']),
+      ['node/3', 'node/4', 'node/6'],
+    );
   });
 
   it('v1 contributions and users: n3 ×2, n4 ×2, w1, w2; zed, who only touched n5, is no user', async () => {

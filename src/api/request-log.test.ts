@@ -51,7 +51,11 @@ describe('the request log', () => {
     const okBody = await ok.text();
     const bad = await fetch(`${jsonBase}/v1/elements/count?bboxes=1,2,3`);
     await bad.text();
-    const post = await fetch(`${jsonBase}/v2-rc/filter/validation`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"filter":"a="}' });
+    const post = await fetch(`${jsonBase}/v2-rc/filter/validation`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"filter":"a="}',
+    });
     await post.text();
     await waitFor(jsonLines, 3);
     const [a, b, c] = jsonLines.map((l) => JSON.parse(l) as RequestLogEntry);
@@ -74,12 +78,17 @@ describe('the request log', () => {
     await waitFor(textLines, 3);
     assert.match(textLines[1]!, / GET \/v1\/elements\/%ZZ 400 \d+\.\d ms [1-9]\d* B$/);
     assert.match(textLines[2]!, / GET \/v2-rc\/%ZZ 400 \d+\.\d ms [1-9]\d* B$/);
-    assert.equal(formatRequestLog({ time: 't', method: 'GET', path: '/x', status: 200, ms: 1.25, bytes: 9, aborted: true }, 'text'), 't GET /x 200 1.3 ms 9 B aborted');
+    assert.equal(
+      formatRequestLog({ time: 't', method: 'GET', path: '/x', status: 200, ms: 1.25, bytes: 9, aborted: true }, 'text'),
+      't GET /x 200 1.3 ms 9 B aborted',
+    );
   });
 
   it('a streamed extraction is logged with all its bytes; one the client left is marked aborted', async () => {
     jsonLines.length = 0;
-    const res = await fetch(`${jsonBase}/v1/elements/centroid?bboxes=1.5,42.5,1.55,42.55&time=2016-01-01&filter=building=*`, { headers: { 'accept-encoding': 'identity' } });
+    const res = await fetch(`${jsonBase}/v1/elements/centroid?bboxes=1.5,42.5,1.55,42.55&time=2016-01-01&filter=building=*`, {
+      headers: { 'accept-encoding': 'identity' },
+    });
     const whole = Buffer.byteLength(await res.text());
     await waitFor(jsonLines, 1);
     const full = JSON.parse(jsonLines[0]!) as RequestLogEntry;
@@ -141,7 +150,9 @@ describe('the request log', () => {
     const store = await importToTemp(dbPath);
     /** Serves with `args`, requests /v1/metadata, returns standard output once the request's line is there. */
     const serveOnce = async (args: string[], logged: RegExp): Promise<string> => {
-      const child = spawn(process.execPath, [MAIN, 'serve', '--db', store.store.path, '--port', '0', '--no-api-keys', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [MAIN, 'serve', '--db', store.store.path, '--port', '0', '--no-api-keys', ...args], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       try {
         const address = await new Promise<string>((resolve, reject) => {
@@ -163,7 +174,11 @@ describe('the request log', () => {
       const json = await serveOnce(['--log-format', 'json'], /"\/v1\/metadata"/);
       const line = json.split('\n').find((l) => l.includes('"/v1/metadata"'));
       assert.ok(line, json);
-      assert.deepEqual((({ method, path, status }) => ({ method, path, status }))(JSON.parse(line) as RequestLogEntry), { method: 'GET', path: '/v1/metadata', status: 200 });
+      assert.deepEqual((({ method, path, status }) => ({ method, path, status }))(JSON.parse(line) as RequestLogEntry), {
+        method: 'GET',
+        path: '/v1/metadata',
+        status: 200,
+      });
       const text = await serveOnce([], / \/v1\/metadata /);
       assert.match(text, /^\S+Z GET \/v1\/metadata 200 \d+\.\d ms [1-9]\d* B$/m);
     } finally {

@@ -120,7 +120,11 @@ export async function createApiKeyHook(options: ApiKeyHookOptions): Promise<ApiK
       reply.code(v2Status('API_KEY_INVALID')).send({ detail: MESSAGES.invalid });
       return;
     }
-    const decision = limiter.take(record.id, { perMinute: record.perMinute ?? defaults.perMinute, dailyQuota: record.dailyQuota ?? defaults.dailyQuota }, now());
+    const decision = limiter.take(
+      record.id,
+      { perMinute: record.perMinute ?? defaults.perMinute, dailyQuota: record.dailyQuota ?? defaults.dailyQuota },
+      now(),
+    );
     setLimitHeaders(reply, decision);
     if (decision.outcome === 'quota-exceeded') {
       reply.code(v2Status('API_KEY_QUOTA_EXCEEDED')).send({ detail: MESSAGES.quota });

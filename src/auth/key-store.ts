@@ -61,12 +61,7 @@ const DEFAULT_WAIT_MS = 5000;
  * writable), then closes it. Retries while another process holds a conflicting lock, up to
  * `waitMs`, then fails with KEYS_DB_BUSY.
  */
-export async function withKeysDb<T>(
-  path: string,
-  mode: 'read' | 'write',
-  fn: (con: DuckDBConnection) => Promise<T>,
-  waitMs = DEFAULT_WAIT_MS,
-): Promise<T> {
+export async function withKeysDb<T>(path: string, mode: 'read' | 'write', fn: (con: DuckDBConnection) => Promise<T>, waitMs = DEFAULT_WAIT_MS): Promise<T> {
   const previous = sessions.get(path) ?? Promise.resolve();
   const run = previous.catch(() => undefined).then(() => session(path, mode, fn, waitMs));
   sessions.set(path, run);
@@ -92,7 +87,8 @@ async function session<T>(path: string, mode: 'read' | 'write', fn: (con: DuckDB
         pause = Math.min(pause * 2, 200);
         continue;
       }
-      if (/lock/i.test(message)) throw new MaphistError('KEYS_DB_BUSY', `The keys file ${path} stayed locked by another process for ${waitMs / 1000} s: ${message}`);
+      if (/lock/i.test(message))
+        throw new MaphistError('KEYS_DB_BUSY', `The keys file ${path} stayed locked by another process for ${waitMs / 1000} s: ${message}`);
       throw new MaphistError('KEYS_DB_INVALID', `${path} is not a keys file maphist can open: ${message}`);
     }
     const con = await instance.connect();
@@ -128,24 +124,31 @@ export async function insertKey(path: string, key: KeyRecord): Promise<void> {
 /** All keys and persisted daily windows (an empty snapshot when the file does not exist). */
 export async function readKeys(path: string, waitMs?: number): Promise<KeysSnapshot> {
   if (!existsSync(path)) return { keys: [], usage: new Map() };
-  return withKeysDb(path, 'read', async (con) => {
-    const keys = (await con.runAndReadAll('SELECT id, name, key_sha256, created_ms, revoked_ms, per_minute, daily_quota FROM api_keys ORDER BY created_ms, id'))
-      .getRowsJS()
-      .map(([id, name, sha256, created, revoked, perMinute, dailyQuota]) => ({
-        id: id as string,
-        name: name as string,
-        sha256: sha256 as string,
-        createdMs: Number(created),
-        revokedMs: revoked === null ? null : Number(revoked),
-        perMinute: perMinute === null ? null : Number(perMinute),
-        dailyQuota: dailyQuota === null ? null : Number(dailyQuota),
-      }));
-    const usage = new Map<string, DailyWindow>();
-    for (const [id, start, used] of (await con.runAndReadAll('SELECT key_id, window_start_ms, used FROM api_key_usage')).getRowsJS()) {
-      usage.set(id as string, { start: Number(start), used: Number(used) });
-    }
-    return { keys, usage };
-  }, waitMs);
+  return withKeysDb(
+    path,
+    'read',
+    async (con) => {
+      const keys = (
+        await con.runAndReadAll('SELECT id, name, key_sha256, created_ms, revoked_ms, per_minute, daily_quota FROM api_keys ORDER BY created_ms, id')
+      )
+        .getRowsJS()
+        .map(([id, name, sha256, created, revoked, perMinute, dailyQuota]) => ({
+          id: id as string,
+          name: name as string,
+          sha256: sha256 as string,
+          createdMs: Number(created),
+          revokedMs: revoked === null ? null : Number(revoked),
+          perMinute: perMinute === null ? null : Number(perMinute),
+          dailyQuota: dailyQuota === null ? null : Number(dailyQuota),
+        }));
+      const usage = new Map<string, DailyWindow>();
+      for (const [id, start, used] of (await con.runAndReadAll('SELECT key_id, window_start_ms, used FROM api_key_usage')).getRowsJS()) {
+        usage.set(id as string, { start: Number(start), used: Number(used) });
+      }
+      return { keys, usage };
+    },
+    waitMs,
+  );
 }
 
 /** Marks a key revoked; false if there is no key with that id. */

@@ -39,7 +39,13 @@ describe('RateLimiter', () => {
     assert.equal(limiter.take('a', { perMinute: 15, dailyQuota: 10 }, T0 + 2000).dailyRemaining, 4);
     assert.equal(limiter.take('b', { perMinute: 15, dailyQuota: 10 }, T0 + 2000).dailyRemaining, 9);
     assert.equal(limiter.daily('old', T0), undefined);
-    assert.deepEqual(new Map(limiter.takeChanged()), new Map([['a', { start: T0, used: 6 }], ['b', { start: T0 + 2000, used: 1 }]]));
+    assert.deepEqual(
+      new Map(limiter.takeChanged()),
+      new Map([
+        ['a', { start: T0, used: 6 }],
+        ['b', { start: T0 + 2000, used: 1 }],
+      ]),
+    );
     assert.deepEqual(limiter.takeChanged(), []);
   });
 

@@ -77,7 +77,11 @@ describe('key usage persistence', () => {
     });
     // The guard counts the request before the route answers (here 4xx: the body is not a valid query).
     for (let i = 0; i < 4; i++) {
-      const r = await fetch(`${base}/v2-rc/stats/features/count.json`, { method: 'POST', headers: { authorization: key, 'content-type': 'application/json' }, body: '{}' });
+      const r = await fetch(`${base}/v2-rc/stats/features/count.json`, {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'application/json' },
+        body: '{}',
+      });
       assert.equal(r.headers.get('x-ratelimit-remaining'), String(1000 - i - 1), await r.text());
     }
     child.kill('SIGTERM');

@@ -27,11 +27,7 @@ it('docs/errors.md lists every error code with its summary, statuses and exit co
   assert.deepEqual([...rows.keys()].sort(), Object.keys(ERROR_CATALOG).sort(), 'the codes of the table and of the catalog');
   for (const [code, [summary, v1, v2, exit]] of rows) {
     const c = code as ErrorCode;
-    assert.deepEqual(
-      [summary, Number(v1), Number(v2), Number(exit)],
-      [ERROR_CATALOG[c].summary, V1_ERROR_STATUS[c], V2_ERROR_STATUS[c], exitCodeFor(c)],
-      code,
-    );
+    assert.deepEqual([summary, Number(v1), Number(v2), Number(exit)], [ERROR_CATALOG[c].summary, V1_ERROR_STATUS[c], V2_ERROR_STATUS[c], exitCodeFor(c)], code);
   }
 });
 

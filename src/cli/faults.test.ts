@@ -75,15 +75,21 @@ describe('temporary files of an import', () => {
     assert.equal((await exited).signal, 'SIGKILL');
     const left = filesUnder(dir);
     assert.ok(left.includes(join('.h.duckdb.maphist-tmp', `import-${child.pid}`, 'staging.duckdb')), `the kill left files: ${left}`);
-    assert.ok(left.every((f) => f === 'h.duckdb' || f.startsWith('.h.duckdb.maphist-tmp/')), `every temporary file in one directory: ${left}`);
+    assert.ok(
+      left.every((f) => f === 'h.duckdb' || f.startsWith('.h.duckdb.maphist-tmp/')),
+      `every temporary file in one directory: ${left}`,
+    );
     assertPreviousAnswers(db);
     assert.equal(maphist('import', HANDMADE, '--db', db).code, 0);
-    assert.deepEqual(filesUnder(dir), ['h.duckdb'], 'the second import removed the killed one\'s files');
+    assert.deepEqual(filesUnder(dir), ['h.duckdb'], "the second import removed the killed one's files");
     assert.ok(!existsSync(workDirRoot(db)));
     assertPreviousAnswers(db);
   });
 
-  for (const [signal, code] of [['SIGTERM', EXIT_SIGTERM], ['SIGINT', EXIT_SIGINT]] as const) {
+  for (const [signal, code] of [
+    ['SIGTERM', EXIT_SIGTERM],
+    ['SIGINT', EXIT_SIGINT],
+  ] as const) {
     it(`stopped by ${signal}: exits ${code}, leaves no temporary file, the previous database answers`, async () => {
       const { child, exited } = await importUnderway(db);
       child.kill(signal);
@@ -125,14 +131,17 @@ describe('a full disk', () => {
     assert.equal(r.code, 12, r.stderr);
     assert.match(
       r.stderr,
-      new RegExp(`^maphist import: cannot write to ${mnt}: the disk is full \\(maphist import needs about 1\\.2 GB there, \\d+ [kM]B free now\\); the previous database is unchanged\\. .*No space left on device.*\\)\\n$`, 'i'),
+      new RegExp(
+        `^maphist import: cannot write to ${mnt}: the disk is full \\(maphist import needs about 1\\.2 GB there, \\d+ [kM]B free now\\); the previous database is unchanged\\. .*No space left on device.*\\)\\n$`,
+        'i',
+      ),
     );
     assert.deepEqual(filesUnder(mnt), ['h.duckdb'], 'no temporary file left');
     assert.deepEqual(readFileSync(db), before);
     assertPreviousAnswers(db);
   });
 
-  it('changesets import: DuckDB\'s write fails, exit 12 with one line, the database unchanged', { skip }, () => {
+  it("changesets import: DuckDB's write fails, exit 12 with one line, the database unchanged", { skip }, () => {
     if (!existsSync(db)) assert.equal(maphist('import', HANDMADE, '--db', db).code, 0);
     const before = readFileSync(db);
     // Fill the file system, then give the load nothing to write into.
@@ -146,7 +155,10 @@ describe('a full disk', () => {
     const r = maphist('changesets', 'import', join(TEST_DATA, 'changesets', 'handmade-changesets.osm'), '--db', db);
     rmSync(filler);
     assert.equal(r.code, 12, r.stderr);
-    assert.match(r.stderr, new RegExp(`^maphist changesets: cannot write to ${mnt}: the disk is full \\(\\d+ kB free now\\); the database is unchanged\\. [^\\n]*\\n$`));
+    assert.match(
+      r.stderr,
+      new RegExp(`^maphist changesets: cannot write to ${mnt}: the disk is full \\(\\d+ kB free now\\); the database is unchanged\\. [^\\n]*\\n$`),
+    );
     assert.deepEqual(filesUnder(mnt), ['h.duckdb']);
     assert.deepEqual(readFileSync(db), before);
     assertPreviousAnswers(db);

@@ -78,7 +78,7 @@ describe('maphist sql', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('prints CSV by default', () => {
-    const r = maphist('sql', '--db', db, "SELECT type, count(*) AS n FROM contributions WHERE minor_version = 0 GROUP BY type ORDER BY type");
+    const r = maphist('sql', '--db', db, 'SELECT type, count(*) AS n FROM contributions WHERE minor_version = 0 GROUP BY type ORDER BY type');
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'type,n\nnode,20\nrelation,2\nway,6\n');
   });

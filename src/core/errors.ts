@@ -64,7 +64,10 @@ export const ERROR_CATALOG = {
 
   // ---- command line ----
   CLI_USAGE: { summary: 'The command line is not valid.' },
-  SQL_NOT_ALLOWED: { summary: 'maphist sql refused the query: it reads or writes a file, attaches a database, installs or loads an extension, changes a locked setting or writes to the read-only store (--allow-files allows local files).' },
+  SQL_NOT_ALLOWED: {
+    summary:
+      'maphist sql refused the query: it reads or writes a file, attaches a database, installs or loads an extension, changes a locked setting or writes to the read-only store (--allow-files allows local files).',
+  },
 
   // ---- anything else ----
   INTERNAL_ERROR: { summary: 'An unexpected failure (a bug): the server logs it, the command line prints its stack.' },

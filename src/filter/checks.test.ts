@@ -20,18 +20,23 @@ describe('assertNoChangesetCondition (snapshot endpoints, version 1)', () => {
   });
   for (const text of ['changeset:1', 'a=b and changeset:(1,2)', 'not changeset:(1..5)', 'a=b or (c=d and not (e=f or changeset:3))']) {
     it(`rejects ${JSON.stringify(text)}, also under not and nesting`, () => {
-      assert.throws(() => assertNoChangesetCondition(parse(text)), (e: unknown) => {
-        assert.ok(isMaphistError(e));
-        assert.equal(e.code, 'FILTER_NOT_ALLOWED');
-        const col = text.indexOf('changeset') + 1;
-        assert.equal(e.message, `line 1, column ${col}: changeset filters can only be used in contribution-based endpoints`);
-        return true;
-      });
+      assert.throws(
+        () => assertNoChangesetCondition(parse(text)),
+        (e: unknown) => {
+          assert.ok(isMaphistError(e));
+          assert.equal(e.code, 'FILTER_NOT_ALLOWED');
+          const col = text.indexOf('changeset') + 1;
+          assert.equal(e.message, `line 1, column ${col}: changeset filters can only be used in contribution-based endpoints`);
+          return true;
+        },
+      );
     });
   }
   it('works on hand-built trees without positions', () => {
-    assert.throws(() => assertNoChangesetCondition({ version: 1, source: '', ast: { kind: 'changesetSet', ids: [1] } }),
-      /^Error|changeset filters can only be used/);
+    assert.throws(
+      () => assertNoChangesetCondition({ version: 1, source: '', ast: { kind: 'changesetSet', ids: [1] } }),
+      /^Error|changeset filters can only be used/,
+    );
   });
 });
 

@@ -22,10 +22,7 @@ describe('error messages', () => {
       message('a=b AND highway=residential'),
       'line 1, column 5: expected `and`, `or` or the end of the filter, found `AND`. Hint: operators are lowercase: write `and` instead of `AND`',
     );
-    assert.equal(
-      message('type:Node'),
-      'line 1, column 6: expected `node`, `way` or `relation`, found `Node`. Hint: types are lowercase: write `node`',
-    );
+    assert.equal(message('type:Node'), 'line 1, column 6: expected `node`, `way` or `relation`, found `Node`. Hint: types are lowercase: write `node`');
     assert.equal(
       message('a=b and'),
       'line 1, column 8: expected `(`, `not` or a condition such as `key=value`, `type:way` or `id:123`, found the end of the filter',
@@ -48,9 +45,17 @@ describe('error messages', () => {
     } catch (e) {
       assert.ok(isMaphistError(e));
       assert.equal(e.code, 'FILTER_SYNTAX');
-      assert.deepEqual({ ...e.details, hint: undefined }, {
-        line: 2, column: 5, offset: 8, expected: ['`=`', '`!=`', '`in`', '`~`'], found: 'the end of the filter', hint: undefined,
-      });
+      assert.deepEqual(
+        { ...e.details, hint: undefined },
+        {
+          line: 2,
+          column: 5,
+          offset: 8,
+          expected: ['`=`', '`!=`', '`in`', '`~`'],
+          found: 'the end of the filter',
+          hint: undefined,
+        },
+      );
     }
   });
 

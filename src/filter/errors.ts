@@ -31,13 +31,7 @@ export function positionAt(source: string, offset: number): SourcePosition {
 }
 
 /** A coded filter error whose message points at `offset`. */
-export function filterErrorAt(
-  code: ErrorCode,
-  source: string,
-  offset: number,
-  text: string,
-  details: Record<string, unknown> = {},
-): MaphistError {
+export function filterErrorAt(code: ErrorCode, source: string, offset: number, text: string, details: Record<string, unknown> = {}): MaphistError {
   const pos = positionAt(source, offset);
   return new MaphistError(code, `line ${pos.line}, column ${pos.column}: ${text}`, {
     line: pos.line,

@@ -17,11 +17,66 @@ const dictionary = new InMemoryTagDictionary();
 for (const k of ['a', 'b', 'highway', 'name']) for (const v of ['x', 'yes', 'residential']) dictionary.add(k, v);
 
 const PIECES = [
-  'and', 'or', 'not', 'in', 'AND', ' ', ' ', '\n', '\t', '(', ')', '"', '\\', '=', '!=', '=*', '*', '~', ':', ',', '..', '.', '/',
-  'type', 'id', 'node', 'way', 'relation', 'geometry', 'point', 'line', 'polygon', 'other', 'collection', 'area', 'length',
-  'perimeter', 'geometry.vertices', 'geometry.outers', 'geometry.inners', 'geometry.roundness', 'geometry.squareness',
-  'changeset', 'contributor', 'hashtag', 'a', 'highway', 'x', '1', '42', '1e5', '-', 'ä', '😀', "'", ';', '\0',
-  '99999999999999999999', 'SELECT', 'DROP TABLE',
+  'and',
+  'or',
+  'not',
+  'in',
+  'AND',
+  ' ',
+  ' ',
+  '\n',
+  '\t',
+  '(',
+  ')',
+  '"',
+  '\\',
+  '=',
+  '!=',
+  '=*',
+  '*',
+  '~',
+  ':',
+  ',',
+  '..',
+  '.',
+  '/',
+  'type',
+  'id',
+  'node',
+  'way',
+  'relation',
+  'geometry',
+  'point',
+  'line',
+  'polygon',
+  'other',
+  'collection',
+  'area',
+  'length',
+  'perimeter',
+  'geometry.vertices',
+  'geometry.outers',
+  'geometry.inners',
+  'geometry.roundness',
+  'geometry.squareness',
+  'changeset',
+  'contributor',
+  'hashtag',
+  'a',
+  'highway',
+  'x',
+  '1',
+  '42',
+  '1e5',
+  '-',
+  'ä',
+  '😀',
+  "'",
+  ';',
+  '\0',
+  '99999999999999999999',
+  'SELECT',
+  'DROP TABLE',
 ];
 
 const filterLikeText = fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }).map((xs) => xs.join(''));
@@ -42,7 +97,11 @@ function check(text: string, version: FilterVersion): void {
   assert.deepStrictEqual(parseFilter(printFilter(filter.ast), { version }).ast, filter.ast);
 }
 
-interface Mutation { at: number; op: 'delete' | 'insert' | 'replace'; piece: string }
+interface Mutation {
+  at: number;
+  op: 'delete' | 'insert' | 'replace';
+  piece: string;
+}
 const mutation = fc.record({ at: fc.nat(), op: fc.constantFrom('delete', 'insert', 'replace'), piece: fc.constantFrom(...PIECES) });
 
 function mutate(text: string, ms: Mutation[]): string {
@@ -59,15 +118,28 @@ function mutate(text: string, ms: Mutation[]): string {
 describe('fuzzing the parser', () => {
   for (const version of [1, 2] as FilterVersion[]) {
     it(`arbitrary strings (version ${version})`, () => {
-      fc.assert(fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), nastyString), (t) => check(t, version)), { numRuns: 3000 });
+      fc.assert(
+        fc.property(fc.oneof(fc.string(), fc.string({ unit: 'binary' }), nastyString), (t) => check(t, version)),
+        { numRuns: 3000 },
+      );
     });
     it(`filter-like token soup (version ${version})`, () => {
-      fc.assert(fc.property(filterLikeText, (t) => check(t, version)), { numRuns: 5000 });
+      fc.assert(
+        fc.property(filterLikeText, (t) => check(t, version)),
+        { numRuns: 5000 },
+      );
     });
     it(`mutated valid filters (version ${version})`, () => {
-      const valid = treeArb({ version, keys: fc.constantFrom('a', 'highway', 'not', 'x y'), values: fc.constantFrom('x', 'residential', '*', 'a"b'), maxDepth: 3 })
-        .map(printFilter);
-      fc.assert(fc.property(valid, fc.array(mutation, { minLength: 1, maxLength: 4 }), (t, ms) => check(mutate(t, ms), version)), { numRuns: 5000 });
+      const valid = treeArb({
+        version,
+        keys: fc.constantFrom('a', 'highway', 'not', 'x y'),
+        values: fc.constantFrom('x', 'residential', '*', 'a"b'),
+        maxDepth: 3,
+      }).map(printFilter);
+      fc.assert(
+        fc.property(valid, fc.array(mutation, { minLength: 1, maxLength: 4 }), (t, ms) => check(mutate(t, ms), version)),
+        { numRuns: 5000 },
+      );
     });
   }
 });

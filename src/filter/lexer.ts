@@ -89,8 +89,7 @@ export class Scanner {
       if (this.atEnd) {
         const p = positionAt(this.source, start);
         const where = p.line === 1 ? `column ${p.column}` : `line ${p.line}, column ${p.column}`;
-        throw syntaxError(this.source, this.pos, [quoteText('"')],
-          `the quoted string that starts at ${where} is not closed; write \\" for a quote inside it`);
+        throw syntaxError(this.source, this.pos, [quoteText('"')], `the quoted string that starts at ${where} is not closed; write \\" for a quote inside it`);
       }
       const c = this.source[this.pos++]!;
       if (c === '"') return out;
@@ -120,8 +119,12 @@ export class Scanner {
     }
     const n = Number(digits);
     if (!Number.isSafeInteger(n)) {
-      throw filterErrorAt('FILTER_SYNTAX', this.source, start,
-        `the number ${digits.length > 30 ? `${digits.slice(0, 30)}…` : digits} is too large (the largest is ${Number.MAX_SAFE_INTEGER})`);
+      throw filterErrorAt(
+        'FILTER_SYNTAX',
+        this.source,
+        start,
+        `the number ${digits.length > 30 ? `${digits.slice(0, 30)}…` : digits} is too large (the largest is ${Number.MAX_SAFE_INTEGER})`,
+      );
     }
     return n;
   }
@@ -133,16 +136,22 @@ export class Scanner {
   readDecimal(what: string): number {
     const start = this.pos;
     let digits = 0;
-    while (isDigit(this.code())) { this.pos++; digits++; }
+    while (isDigit(this.code())) {
+      this.pos++;
+      digits++;
+    }
     if (this.peek() === '.' && this.peek(1) !== '.') {
       this.pos++;
-      while (isDigit(this.code())) { this.pos++; digits++; }
+      while (isDigit(this.code())) {
+        this.pos++;
+        digits++;
+      }
     }
     if (digits === 0) {
       this.pos = start;
       throw syntaxError(this.source, this.pos, [what]);
     }
-    if ((this.peek() === 'e' || this.peek() === 'E')) {
+    if (this.peek() === 'e' || this.peek() === 'E') {
       const sign = this.peek(1) === '+' || this.peek(1) === '-' ? 1 : 0;
       if (isDigit(this.code(1 + sign))) {
         this.pos += 1 + sign;

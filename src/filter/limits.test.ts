@@ -18,16 +18,34 @@ function code(fn: () => unknown): string {
 describe('limits', () => {
   it('rejects filters longer than maxLength', () => {
     const long = `name="${'x'.repeat(DEFAULT_LIMITS.maxLength)}"`;
-    assert.equal(code(() => parseFilter(long, { version: 1 })), 'FILTER_TOO_LONG');
-    assert.equal(code(() => parseFilter('a=b', { version: 1, limits: { maxLength: 2 } })), 'FILTER_TOO_LONG');
+    assert.equal(
+      code(() => parseFilter(long, { version: 1 })),
+      'FILTER_TOO_LONG',
+    );
+    assert.equal(
+      code(() => parseFilter('a=b', { version: 1, limits: { maxLength: 2 } })),
+      'FILTER_TOO_LONG',
+    );
   });
 
   it('rejects nesting deeper than maxDepth, before the stack does', () => {
     const deep = (n: number): string => `${'('.repeat(n)}a=b${')'.repeat(n)}`;
-    assert.equal(code(() => parseFilter(deep(DEFAULT_LIMITS.maxDepth), { version: 1 })), 'OK');
-    assert.equal(code(() => parseFilter(deep(DEFAULT_LIMITS.maxDepth + 1), { version: 1 })), 'FILTER_TOO_DEEP');
-    assert.equal(code(() => parseFilter(`${'not '.repeat(60_000)}a=b`, { version: 1, limits: { maxLength: 1e6 } })), 'FILTER_TOO_DEEP');
-    assert.equal(code(() => parseFilter('('.repeat(60_000), { version: 1, limits: { maxLength: 1e6 } })), 'FILTER_TOO_DEEP');
+    assert.equal(
+      code(() => parseFilter(deep(DEFAULT_LIMITS.maxDepth), { version: 1 })),
+      'OK',
+    );
+    assert.equal(
+      code(() => parseFilter(deep(DEFAULT_LIMITS.maxDepth + 1), { version: 1 })),
+      'FILTER_TOO_DEEP',
+    );
+    assert.equal(
+      code(() => parseFilter(`${'not '.repeat(60_000)}a=b`, { version: 1, limits: { maxLength: 1e6 } })),
+      'FILTER_TOO_DEEP',
+    );
+    assert.equal(
+      code(() => parseFilter('('.repeat(60_000), { version: 1, limits: { maxLength: 1e6 } })),
+      'FILTER_TOO_DEEP',
+    );
   });
 
   it('the depth error says where and what', () => {
@@ -42,7 +60,10 @@ describe('limits', () => {
 
   it('long flat chains are not deep', () => {
     const chain = Array.from({ length: 5000 }, (_, i) => `k=${i}`).join(' or ');
-    assert.equal(code(() => parseFilter(chain, { version: 1 })), 'OK');
+    assert.equal(
+      code(() => parseFilter(chain, { version: 1 })),
+      'OK',
+    );
   });
 
   it('a huge or of ands is rejected before it is multiplied out, with a clear error', () => {
@@ -60,8 +81,14 @@ describe('limits', () => {
 
   it('the DNF limit is adjustable and can be switched off', () => {
     const f = Array.from({ length: 20 }, (_, i) => `(a${i}=1 or b${i}=2)`).join(' and ');
-    assert.equal(code(() => parseFilter(f, { version: 1, limits: { maxDnfTerms: Infinity } })), 'OK');
-    assert.equal(code(() => parseFilter('(a=1 or b=1) and (c=1 or d=1)', { version: 1, limits: { maxDnfTerms: 3 } })), 'FILTER_TOO_COMPLEX');
+    assert.equal(
+      code(() => parseFilter(f, { version: 1, limits: { maxDnfTerms: Infinity } })),
+      'OK',
+    );
+    assert.equal(
+      code(() => parseFilter('(a=1 or b=1) and (c=1 or d=1)', { version: 1, limits: { maxDnfTerms: 3 } })),
+      'FILTER_TOO_COMPLEX',
+    );
   });
 });
 
@@ -80,8 +107,18 @@ describe('normal form', () => {
   it('builds the clauses', () => {
     const dnf = toDnf(parse('type:way and not (a=1 or b=2)'));
     assert.equal(dnf.length, 1);
-    assert.deepEqual(dnf[0]!.map((l) => [l.node.kind, l.negated]), [['type', false], ['tagEquals', true], ['tagEquals', true]]);
+    assert.deepEqual(
+      dnf[0]!.map((l) => [l.node.kind, l.negated]),
+      [
+        ['type', false],
+        ['tagEquals', true],
+        ['tagEquals', true],
+      ],
+    );
     assert.deepEqual(toDnf(parse('')), [[]]);
-    assert.equal(code(() => toDnf(parse(Array.from({ length: 14 }, (_, i) => `(a${i}=1 or b${i}=2)`).join(' and ')))), 'FILTER_TOO_COMPLEX');
+    assert.equal(
+      code(() => toDnf(parse(Array.from({ length: 14 }, (_, i) => `(a${i}=1 or b${i}=2)`).join(' and ')))),
+      'FILTER_TOO_COMPLEX',
+    );
   });
 });

@@ -30,10 +30,9 @@ export function resolveLimits(partial: Partial<FilterLimits> | undefined): Filte
 
 export function checkLength(source: string, limits: FilterLimits): void {
   if (source.length > limits.maxLength) {
-    throw new MaphistError(
-      'FILTER_TOO_LONG',
-      `the filter is ${source.length} characters long; the longest accepted is ${limits.maxLength}`,
-      { length: source.length, maxLength: limits.maxLength },
-    );
+    throw new MaphistError('FILTER_TOO_LONG', `the filter is ${source.length} characters long; the longest accepted is ${limits.maxLength}`, {
+      length: source.length,
+      maxLength: limits.maxLength,
+    });
   }
 }

@@ -9,7 +9,10 @@ import { MaphistError } from '../core/errors.js';
 import type { ConditionNode, FilterNode } from './ast.js';
 
 /** A condition or its negation. */
-export interface Literal { node: ConditionNode; negated: boolean }
+export interface Literal {
+  node: ConditionNode;
+  negated: boolean;
+}
 /** `or` over clauses, each an `and` over literals. `[]` matches nothing, `[[]]` everything. */
 export type Dnf = Literal[][];
 

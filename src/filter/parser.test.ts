@@ -132,7 +132,10 @@ describe('grammar and precedence (docs/reference/history-engine-semantics.md §1
     assert.deepEqual(ast('id:way/7'), { kind: 'typedIdSet', refs: [{ osmType: 'way', id: 7 }] });
     assert.deepEqual(ast('id:(node/1,way/3)'), {
       kind: 'typedIdSet',
-      refs: [{ osmType: 'node', id: 1 }, { osmType: 'way', id: 3 }],
+      refs: [
+        { osmType: 'node', id: 1 },
+        { osmType: 'way', id: 3 },
+      ],
     });
     assert.deepEqual(ast('id:(1..9999)'), { kind: 'idRange', min: 1, max: 9999 });
     assert.deepEqual(ast('id:(10..)'), { kind: 'idRange', min: 10, max: null });
@@ -198,7 +201,14 @@ describe('version 2', () => {
     rejects('area:(5..1)', 2);
   });
   it('selectors version 2 does not offer are not allowed', () => {
-    for (const s of ['perimeter:(1..2)', 'geometry.vertices:(1..2)', 'geometry.outers:1', 'geometry.inners:1', 'geometry.roundness:(0..1)', 'geometry.squareness:(0..1)']) {
+    for (const s of [
+      'perimeter:(1..2)',
+      'geometry.vertices:(1..2)',
+      'geometry.outers:1',
+      'geometry.inners:1',
+      'geometry.roundness:(0..1)',
+      'geometry.squareness:(0..1)',
+    ]) {
       assert.match(rejects(s, 2, 'FILTER_NOT_ALLOWED'), /not available in version 2/);
     }
   });

@@ -4,15 +4,7 @@
  * input cannot recurse deeply or run long), and builds the plain AST of ast.ts.
  */
 import type { OsmType } from '../core/osm.js';
-import type {
-  CountMeasure,
-  Filter,
-  FilterNode,
-  FilterVersion,
-  FloatMeasure,
-  GeometryShape,
-  TypedId,
-} from './ast.js';
+import type { CountMeasure, Filter, FilterNode, FilterVersion, FloatMeasure, GeometryShape, TypedId } from './ast.js';
 import { setSpan } from './ast.js';
 import { filterErrorAt, hintAt, positionAt, quoteText, syntaxError, type AfterValue } from './errors.js';
 import { Scanner, isBareChar } from './lexer.js';
@@ -39,7 +31,8 @@ export function parseFilter(source: string, options: ParseOptions): Filter {
 const OSM_TYPES: readonly string[] = ['node', 'way', 'relation'];
 
 /** Selector names before `:`, longest first so `geometry.vertices` wins over `geometry`. */
-const SELECTOR = /(geometry\.vertices|geometry\.outers|geometry\.inners|geometry\.roundness|geometry\.squareness|changeset\.created_by|geometry|changeset|contributor|perimeter|hashtag|length|type|area|id)\s*:/y;
+const SELECTOR =
+  /(geometry\.vertices|geometry\.outers|geometry\.inners|geometry\.roundness|geometry\.squareness|changeset\.created_by|geometry|changeset|contributor|perimeter|hashtag|length|type|area|id)\s*:/y;
 const SELECTOR_ANY_CASE = new RegExp(SELECTOR.source, 'yi');
 
 const FLOAT_MEASURES: Record<string, FloatMeasure> = {
@@ -55,14 +48,7 @@ const COUNT_MEASURES: Record<string, CountMeasure> = {
   'geometry.inners': 'inners',
 };
 /** Selectors the version-2 language does not offer (docs/spec/v2.md, "Filter language differences"). */
-const NOT_IN_VERSION_2 = new Set([
-  'perimeter',
-  'geometry.vertices',
-  'geometry.outers',
-  'geometry.inners',
-  'geometry.roundness',
-  'geometry.squareness',
-]);
+const NOT_IN_VERSION_2 = new Set(['perimeter', 'geometry.vertices', 'geometry.outers', 'geometry.inners', 'geometry.roundness', 'geometry.squareness']);
 
 const CONDITION = 'a condition such as `key=value`, `type:way` or `id:123`';
 const VALUE = 'a value (a word or a "quoted string")';
@@ -150,9 +136,13 @@ class Parser {
 
   private enter(): void {
     if (++this.depth > this.limits.maxDepth) {
-      throw filterErrorAt('FILTER_TOO_DEEP', this.source, this.s.pos,
+      throw filterErrorAt(
+        'FILTER_TOO_DEEP',
+        this.source,
+        this.s.pos,
         `the filter nests parentheses and \`not\` more than ${this.limits.maxDepth} levels deep`,
-        { maxDepth: this.limits.maxDepth });
+        { maxDepth: this.limits.maxDepth },
+      );
     }
   }
 
@@ -324,8 +314,7 @@ class Parser {
       throw filterErrorAt('FILTER_SYNTAX', this.source, start, `\`${name}:\` filters are not supported by this server`);
     }
     if (this.version === 2 && NOT_IN_VERSION_2.has(name)) {
-      throw filterErrorAt('FILTER_NOT_ALLOWED', this.source, start,
-        `\`${name}:\` is not available in version 2 of the filter language`, { selector: name });
+      throw filterErrorAt('FILTER_NOT_ALLOWED', this.source, start, `\`${name}:\` is not available in version 2 of the filter language`, { selector: name });
     }
     this.s.skipWhitespace();
     switch (name) {
@@ -369,7 +358,8 @@ class Parser {
     const lower = word.toLowerCase();
     // Version 2 renamed `other` to `collection`, which also matches MultiPoint and MultiLineString:
     // the old name is refused with the new one rather than read with a meaning it did not have.
-    if (this.version === 2 && lower === 'other') hint = 'version 2 of the filter language calls this `geometry:collection` (it also matches MultiPoint and MultiLineString)';
+    if (this.version === 2 && lower === 'other')
+      hint = 'version 2 of the filter language calls this `geometry:collection` (it also matches MultiPoint and MultiLineString)';
     else if (lower !== word && (shapes.includes(lower) || lower === 'other')) hint = `geometry types are lowercase: write ${quoteText(lower)}`;
     else if (this.version === 1 && lower === 'collection') hint = 'version 1 of the filter language calls this `geometry:other`';
     else if (lower === 'multipolygon' || lower === 'area') hint = '`geometry:polygon` selects polygons and multipolygons';
@@ -391,8 +381,12 @@ class Parser {
       return this.spanned({ kind: 'typedIdSet', refs: [this.readTypedId()] }, start);
     }
     if (!this.s.atNumber()) {
-      throw syntaxError(this.source, this.s.pos,
-        ['an id (`123`)', 'a typed id (`node/123`)', 'a list (`(1, 2)`)', 'a range (`(1..9)`)'], hintAt(this.source, this.s.pos));
+      throw syntaxError(
+        this.source,
+        this.s.pos,
+        ['an id (`123`)', 'a typed id (`node/123`)', 'a list (`(1, 2)`)', 'a range (`(1..9)`)'],
+        hintAt(this.source, this.s.pos),
+      );
     }
     return this.spanned({ kind: 'idSet', ids: [this.s.readInteger('an id')] }, start);
   }
@@ -404,8 +398,7 @@ class Parser {
       return this.readIdsOrRange(start, 'changeset');
     }
     if (!this.s.atNumber()) {
-      throw syntaxError(this.source, this.s.pos, ['a changeset id', 'a list (`(1, 2)`)', 'a range (`(1..9)`)'],
-        hintAt(this.source, this.s.pos));
+      throw syntaxError(this.source, this.s.pos, ['a changeset id', 'a list (`(1, 2)`)', 'a range (`(1..9)`)'], hintAt(this.source, this.s.pos));
     }
     return this.spanned({ kind: 'changesetSet', ids: [this.s.readInteger('a changeset id')] }, start);
   }

@@ -9,8 +9,19 @@ import type { TagSource } from './state.js';
 
 function state(over: Partial<FilterableState> = {}): FilterableState {
   return {
-    type: 'way', id: 10, changeset: 100, tags: [], geometryType: 'LineString',
-    area: 0, length: 50, perimeter: 0, vertices: 3, outers: -1, inners: -1, roundness: 0, squareness: 0,
+    type: 'way',
+    id: 10,
+    changeset: 100,
+    tags: [],
+    geometryType: 'LineString',
+    area: 0,
+    length: 50,
+    perimeter: 0,
+    vertices: 3,
+    outers: -1,
+    inners: -1,
+    roundness: 0,
+    squareness: 0,
     ...over,
   };
 }

@@ -36,7 +36,10 @@ function tagValue(tags: FlatTags, key: string): string | undefined {
   return undefined;
 }
 
-const not = (p: StatePredicate): StatePredicate => (s) => !p(s);
+const not =
+  (p: StatePredicate): StatePredicate =>
+  (s) =>
+    !p(s);
 
 function compile(node: FilterNode, negated: boolean, version: FilterVersion, tagsOf: Tags): StatePredicate {
   switch (node.kind) {

@@ -5,14 +5,7 @@
 import type { FlatTags, OsmType } from '../core/osm.js';
 
 /** WKB geometry type names (src/store/schema.ts GEOMETRY_TYPE_CODE without `None`). */
-export type FilterGeometryType =
-  | 'Point'
-  | 'LineString'
-  | 'Polygon'
-  | 'MultiPoint'
-  | 'MultiLineString'
-  | 'MultiPolygon'
-  | 'GeometryCollection';
+export type FilterGeometryType = 'Point' | 'LineString' | 'Polygon' | 'MultiPoint' | 'MultiLineString' | 'MultiPolygon' | 'GeometryCollection';
 
 export interface FilterableState {
   type: OsmType;

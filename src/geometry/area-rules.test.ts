@@ -19,8 +19,26 @@ describe('isAreaWay (reference DefaultTagInterpreter)', () => {
   });
 
   it('"all" keys: any value except no', () => {
-    for (const key of ['building', 'landuse', 'amenity', 'leisure', 'boundary', 'place', 'shop', 'tourism', 'historic',
-      'public_transport', 'office', 'building:part', 'military', 'ruins', 'area:highway', 'craft', 'golf', 'indoor']) {
+    for (const key of [
+      'building',
+      'landuse',
+      'amenity',
+      'leisure',
+      'boundary',
+      'place',
+      'shop',
+      'tourism',
+      'historic',
+      'public_transport',
+      'office',
+      'building:part',
+      'military',
+      'ruins',
+      'area:highway',
+      'craft',
+      'golf',
+      'indoor',
+    ]) {
       assert.equal(isAreaWay([key, 'whatever'], closed), true, key);
       assert.equal(isAreaWay([key, 'no'], closed), false, `${key}=no`);
     }

@@ -11,14 +11,28 @@
  */
 
 /** How the values of a key decide "area". */
-type Rule =
-  | { kind: 'all' }
-  | { kind: 'whitelist'; values: ReadonlySet<string> }
-  | { kind: 'blacklist'; values: ReadonlySet<string> };
+type Rule = { kind: 'all' } | { kind: 'whitelist'; values: ReadonlySet<string> } | { kind: 'blacklist'; values: ReadonlySet<string> };
 
 const ALL_KEYS = [
-  'building', 'landuse', 'amenity', 'leisure', 'area', 'boundary', 'place', 'shop', 'tourism', 'historic',
-  'public_transport', 'office', 'building:part', 'military', 'ruins', 'area:highway', 'craft', 'golf', 'indoor',
+  'building',
+  'landuse',
+  'amenity',
+  'leisure',
+  'area',
+  'boundary',
+  'place',
+  'shop',
+  'tourism',
+  'historic',
+  'public_transport',
+  'office',
+  'building:part',
+  'military',
+  'ruins',
+  'area:highway',
+  'craft',
+  'golf',
+  'indoor',
 ];
 
 /** Whitelists as in polygon-features.json, each with the reference's extra `no` (see above). */

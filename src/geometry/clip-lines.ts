@@ -58,9 +58,7 @@ export function clipLineToBBox(line: Position[], bbox: BBox): LinePieces {
     const dy = b[1] - a[1];
     range[0] = 0;
     range[1] = 1;
-    const visible =
-      narrow(range, -dx, a[0] - minX) && narrow(range, dx, maxX - a[0]) &&
-      narrow(range, -dy, a[1] - minY) && narrow(range, dy, maxY - a[1]);
+    const visible = narrow(range, -dx, a[0] - minX) && narrow(range, dx, maxX - a[0]) && narrow(range, -dy, a[1] - minY) && narrow(range, dy, maxY - a[1]);
     if (!visible) {
       runs.result.allKept = false;
       runs.end();

@@ -12,7 +12,18 @@ function close(actual: number, expected: number, relative = 1e-9): void {
 }
 
 function bboxPolygon([minX, minY, maxX, maxY]: BBox): Polygon {
-  return { type: 'Polygon', coordinates: [[[minX, minY], [maxX, minY], [maxX, maxY], [minX, maxY], [minX, minY]]] };
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [minX, minY],
+        [maxX, minY],
+        [maxX, maxY],
+        [minX, maxY],
+        [minX, minY],
+      ],
+    ],
+  };
 }
 
 const wkt = parseWkt;
@@ -178,7 +189,9 @@ describe('clipping properties', () => {
   });
 
   it('a convex polygon cut into two halves keeps its area', () => {
-    const convex = fc.array(position, { minLength: 3, maxLength: 10 }).map(convexHull)
+    const convex = fc
+      .array(position, { minLength: 3, maxLength: 10 })
+      .map(convexHull)
       .filter((ring) => ring.length >= 4 && planarArea({ type: 'Polygon', coordinates: [ring] }) > 1e-6); // no slivers
     fc.assert(
       fc.property(convex, split, (ring, x) => {
@@ -208,7 +221,13 @@ describe('clipToPolygon with a big area (cut to a window around each geometry fi
     star.push([radius * Math.cos(angle), radius * Math.sin(angle)]);
   }
   star.push(star[0]);
-  const hole: Position[] = [[-0.2, -0.2], [0.2, -0.2], [0.2, 0.2], [-0.2, 0.2], [-0.2, -0.2]];
+  const hole: Position[] = [
+    [-0.2, -0.2],
+    [0.2, -0.2],
+    [0.2, 0.2],
+    [-0.2, 0.2],
+    [-0.2, -0.2],
+  ];
   const area: Polygon = { type: 'Polygon', coordinates: [star, hole] };
   const centre = fc.tuple(fc.double({ min: -1.1, max: 1.1, noNaN: true }), fc.double({ min: -1.1, max: 1.1, noNaN: true }));
   const size = fc.double({ min: 0.001, max: 0.5, noNaN: true });
@@ -216,7 +235,18 @@ describe('clipToPolygon with a big area (cut to a window around each geometry fi
   it('gives the same areas as intersecting with the whole area (property)', () => {
     fc.assert(
       fc.property(centre, size, ([x, y], r) => {
-        const square: Polygon = { type: 'Polygon', coordinates: [[[x - r, y - r], [x + r, y - r], [x + r, y + r], [x - r, y + r], [x - r, y - r]]] };
+        const square: Polygon = {
+          type: 'Polygon',
+          coordinates: [
+            [
+              [x - r, y - r],
+              [x + r, y - r],
+              [x + r, y + r],
+              [x - r, y + r],
+              [x - r, y - r],
+            ],
+          ],
+        };
         const clipped = clipToPolygon(square, area);
         const direct = polygonClipping.intersection(square.coordinates, area.coordinates) as Position[][][];
         const expected = planarArea({ type: 'MultiPolygon', coordinates: direct });

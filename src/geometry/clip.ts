@@ -79,7 +79,15 @@ export function clipToBBox(g: Geometry, bbox: BBox): Geometry | null {
     bbox,
     containsPoint: (p) => p[0] >= minX && p[0] <= maxX && p[1] >= minY && p[1] <= maxY,
     clipLine: (line) => clipLineToBBox(line, bbox),
-    polygonNear: () => [[[minX, minY], [maxX, minY], [maxX, maxY], [minX, maxY], [minX, minY]]],
+    polygonNear: () => [
+      [
+        [minX, minY],
+        [maxX, minY],
+        [maxX, maxY],
+        [minX, maxY],
+        [minX, minY],
+      ],
+    ],
     coversBBox: (box) => bboxWithin(box, bbox),
     covers: (_polygons, box) => bboxWithin(box, bbox),
   };

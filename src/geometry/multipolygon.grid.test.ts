@@ -72,13 +72,9 @@ function validCases(): GridCase[] {
 
 function runGrid(options: AssemblyOptions): { results: CaseResult[]; failing: CaseResult[]; passRate: number; report: string } {
   const results = validCases().map((c) => runCase(c.dir, c.wkt, c.fromType, c.fromId, options));
-  const failing = results.filter(
-    (r) => r.actual === null || Math.abs(r.actual - r.expected) > RELATIVE_TOLERANCE * Math.abs(r.expected),
-  );
+  const failing = results.filter((r) => r.actual === null || Math.abs(r.actual - r.expected) > RELATIVE_TOLERANCE * Math.abs(r.expected));
   const passRate = (results.length - failing.length) / results.length;
-  const report = failing
-    .map((r) => `  ${r.id}: expected ${r.expected}, got ${r.actual}${r.problems.length ? ` (${r.problems.join('; ')})` : ''}`)
-    .join('\n');
+  const report = failing.map((r) => `  ${r.id}: expected ${r.expected}, got ${r.actual}${r.problems.length ? ` (${r.problems.join('; ')})` : ''}`).join('\n');
   const label = options.exactReference ? 'exact reference' : 'default';
   console.log(
     `grid (${label}): ${results.length - failing.length}/${results.length} valid cases pass (${(passRate * 100).toFixed(1)} %)` +
@@ -93,12 +89,18 @@ describe('osm-testdata multipolygon grid (category 7)', () => {
     assert.ok(passRate >= REQUIRED_PASS_RATE, `pass rate ${passRate} below ${REQUIRED_PASS_RATE}:\n${report}`);
     // Valid input must not be reported as broken.
     const flagged = results.filter((r) => r.problems.length > 0 && !failing.includes(r));
-    assert.deepEqual(flagged.map((r) => `${r.id}: ${r.problems.join('; ')}`), []);
+    assert.deepEqual(
+      flagged.map((r) => `${r.id}: ${r.problems.join('; ')}`),
+      [],
+    );
   });
 
   it('exact-reference mode fails exactly where the reference is known to (766, 775-779)', () => {
     const { failing } = runGrid({ exactReference: true });
-    assert.deepEqual(failing.map((r) => r.id), ['766', '775', '776', '777', '778', '779']);
+    assert.deepEqual(
+      failing.map((r) => r.id),
+      ['766', '775', '776', '777', '778', '779'],
+    );
   });
 
   it('closed area ways as the history builder builds them (raw ring, like the reference): only 767 differs', () => {

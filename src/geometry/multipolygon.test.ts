@@ -19,9 +19,18 @@ function line(positions: Record<number, Position>, ...ids: number[]): MemberLine
 // │  │
 // 4──3
 const P: Record<number, Position> = {
-  1: [0, 4], 2: [4, 4], 3: [4, 0], 4: [0, 0],
-  5: [1, 1], 6: [1, 2], 7: [2, 2], 8: [2, 1],
-  9: [10, 0], 10: [10, 1], 11: [11, 1], 12: [11, 0],
+  1: [0, 4],
+  2: [4, 4],
+  3: [4, 0],
+  4: [0, 0],
+  5: [1, 1],
+  6: [1, 2],
+  7: [2, 2],
+  8: [2, 1],
+  9: [10, 0],
+  10: [10, 1],
+  11: [11, 1],
+  12: [11, 0],
 };
 
 function polygonCounts(g: Geometry | null): { parts: number; holes: number } {
@@ -82,7 +91,18 @@ describe('assembleMultipolygon: holes', () => {
   it('several outers: each gets the inner rings it contains; stray inner rings are dropped and reported', () => {
     const { geometry, problems } = assembleMultipolygon(
       [line(P, 1, 2, 3, 4, 1), line(P, 9, 10, 11, 12, 9)],
-      [line(P, 5, 6, 7, 8, 5), { nodeIds: [20, 21, 22, 20], coords: [[20, 20], [21, 20], [21, 21], [20, 20]] }],
+      [
+        line(P, 5, 6, 7, 8, 5),
+        {
+          nodeIds: [20, 21, 22, 20],
+          coords: [
+            [20, 20],
+            [21, 20],
+            [21, 21],
+            [20, 20],
+          ],
+        },
+      ],
     );
     assert.deepEqual(polygonCounts(geometry), { parts: 2, holes: 1 });
     assert.match(problems.join('\n'), /1 inner ring\(s\) lie in no outer ring/);

@@ -62,11 +62,7 @@ export interface AssemblyOptions {
  *    contained by no outer is dropped; one contained by two is used twice).
  * Inputs are not modified; Position tuples are shared with them.
  */
-export function assembleMultipolygon(
-  outer: readonly MemberLine[],
-  inner: readonly MemberLine[],
-  options: AssemblyOptions = {},
-): AssembledMultipolygon {
+export function assembleMultipolygon(outer: readonly MemberLine[], inner: readonly MemberLine[], options: AssemblyOptions = {}): AssembledMultipolygon {
   const problems: string[] = [];
   const outerJoin = joinLinesIntoRings(outer.map(toNodeLine));
   const innerJoin = joinLinesIntoRings(inner.map(toNodeLine));

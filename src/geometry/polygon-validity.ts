@@ -169,13 +169,7 @@ function inRing(p: Position, ring: Position[]): boolean | undefined {
   for (let i = 0, j = ring.length - 2; i < ring.length - 1; j = i++) {
     const a = ring[i]!;
     const b = ring[j]!;
-    if (
-      cross(a, b, p) === 0 &&
-      p[0] >= Math.min(a[0], b[0]) &&
-      p[0] <= Math.max(a[0], b[0]) &&
-      p[1] >= Math.min(a[1], b[1]) &&
-      p[1] <= Math.max(a[1], b[1])
-    ) {
+    if (cross(a, b, p) === 0 && p[0] >= Math.min(a[0], b[0]) && p[0] <= Math.max(a[0], b[0]) && p[1] >= Math.min(a[1], b[1]) && p[1] <= Math.max(a[1], b[1])) {
       return undefined;
     }
     if (a[1] > p[1] !== b[1] > p[1] && p[0] < ((b[0] - a[0]) * (p[1] - a[1])) / (b[1] - a[1]) + a[0]) inside = !inside;

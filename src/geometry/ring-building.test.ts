@@ -11,7 +11,13 @@ function ids(...nodeIds: number[]): NodeLine {
 describe('joinLinesIntoRings (reference buildRings)', () => {
   it('keeps closed lines as they are, in order', () => {
     const { rings, discardedLines } = joinLinesIntoRings([ids(1, 2, 3, 1), ids(4, 5, 6, 4)]);
-    assert.deepEqual(rings.map((r) => r.ids), [[1, 2, 3, 1], [4, 5, 6, 4]]);
+    assert.deepEqual(
+      rings.map((r) => r.ids),
+      [
+        [1, 2, 3, 1],
+        [4, 5, 6, 4],
+      ],
+    );
     assert.equal(discardedLines, 0);
   });
 
@@ -19,7 +25,10 @@ describe('joinLinesIntoRings (reference buildRings)', () => {
     // 1-2 + 2-3 (append) + 4-1 (prepend) + 3-4 in a second pass (append): 4,1,2,3,4.
     const { rings } = joinLinesIntoRings([ids(1, 2), ids(3, 4), ids(2, 3), ids(4, 1)]);
     assert.deepEqual(rings[0].ids, [4, 1, 2, 3, 4]);
-    assert.deepEqual(rings[0].coords.map((c) => c[0]), [4, 1, 2, 3, 4]);
+    assert.deepEqual(
+      rings[0].coords.map((c) => c[0]),
+      [4, 1, 2, 3, 4],
+    );
   });
 
   it('reverses lines matched end to end or start to start', () => {
@@ -34,13 +43,19 @@ describe('joinLinesIntoRings (reference buildRings)', () => {
     assert.deepEqual(greedy, { rings: [], discardedLines: 5 });
     // Listed the other way round, the ring 1-2-3-1 closes before 2-5 is looked at.
     const lucky = joinLinesIntoRings([ids(1, 2), ids(2, 3), ids(2, 5), ids(3, 1), ids(5, 6)]);
-    assert.deepEqual(lucky.rings.map((r) => r.ids), [[1, 2, 3, 1]]);
+    assert.deepEqual(
+      lucky.rings.map((r) => r.ids),
+      [[1, 2, 3, 1]],
+    );
     assert.equal(lucky.discardedLines, 2);
   });
 
   it('discards open lines with everything joined to them; skips empty lines', () => {
     const { rings, discardedLines } = joinLinesIntoRings([ids(), ids(1, 2), ids(2, 3), ids(7, 8, 9, 7)]);
-    assert.deepEqual(rings.map((r) => r.ids), [[7, 8, 9, 7]]);
+    assert.deepEqual(
+      rings.map((r) => r.ids),
+      [[7, 8, 9, 7]],
+    );
     assert.equal(discardedLines, 2);
   });
 
@@ -56,7 +71,10 @@ describe('joinLinesIntoRings (reference buildRings)', () => {
     fc.assert(
       fc.property(fc.array(line, { maxLength: 8 }), (lines) => {
         const actual = joinLinesIntoRings(lines.map((l) => ids(...l)));
-        assert.deepEqual(actual.rings.map((r) => r.ids), referenceBuildRings(lines));
+        assert.deepEqual(
+          actual.rings.map((r) => r.ids),
+          referenceBuildRings(lines),
+        );
       }),
       { numRuns: 2000 },
     );

@@ -40,10 +40,13 @@ export function reclassifyNestedOuters(outers: Position[][], inners: Position[][
     depth[r]++;
     if (other.isOuter) insideOuter[r] = 1;
   };
-  forEachIntersectingPair(entries.map((e) => e.bbox), (i, j) => {
-    if (entries[i].isOuter) nest(i, j);
-    if (entries[j].isOuter) nest(j, i);
-  });
+  forEachIntersectingPair(
+    entries.map((e) => e.bbox),
+    (i, j) => {
+      if (entries[i].isOuter) nest(i, j);
+      if (entries[j].isOuter) nest(j, i);
+    },
+  );
   const becomeInner = new Set<Position[]>();
   for (let r = 0; r < outers.length; r++) if (insideOuter[r] && depth[r] % 2 === 1) becomeInner.add(outers[r]);
   if (becomeInner.size === 0) return { outers, inners };

@@ -65,7 +65,6 @@ export function polygonContainsRing(container: RingIndex, ring: Position[]): boo
   return !where.anyOutside && where.anyInside;
 }
 
-
 export function bboxesIntersect(a: BBox, b: BBox): boolean {
   return a[0] <= b[2] && b[0] <= a[2] && a[1] <= b[3] && b[1] <= a[3];
 }

@@ -9,10 +9,26 @@ import type { BBox, Position } from './types.js';
 /** The part of the ring's area inside the bbox, as a closed ring; [] if nothing is left. */
 export function ringWindow(ring: Position[], [minX, minY, maxX, maxY]: BBox): Position[] {
   let points = ring.length > 1 && sameEnds(ring) ? ring.slice(0, -1) : ring.slice();
-  points = clipHalfPlane(points, (p) => p[0] >= minX, (a, b) => atX(a, b, minX));
-  points = clipHalfPlane(points, (p) => p[0] <= maxX, (a, b) => atX(a, b, maxX));
-  points = clipHalfPlane(points, (p) => p[1] >= minY, (a, b) => atY(a, b, minY));
-  points = clipHalfPlane(points, (p) => p[1] <= maxY, (a, b) => atY(a, b, maxY));
+  points = clipHalfPlane(
+    points,
+    (p) => p[0] >= minX,
+    (a, b) => atX(a, b, minX),
+  );
+  points = clipHalfPlane(
+    points,
+    (p) => p[0] <= maxX,
+    (a, b) => atX(a, b, maxX),
+  );
+  points = clipHalfPlane(
+    points,
+    (p) => p[1] >= minY,
+    (a, b) => atY(a, b, minY),
+  );
+  points = clipHalfPlane(
+    points,
+    (p) => p[1] <= maxY,
+    (a, b) => atY(a, b, maxY),
+  );
   if (points.length < 3) return [];
   points.push(points[0]);
   return points;

@@ -125,17 +125,11 @@ function joinHalves(target: MutableRing, source: MutableRing): MutableRing {
   let sEnd = sIds.length; // exclusive
   let tStart = 0;
   let tEnd = tIds.length; // exclusive
-  while (
-    sEnd - sStart > 1 && tEnd - tStart > 1 &&
-    sIds[sStart] === tIds[tEnd - 1] && sIds[sStart + 1] === tIds[tEnd - 2]
-  ) {
+  while (sEnd - sStart > 1 && tEnd - tStart > 1 && sIds[sStart] === tIds[tEnd - 1] && sIds[sStart + 1] === tIds[tEnd - 2]) {
     sStart++;
     tEnd--;
   }
-  while (
-    sEnd - sStart > 1 && tEnd - tStart > 1 &&
-    sIds[sEnd - 1] === tIds[tStart] && sIds[sEnd - 2] === tIds[tStart + 1]
-  ) {
+  while (sEnd - sStart > 1 && tEnd - tStart > 1 && sIds[sEnd - 1] === tIds[tStart] && sIds[sEnd - 2] === tIds[tStart + 1]) {
     sEnd--;
     tStart++;
   }

@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import type { Position } from './types.js';
 import { buildWayGeometry } from './way-geometry.js';
 
-const ring: Position[] = [[0, 0], [1, 0], [1, 1], [0, 0]];
+const ring: Position[] = [
+  [0, 0],
+  [1, 0],
+  [1, 1],
+  [0, 0],
+];
 
 describe('buildWayGeometry (reference getWayGeometry, docs/reference/history-engine-semantics.md §2.3)', () => {
   it('area with a closed ring of ≥ 4 coordinates → Polygon', () => {
@@ -16,13 +21,23 @@ describe('buildWayGeometry (reference getWayGeometry, docs/reference/history-eng
 
   it('area whose ring is broken after node resolution → LineString', () => {
     assert.deepEqual(buildWayGeometry(ring.slice(0, 3), true), { type: 'LineString', coordinates: ring.slice(0, 3) });
-    const open: Position[] = [[0, 0], [1, 0], [1, 1], [0, 1e-7]];
+    const open: Position[] = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 1e-7],
+    ];
     assert.equal(buildWayGeometry(open, true)?.type, 'LineString');
   });
 
   it('first = last is 2D coordinate equality, not node identity', () => {
     // Different end nodes at the same position close the ring (the id check is isAreaWay's job).
-    const samePlace: Position[] = [[0, 0], [1, 0], [1, 1], [0, 0]];
+    const samePlace: Position[] = [
+      [0, 0],
+      [1, 0],
+      [1, 1],
+      [0, 0],
+    ];
     assert.equal(buildWayGeometry(samePlace, true)?.type, 'Polygon');
   });
 

@@ -31,26 +31,48 @@ const simple: fc.Arbitrary<Geometry> = fc.oneof(
   fc.array(line, { minLength: 1, maxLength: 3 }).map((c) => ({ type: 'MultiLineString', coordinates: c }) as Geometry),
   fc.array(fc.array(line, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 2 }).map((c) => ({ type: 'MultiPolygon', coordinates: c }) as Geometry),
 );
-const geometry: fc.Arbitrary<Geometry> = fc.oneof(simple, fc.array(simple, { maxLength: 3 }).map((gs) => ({ type: 'GeometryCollection', geometries: gs }) as Geometry));
+const geometry: fc.Arbitrary<Geometry> = fc.oneof(
+  simple,
+  fc.array(simple, { maxLength: 3 }).map((gs) => ({ type: 'GeometryCollection', geometries: gs }) as Geometry),
+);
 
 test('someWkbVertex visits exactly the vertices decodeWkb would produce, in order', () => {
   fc.assert(
     fc.property(geometry, (g) => {
       const seen: Position[] = [];
-      assert.equal(someWkbVertex(encodeWkb(g), (x, y) => (seen.push([x, y]), false)), false);
+      assert.equal(
+        someWkbVertex(encodeWkb(g), (x, y) => (seen.push([x, y]), false)),
+        false,
+      );
       assert.deepEqual(seen, vertices(g));
     }),
   );
 });
 
 test('someWkbVertex stops at the first vertex passing the test', () => {
-  const g: Geometry = { type: 'LineString', coordinates: [[0, 0], [1, 1], [2, 2]] };
+  const g: Geometry = {
+    type: 'LineString',
+    coordinates: [
+      [0, 0],
+      [1, 1],
+      [2, 2],
+    ],
+  };
   let visited = 0;
-  assert.equal(someWkbVertex(encodeWkb(g), (x) => (visited++, x === 1)), true);
+  assert.equal(
+    someWkbVertex(encodeWkb(g), (x) => (visited++, x === 1)),
+    true,
+  );
   assert.equal(visited, 2);
 });
 
 test('someWkbVertex rejects truncated WKB', () => {
-  const bytes = encodeWkb({ type: 'LineString', coordinates: [[0, 0], [1, 1]] });
+  const bytes = encodeWkb({
+    type: 'LineString',
+    coordinates: [
+      [0, 0],
+      [1, 1],
+    ],
+  });
   assert.throws(() => someWkbVertex(bytes.subarray(0, bytes.length - 3), () => false), /truncated/);
 });

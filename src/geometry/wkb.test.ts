@@ -22,7 +22,17 @@ describe('WKB', () => {
   });
 
   it('writes the type codes 1-7 and nested headers for Multi* members', () => {
-    const polygon: Geometry = { type: 'Polygon', coordinates: [[[0, 0], [1, 0], [1, 1], [0, 0]]] };
+    const polygon: Geometry = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [0, 0],
+          [1, 0],
+          [1, 1],
+          [0, 0],
+        ],
+      ],
+    };
     const mp: Geometry = { type: 'MultiPolygon', coordinates: [polygon.coordinates] };
     const bytes = encodeWkb(mp);
     assert.equal(bytes[1], 6);
@@ -48,10 +58,22 @@ describe('WKB', () => {
   });
 
   it('reads from a view into a larger buffer', () => {
-    const inner = encodeWkb({ type: 'LineString', coordinates: [[1, 2], [3, 4]] });
+    const inner = encodeWkb({
+      type: 'LineString',
+      coordinates: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
     const outer = new Uint8Array(inner.length + 3);
     outer.set(inner, 3);
-    assert.deepEqual(decodeWkb(outer.subarray(3)), { type: 'LineString', coordinates: [[1, 2], [3, 4]] });
+    assert.deepEqual(decodeWkb(outer.subarray(3)), {
+      type: 'LineString',
+      coordinates: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
   });
 
   it('writes an empty point as NaN NaN', () => {

@@ -8,18 +8,55 @@ import { parseWkt, plainNumber, toWkt } from './wkt.js';
 describe('parseWkt', () => {
   it('reads all seven types, case-insensitively and with free spacing', () => {
     assert.deepEqual(parseWkt('POINT(1 2)'), { type: 'Point', coordinates: [1, 2] });
-    assert.deepEqual(parseWkt(' linestring ( 1 2 , 3.5 -4e-1 ) '), { type: 'LineString', coordinates: [[1, 2], [3.5, -0.4]] });
+    assert.deepEqual(parseWkt(' linestring ( 1 2 , 3.5 -4e-1 ) '), {
+      type: 'LineString',
+      coordinates: [
+        [1, 2],
+        [3.5, -0.4],
+      ],
+    });
     assert.deepEqual(parseWkt('POLYGON((0 0,1 0,1 1,0 0),(0.1 0.1,0.2 0.1,0.2 0.2,0.1 0.1))').type, 'Polygon');
-    assert.deepEqual(parseWkt('MULTIPOINT((1 2),(3 4))'), { type: 'MultiPoint', coordinates: [[1, 2], [3, 4]] });
-    assert.deepEqual(parseWkt('MULTIPOINT(1 2, 3 4)'), { type: 'MultiPoint', coordinates: [[1, 2], [3, 4]] });
+    assert.deepEqual(parseWkt('MULTIPOINT((1 2),(3 4))'), {
+      type: 'MultiPoint',
+      coordinates: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
+    assert.deepEqual(parseWkt('MULTIPOINT(1 2, 3 4)'), {
+      type: 'MultiPoint',
+      coordinates: [
+        [1, 2],
+        [3, 4],
+      ],
+    });
     assert.deepEqual(parseWkt('MULTILINESTRING((1 2,3 4),(5 6,7 8))').type, 'MultiLineString');
-    assert.deepEqual(
-      parseWkt('MULTIPOLYGON(((7.01 1.01,7.01 1.04,7.04 1.04,7.04 1.01,7.01 1.01)))'),
-      { type: 'MultiPolygon', coordinates: [[[[7.01, 1.01], [7.01, 1.04], [7.04, 1.04], [7.04, 1.01], [7.01, 1.01]]]] },
-    );
+    assert.deepEqual(parseWkt('MULTIPOLYGON(((7.01 1.01,7.01 1.04,7.04 1.04,7.04 1.01,7.01 1.01)))'), {
+      type: 'MultiPolygon',
+      coordinates: [
+        [
+          [
+            [7.01, 1.01],
+            [7.01, 1.04],
+            [7.04, 1.04],
+            [7.04, 1.01],
+            [7.01, 1.01],
+          ],
+        ],
+      ],
+    });
     assert.deepEqual(parseWkt('GEOMETRYCOLLECTION(POINT(1 2),LINESTRING(0 0,1 1))'), {
       type: 'GeometryCollection',
-      geometries: [{ type: 'Point', coordinates: [1, 2] }, { type: 'LineString', coordinates: [[0, 0], [1, 1]] }],
+      geometries: [
+        { type: 'Point', coordinates: [1, 2] },
+        {
+          type: 'LineString',
+          coordinates: [
+            [0, 0],
+            [1, 1],
+          ],
+        },
+      ],
     });
   });
 

@@ -173,19 +173,13 @@ export function toWkt(g: Geometry): string {
     case 'Polygon':
       return g.coordinates.length === 0 ? 'POLYGON EMPTY' : `POLYGON${rings(g.coordinates)}`;
     case 'MultiPoint':
-      return g.coordinates.length === 0
-        ? 'MULTIPOINT EMPTY'
-        : `MULTIPOINT(${g.coordinates.map((p) => `(${position(p)})`).join(',')})`;
+      return g.coordinates.length === 0 ? 'MULTIPOINT EMPTY' : `MULTIPOINT(${g.coordinates.map((p) => `(${position(p)})`).join(',')})`;
     case 'MultiLineString':
       return g.coordinates.length === 0 ? 'MULTILINESTRING EMPTY' : `MULTILINESTRING${rings(g.coordinates)}`;
     case 'MultiPolygon':
-      return g.coordinates.length === 0
-        ? 'MULTIPOLYGON EMPTY'
-        : `MULTIPOLYGON(${g.coordinates.map(rings).join(',')})`;
+      return g.coordinates.length === 0 ? 'MULTIPOLYGON EMPTY' : `MULTIPOLYGON(${g.coordinates.map(rings).join(',')})`;
     case 'GeometryCollection':
-      return g.geometries.length === 0
-        ? 'GEOMETRYCOLLECTION EMPTY'
-        : `GEOMETRYCOLLECTION(${g.geometries.map(toWkt).join(',')})`;
+      return g.geometries.length === 0 ? 'GEOMETRYCOLLECTION EMPTY' : `GEOMETRYCOLLECTION(${g.geometries.map(toWkt).join(',')})`;
   }
 }
 

@@ -22,27 +22,33 @@ const at = (t: number, lon: number, lat: number) => ({ timestamp: t, changeset: 
 
 describe('NodeHistoryStore', () => {
   it('returns every version of a node, across page boundaries and with a tiny cache', () => {
-    withStore((store) => {
-      // 3 versions per node for ids 10, 20, 30, …: 2048-record pages split some nodes' versions.
-      for (let id = 10; id <= 30000; id += 10) {
-        for (let v = 1; v <= 3; v++) {
-          store.add(id, { timestamp: 1000 * v + id, changeset: id * 10 + v, uid: v, visible: v !== 2, lon: id, lat: -id });
+    withStore(
+      (store) => {
+        // 3 versions per node for ids 10, 20, 30, …: 2048-record pages split some nodes' versions.
+        for (let id = 10; id <= 30000; id += 10) {
+          for (let v = 1; v <= 3; v++) {
+            store.add(id, { timestamp: 1000 * v + id, changeset: id * 10 + v, uid: v, visible: v !== 2, lon: id, lat: -id });
+          }
         }
-      }
-      store.finish();
-      assert.equal(store.size, 9000);
-      for (const id of [10, 6830, 6840, 13650, 30000]) {
-        const h = store.get(id)!;
-        assert.equal(h.length, 3, `node ${id}`);
-        assert.deepEqual(h.map((r) => r.changeset), [id * 10 + 1, id * 10 + 2, id * 10 + 3]);
-        assert.equal(h[1].visible, false);
-        assert.equal(h[2].lon, id);
-        assert.equal(h[2].lat, -id);
-      }
-      assert.equal(store.get(5), undefined);
-      assert.equal(store.get(15), undefined);
-      assert.equal(store.get(30010), undefined);
-    }, { cacheBytes: 1 });
+        store.finish();
+        assert.equal(store.size, 9000);
+        for (const id of [10, 6830, 6840, 13650, 30000]) {
+          const h = store.get(id)!;
+          assert.equal(h.length, 3, `node ${id}`);
+          assert.deepEqual(
+            h.map((r) => r.changeset),
+            [id * 10 + 1, id * 10 + 2, id * 10 + 3],
+          );
+          assert.equal(h[1].visible, false);
+          assert.equal(h[2].lon, id);
+          assert.equal(h[2].lat, -id);
+        }
+        assert.equal(store.get(5), undefined);
+        assert.equal(store.get(15), undefined);
+        assert.equal(store.get(30010), undefined);
+      },
+      { cacheBytes: 1 },
+    );
   });
 
   it('keeps answering after its page cache is shrunk', () => {
@@ -54,7 +60,10 @@ describe('NodeHistoryStore', () => {
       const before = ids.map((id) => store.get(id));
       assert.equal(before[0]![0].lat, 100_000);
       store.shrinkCache(1);
-      assert.deepEqual(ids.map((id) => store.get(id)), before);
+      assert.deepEqual(
+        ids.map((id) => store.get(id)),
+        before,
+      );
     });
   });
 
@@ -67,9 +76,21 @@ describe('NodeHistoryStore', () => {
       store.add(2049, at(2, 9, 10));
       store.add(2050, at(1, 11, 12));
       store.finish();
-      assert.deepEqual(store.get(2049)?.map((r) => [r.lon, r.lat]), [[7, 8], [9, 10]]);
-      assert.deepEqual(store.get(2048)?.map((r) => [r.lon, r.lat]), [[2048, 2048]]);
-      assert.deepEqual(store.get(2050)?.map((r) => [r.lon, r.lat]), [[11, 12]]);
+      assert.deepEqual(
+        store.get(2049)?.map((r) => [r.lon, r.lat]),
+        [
+          [7, 8],
+          [9, 10],
+        ],
+      );
+      assert.deepEqual(
+        store.get(2048)?.map((r) => [r.lon, r.lat]),
+        [[2048, 2048]],
+      );
+      assert.deepEqual(
+        store.get(2050)?.map((r) => [r.lon, r.lat]),
+        [[11, 12]],
+      );
       assert.equal(store.get(2051), undefined);
       assert.equal(store.get(0), undefined);
     });

@@ -40,7 +40,10 @@ export class NodeHistoryStore {
   private readonly cache = new Map<number, DataView>();
   private maxCachedPages: number;
 
-  constructor(private readonly path: string, options: { cacheBytes?: number } = {}) {
+  constructor(
+    private readonly path: string,
+    options: { cacheBytes?: number } = {},
+  ) {
     this.fd = openSync(path, 'w+');
     this.maxCachedPages = Math.max(16, Math.floor((options.cacheBytes ?? 256 * 1024 * 1024) / PAGE_BYTES));
   }

@@ -17,11 +17,7 @@ import { versionAt, type NodeHistoryStore, type NodeVersionRecord } from './node
 import { buildTimeline, changesWithin, type MemberChange } from './timeline.js';
 import type { WayMemberState, WayStateStore } from './way-state-store.js';
 
-export function buildRelationStates(
-  versions: readonly RelationVersion[],
-  nodes: NodeHistoryStore,
-  ways: WayStateStore,
-): ElementState[] {
+export function buildRelationStates(versions: readonly RelationVersion[], nodes: NodeHistoryStore, ways: WayStateStore): ElementState[] {
   const nodeHistories = new Map<number, NodeVersionRecord[] | undefined>();
   const wayHistories = new Map<number, WayMemberState[] | undefined>();
   for (const v of versions) {
@@ -34,8 +30,7 @@ export function buildRelationStates(
   const timeline = buildTimeline(versions, (i, from, to) => {
     const out: MemberChange[] = [];
     for (const m of versions[i].members) {
-      const h: readonly MemberChange[] | undefined =
-        m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined;
+      const h: readonly MemberChange[] | undefined = m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined;
       if (h) changesWithin(h, from, to, out);
     }
     return out;
@@ -64,13 +59,7 @@ export function buildRelationStates(
 type NodeHistories = Map<number, NodeVersionRecord[] | undefined>;
 type WayHistories = Map<number, WayMemberState[] | undefined>;
 
-function areaGeometryAt(
-  v: RelationVersion,
-  t: number,
-  nodes: NodeHistories,
-  ways: WayHistories,
-  cache: RingPairCache,
-): { geometry: Geometry; valid: boolean } {
+function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories, cache: RingPairCache): { geometry: Geometry; valid: boolean } {
   const outer: MemberLine[] = [];
   const inner: MemberLine[] = [];
   let complete = true;

@@ -20,13 +20,21 @@ describe('buildTimeline (docs/reference/history-engine-semantics.md §4.1)', () 
     });
     assert.deepEqual(
       points.map((p) => [p.timestamp, p.versionIndex, p.changeset, p.major]),
-      [[10, 0, 1, true], [20, 0, 92, false], [50, 1, 5, true], [60, 1, 93, false]],
+      [
+        [10, 0, 1, true],
+        [20, 0, 92, false],
+        [50, 1, 5, true],
+        [60, 1, 93, false],
+      ],
     );
   });
 
   it('adds nothing while a version is deleted', () => {
     const points = buildTimeline([v(10, 1), v(20, 2, false), v(40, 4)], (i) => (i === 1 ? [{ timestamp: 30, changeset: 9, uid: 9 }] : []));
-    assert.deepEqual(points.map((p) => p.timestamp), [10, 20, 40]);
+    assert.deepEqual(
+      points.map((p) => p.timestamp),
+      [10, 20, 40],
+    );
   });
 
   it('of several member changes in one second, the first member gives the changeset', () => {
@@ -35,6 +43,13 @@ describe('buildTimeline (docs/reference/history-engine-semantics.md §4.1)', () 
       { timestamp: 20, changeset: 8, uid: 8 },
       { timestamp: 30, changeset: 6, uid: 6 },
     ]);
-    assert.deepEqual(points.map((p) => [p.timestamp, p.changeset]), [[10, 1], [20, 8], [30, 7]]);
+    assert.deepEqual(
+      points.map((p) => [p.timestamp, p.changeset]),
+      [
+        [10, 1],
+        [20, 8],
+        [30, 7],
+      ],
+    );
   });
 });

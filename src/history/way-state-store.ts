@@ -47,7 +47,10 @@ export class WayStateStore {
   private cachedBytes = 0;
   private readonly maxCachedBytes: number;
 
-  constructor(private readonly path: string, options: { cacheBytes?: number } = {}) {
+  constructor(
+    private readonly path: string,
+    options: { cacheBytes?: number } = {},
+  ) {
     this.fd = openSync(path, 'w+');
     this.maxCachedBytes = options.cacheBytes ?? 256 * 1024 * 1024;
   }

@@ -101,4 +101,3 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
   }
   return { states: finishStates(1, versions[0].id, points), memberStates };
 }
-

@@ -81,8 +81,10 @@ async function timeOneRun(workers: number, transport: BlockTransport): Promise<R
 }
 
 console.log(`file ${path}`);
-console.log(`node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${runs} runs per configuration` +
-  (consumerMicros > 0 ? `, consumer busy ${consumerMicros} µs per version` : ''));
+console.log(
+  `node ${process.version}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${runs} runs per configuration` +
+    (consumerMicros > 0 ? `, consumer busy ${consumerMicros} µs per version` : ''),
+);
 for (const transport of transports) {
   for (const workers of workerCounts) {
     const times: number[] = [];

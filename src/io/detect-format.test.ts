@@ -24,11 +24,17 @@ test('recognises gzip and bzip2 by their magic numbers', () => {
 
 test('rejects everything else as INPUT_NOT_OSM', () => {
   for (const head of [bytes('{"a":1}'), bytes('PK\u0003\u0004'), bytes('hello'), frame('OSMData', encodeBlob(new Uint8Array(4)))]) {
-    assert.throws(() => detect(head), (e) => isMaphistError(e) && e.code === 'INPUT_NOT_OSM');
+    assert.throws(
+      () => detect(head),
+      (e) => isMaphistError(e) && e.code === 'INPUT_NOT_OSM',
+    );
   }
 });
 
 test('a PBF cut inside its first blob header is INPUT_TRUNCATED', () => {
   const head = frame('OSMHeader', encodeBlob(encodeHeaderBlock({}))).subarray(0, 9);
-  assert.throws(() => detect(head), (e) => isMaphistError(e) && e.code === 'INPUT_TRUNCATED');
+  assert.throws(
+    () => detect(head),
+    (e) => isMaphistError(e) && e.code === 'INPUT_TRUNCATED',
+  );
 });

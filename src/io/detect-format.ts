@@ -10,9 +10,7 @@
 import { MaphistError } from '../core/errors.js';
 import { MAX_BLOB_HEADER_SIZE, parseBlobHeader } from './pbf/blob-framing.js';
 
-export type DetectedFormat =
-  | { format: 'pbf' }
-  | { format: 'xml'; compression: 'none' | 'gzip' | 'bzip2' };
+export type DetectedFormat = { format: 'pbf' } | { format: 'xml'; compression: 'none' | 'gzip' | 'bzip2' };
 
 /** How many leading bytes detection needs at most (a frame length plus the largest BlobHeader). */
 export const DETECTION_BYTES = 4 + MAX_BLOB_HEADER_SIZE;

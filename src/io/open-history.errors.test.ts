@@ -44,7 +44,10 @@ async function expectError(path: string, code: ErrorCode, messagePattern?: RegEx
 }
 
 const node = (id: number, version = 1, timestamp = 1_500_000_000) => ({
-  id, lat: 10, lon: 20, info: { version, timestamp, changeset: 1, uid: 1, userSid: 1 },
+  id,
+  lat: 10,
+  lon: 20,
+  info: { version, timestamp, changeset: 1, uid: 1, userSid: 1 },
 });
 
 describe('INPUT_NOT_FOUND', () => {

@@ -22,7 +22,9 @@ const GOLDEN_PATH = join(TESTDATA_DIR, 'osmium-fileinfo.json');
 const golden = JSON.parse(readFileSync(GOLDEN_PATH, 'utf8')) as Golden;
 
 test('the golden file covers every history file in the data directory', () => {
-  const files = readdirSync(HISTORY_DIR).filter((f) => f.endsWith('.osh.pbf') || f.endsWith('.osh.gz')).sort();
+  const files = readdirSync(HISTORY_DIR)
+    .filter((f) => f.endsWith('.osh.pbf') || f.endsWith('.osh.gz'))
+    .sort();
   assert.deepEqual(Object.keys(golden.files).sort(), files);
 });
 

@@ -22,8 +22,17 @@ test('handmade history: .osh and .osh.pbf give identical records', async () => {
   // Spot checks against the file text, so "identical" cannot mean "identically wrong".
   const n3v2 = fromXml.find((v) => v.type === 'node' && v.id === 3 && v.version === 2) as NodeVersion;
   assert.deepStrictEqual(n3v2, {
-    type: 'node', id: 3, version: 2, timestamp: Date.UTC(2020, 2, 1) / 1000, changeset: 3, uid: 1, user: 'alice',
-    visible: true, tags: [], lon: 80015000, lat: 490015000,
+    type: 'node',
+    id: 3,
+    version: 2,
+    timestamp: Date.UTC(2020, 2, 1) / 1000,
+    changeset: 3,
+    uid: 1,
+    user: 'alice',
+    visible: true,
+    tags: [],
+    lon: 80015000,
+    lat: 490015000,
   });
   const n5v3 = fromXml.find((v) => v.id === 5 && v.version === 3) as NodeVersion;
   assert.equal(n5v3.visible, false);
@@ -57,7 +66,7 @@ test('the PBF reader gives the same records with 0, 1 and 2 worker threads', asy
   assert.deepStrictEqual(await fingerprint(path, { workers: 2 }), inline);
 });
 
-test('a real history read from PBF equals osmium\'s XML rendering of it read from XML', {
+test("a real history read from PBF equals osmium's XML rendering of it read from XML", {
   skip: HAVE_OSMIUM ? false : 'osmium is not installed',
 }, async () => {
   const tmp = makeTempDir();

@@ -18,22 +18,87 @@ function firstRejected(sequence: [number, number, number][]): number {
 }
 
 test('accepts type, then id, then version order', () => {
-  assert.equal(firstRejected([[0, 1, 1], [0, 1, 2], [0, 2, 1], [0, 10, 3], [1, 1, 1], [1, 5, 1], [2, 1, 1], [2, 1, 7]]), -1);
+  assert.equal(
+    firstRejected([
+      [0, 1, 1],
+      [0, 1, 2],
+      [0, 2, 1],
+      [0, 10, 3],
+      [1, 1, 1],
+      [1, 5, 1],
+      [2, 1, 1],
+      [2, 1, 7],
+    ]),
+    -1,
+  );
 });
 
 test('accepts version gaps and types that are absent', () => {
-  assert.equal(firstRejected([[0, 1, 1], [0, 1, 5], [2, 3, 1]]), -1);
+  assert.equal(
+    firstRejected([
+      [0, 1, 1],
+      [0, 1, 5],
+      [2, 3, 1],
+    ]),
+    -1,
+  );
 });
 
 test('orders ids <= 0 before positive ids, by absolute value, as osmium does', () => {
-  assert.equal(firstRejected([[0, 0, 1], [0, -1, 1], [0, -1, 2], [0, -5, 1], [0, 1, 1], [0, 2, 1]]), -1);
-  assert.equal(firstRejected([[0, -5, 1], [0, -1, 1]]), 1);
-  assert.equal(firstRejected([[0, 1, 1], [0, -1, 1]]), 1);
+  assert.equal(
+    firstRejected([
+      [0, 0, 1],
+      [0, -1, 1],
+      [0, -1, 2],
+      [0, -5, 1],
+      [0, 1, 1],
+      [0, 2, 1],
+    ]),
+    -1,
+  );
+  assert.equal(
+    firstRejected([
+      [0, -5, 1],
+      [0, -1, 1],
+    ]),
+    1,
+  );
+  assert.equal(
+    firstRejected([
+      [0, 1, 1],
+      [0, -1, 1],
+    ]),
+    1,
+  );
 });
 
 test('rejects a lower id, an older version, an earlier type and a repeated version', () => {
-  assert.equal(firstRejected([[0, 2, 1], [0, 1, 1]]), 1);
-  assert.equal(firstRejected([[0, 1, 2], [0, 1, 1]]), 1);
-  assert.equal(firstRejected([[1, 1, 1], [0, 2, 1]]), 1);
-  assert.equal(firstRejected([[0, 1, 1], [0, 1, 1]]), 1);
+  assert.equal(
+    firstRejected([
+      [0, 2, 1],
+      [0, 1, 1],
+    ]),
+    1,
+  );
+  assert.equal(
+    firstRejected([
+      [0, 1, 2],
+      [0, 1, 1],
+    ]),
+    1,
+  );
+  assert.equal(
+    firstRejected([
+      [1, 1, 1],
+      [0, 2, 1],
+    ]),
+    1,
+  );
+  assert.equal(
+    firstRejected([
+      [0, 1, 1],
+      [0, 1, 1],
+    ]),
+    1,
+  );
 });

@@ -48,8 +48,7 @@ export class VersionOrderChecker implements OrderCheck {
 
   private unsortedError(type: number, id: number, version: number): MaphistError {
     const here = `${OSM_TYPE_NAME[type]} ${id} version ${version}`;
-    const sortHint =
-      'sort it with `osmium sort INPUT -o SORTED.osh.pbf` and import the sorted file';
+    const sortHint = 'sort it with `osmium sort INPUT -o SORTED.osh.pbf` and import the sorted file';
     if (type === this.lastType && id === this.lastId && version === this.lastVersion) {
       return new MaphistError(
         'INPUT_UNSORTED',

@@ -120,9 +120,27 @@ export function planArea(area: AreaOfInterest, alias = ''): AreaPlan {
       // unclipped, exactly when the query area covers the whole world (docs/reference/history-engine-semantics.md §5.3: cells
       // fully inside are not clipped). Osmium's counts agree.
       const empty = `${c('xmin')} IS NULL`;
-      return { bbox, rect: true, geometry: area.geometry, intersectsSql: `(${empty} OR ${intersectsSql})`, interiorSql: `(${empty} OR ${within})`, interiorWithSql: `(${empty} OR ${within})`, withSql: '', clip: (g) => clipToBBox(g, rect) };
+      return {
+        bbox,
+        rect: true,
+        geometry: area.geometry,
+        intersectsSql: `(${empty} OR ${intersectsSql})`,
+        interiorSql: `(${empty} OR ${within})`,
+        interiorWithSql: `(${empty} OR ${within})`,
+        withSql: '',
+        clip: (g) => clipToBBox(g, rect),
+      };
     }
-    return { bbox, rect: true, geometry: area.geometry, intersectsSql, interiorSql: within, interiorWithSql: within, withSql: '', clip: (g) => clipToBBox(g, rect) };
+    return {
+      bbox,
+      rect: true,
+      geometry: area.geometry,
+      intersectsSql,
+      interiorSql: within,
+      interiorWithSql: within,
+      withSql: '',
+      clip: (g) => clipToBBox(g, rect),
+    };
   }
   const geometry = area.geometry;
   const grid = gridCover(geometry, bbox, GRID_SIZE);

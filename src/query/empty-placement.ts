@@ -84,7 +84,12 @@ export function bboxWithinAreaTest(area: Polygon | MultiPolygon): (b: BBox) => b
   return (b) => {
     if (b[0] < outer[0] || b[1] < outer[1] || b[2] > outer[2] || b[3] > outer[3]) return false;
     prepared ??= prepareArea(area);
-    const corners: Position[] = [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]]];
+    const corners: Position[] = [
+      [b[0], b[1]],
+      [b[2], b[1]],
+      [b[2], b[3]],
+      [b[0], b[3]],
+    ];
     if (corners.some((p) => prepared!.locate(p) === Location.Outside)) return false;
     // No edge of the area may pass through the bbox's inside (a hole, a notch); along a degenerate
     // (zero-width or zero-height) bbox, through the bbox itself.

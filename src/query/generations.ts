@@ -87,7 +87,13 @@ export function createStoreHandle(first: OpenedGeneration, options: StoreHandleO
     let markClosed!: () => void;
     const closed = new Promise<void>((resolve) => (markClosed = resolve));
     const slot: Slot = {
-      opened, number: ++numbers, latest: latestOf(opened.metadata), leases: 0, served: 0, retired: false, closed,
+      opened,
+      number: ++numbers,
+      latest: latestOf(opened.metadata),
+      leases: 0,
+      served: 0,
+      retired: false,
+      closed,
       markClosed: () => {
         unclosed.delete(slot);
         markClosed();

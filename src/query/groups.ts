@@ -14,11 +14,7 @@
 import type { StoreTagDictionary } from '../store/store-tag-dictionary.js';
 import type { GroupKey } from './model.js';
 
-export type Grouping =
-  | { by: 'none' }
-  | { by: 'type' }
-  | { by: 'tag'; key: string; values?: string[] }
-  | { by: 'key'; keys: string[] };
+export type Grouping = { by: 'none' } | { by: 'type' } | { by: 'tag'; key: string; values?: string[] } | { by: 'key'; keys: string[] };
 
 export const TYPE_NAMES = ['node', 'way', 'relation'] as const;
 const TWO32 = 4294967296;

@@ -34,7 +34,6 @@ export interface BinStatsRequest {
   clip: boolean;
 }
 
-
 /** features.parquet: a snapshot ({at}) or every state overlapping a range ({start, end}). */
 export type ExtractionTime = { at: number } | { start: number; end: number };
 

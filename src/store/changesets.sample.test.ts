@@ -34,8 +34,14 @@ describe('changesets on the Andorra sample', () => {
   it('keeps the four changesets the sample references; the other 8,111 it references are missing from the dump', async () => {
     assert.deepEqual(result.changesets, { read: 6, kept: 4, missing: 8111 });
     const rows = await query<{ id: bigint }>(db, 'SELECT id FROM changesets ORDER BY id');
-    assert.deepEqual(rows.map((r) => Number(r.id)), REFERENCED);
-    const [meta] = await query<{ source: string; kept: string }>(db, `SELECT max(value) FILTER (WHERE key = 'changesetsSource') AS source, max(value) FILTER (WHERE key = 'changesets') AS kept FROM meta`);
+    assert.deepEqual(
+      rows.map((r) => Number(r.id)),
+      REFERENCED,
+    );
+    const [meta] = await query<{ source: string; kept: string }>(
+      db,
+      `SELECT max(value) FILTER (WHERE key = 'changesetsSource') AS source, max(value) FILTER (WHERE key = 'changesets') AS kept FROM meta`,
+    );
     assert.deepEqual(meta, { source: '"andorra-changesets.osm"', kept: '4' });
   });
 

@@ -64,32 +64,75 @@ describe('changesets', () => {
 
   it('import --changesets keeps the 11 the history references; the view gives each contribution its changeset tags', async () => {
     const rows = await query<{ id: bigint }>(db, 'SELECT id FROM changesets ORDER BY id');
-    assert.deepEqual(rows.map((r) => Number(r.id)), [1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21]);
+    assert.deepEqual(
+      rows.map((r) => Number(r.id)),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 20, 21],
+    );
     // Every column as the dump has it: times, open flag, user, counts, bbox; NULLs where it has none.
-    const cols = 'id::INTEGER AS id, created_at::VARCHAR AS created_at, closed_at::VARCHAR AS closed_at, open, user_id, user_name, num_changes, comments_count, min_lon, min_lat, max_lon, max_lat, tags';
+    const cols =
+      'id::INTEGER AS id, created_at::VARCHAR AS created_at, closed_at::VARCHAR AS closed_at, open, user_id, user_name, num_changes, comments_count, min_lon, min_lat, max_lon, max_lat, tags';
     assert.deepEqual(await query(db, `SELECT ${cols} FROM changesets WHERE id IN (1, 8, 9) ORDER BY id`), [
       {
-        id: 1, created_at: '2019-12-31 23:50:00', closed_at: '2020-01-01 00:10:00', open: false, user_id: 1, user_name: 'alice', num_changes: 6, comments_count: 0,
-        min_lon: 8, min_lat: 49, max_lon: 8.002, max_lat: 49.001,
-        tags: [{ key: 'comment', value: 'A house and a bench #mapathon' }, { key: 'created_by', value: 'JOSM/1.5 (15806 en)' }, { key: 'hashtags', value: '#mapathon' }],
+        id: 1,
+        created_at: '2019-12-31 23:50:00',
+        closed_at: '2020-01-01 00:10:00',
+        open: false,
+        user_id: 1,
+        user_name: 'alice',
+        num_changes: 6,
+        comments_count: 0,
+        min_lon: 8,
+        min_lat: 49,
+        max_lon: 8.002,
+        max_lat: 49.001,
+        tags: [
+          { key: 'comment', value: 'A house and a bench #mapathon' },
+          { key: 'created_by', value: 'JOSM/1.5 (15806 en)' },
+          { key: 'hashtags', value: '#mapathon' },
+        ],
       },
       {
-        id: 8, created_at: '2020-08-01 00:00:00', closed_at: '2020-08-01 00:01:00', open: false, user_id: null, user_name: null, num_changes: 2, comments_count: 0,
-        min_lon: null, min_lat: null, max_lon: null, max_lat: null, tags: [],
+        id: 8,
+        created_at: '2020-08-01 00:00:00',
+        closed_at: '2020-08-01 00:01:00',
+        open: false,
+        user_id: null,
+        user_name: null,
+        num_changes: 2,
+        comments_count: 0,
+        min_lon: null,
+        min_lat: null,
+        max_lon: null,
+        max_lat: null,
+        tags: [],
       },
       {
-        id: 9, created_at: '2020-09-01 00:00:00', closed_at: null, open: true, user_id: 1, user_name: 'alice', num_changes: 1, comments_count: 0,
-        min_lon: 8.01, min_lat: 49.01, max_lon: 8.012, max_lat: 49.012, tags: [{ key: 'comment', value: 'meadow' }],
+        id: 9,
+        created_at: '2020-09-01 00:00:00',
+        closed_at: null,
+        open: true,
+        user_id: 1,
+        user_name: 'alice',
+        num_changes: 1,
+        comments_count: 0,
+        min_lon: 8.01,
+        min_lat: 49.01,
+        max_lon: 8.012,
+        max_lat: 49.012,
+        tags: [{ key: 'comment', value: 'meadow' }],
       },
     ]);
     const tagged = await query<{ changeset: bigint; changeset_tags: { key: string; value: string }[] }>(
       db,
       `SELECT DISTINCT changeset, changeset_tags FROM contributions WHERE type = 'relation' ORDER BY changeset`,
     );
-    assert.deepEqual(tagged.map((r) => [Number(r.changeset), r.changeset_tags]), [
-      [9, [{ key: 'comment', value: 'meadow' }]],
-      [20, [{ key: 'comment', value: 'grass' }]],
-    ]);
+    assert.deepEqual(
+      tagged.map((r) => [Number(r.changeset), r.changeset_tags]),
+      [
+        [9, [{ key: 'comment', value: 'meadow' }]],
+        [20, [{ key: 'comment', value: 'grass' }]],
+      ],
+    );
     // Only the states of the anonymous changeset 8, which has no tags, have none.
     const [{ empty, eight }] = await query<{ empty: number; eight: number }>(
       db,
@@ -149,7 +192,11 @@ describe('changesets', () => {
     const target = join(dir, 'never.duckdb');
     const noHistory = join(dir, 'no-history.osh.pbf');
     await failsWith(importHistory({ input: noHistory, db: target, changesets: join(dir, 'no-dump.osm.bz2') }), 'INPUT_NOT_FOUND', /no-dump/);
-    await failsWith(importHistory({ input: noHistory, db: target, changesets: join(TESTCASES_DIR, 'handmade', 'history-small.osh') }), 'INPUT_NOT_OSM', /map data/);
+    await failsWith(
+      importHistory({ input: noHistory, db: target, changesets: join(TESTCASES_DIR, 'handmade', 'history-small.osh') }),
+      'INPUT_NOT_OSM',
+      /map data/,
+    );
     await failsWith(importHistory({ input: noHistory, db: target, changesets: DUMP }), 'INPUT_NOT_FOUND', /no-history/);
     assert.equal(existsSync(target), false);
   });
@@ -165,7 +212,10 @@ describe('changesets', () => {
         body: JSON.stringify({ aoi: [7.9, 48.9, 8.1, 49.1], filter: 'amenity=*', time: { start: '2020-01-01T00:00:00Z', end: '2020-12-31T00:00:00Z' } }),
       });
       assert.equal(res.status, 200);
-      const rows = (await parquetReadObjects({ file: await res.arrayBuffer(), compressors })) as { changeset_id: bigint; changeset_tags: Record<string, string> }[];
+      const rows = (await parquetReadObjects({ file: await res.arrayBuffer(), compressors })) as {
+        changeset_id: bigint;
+        changeset_tags: Record<string, string>;
+      }[];
       const byChangeset = new Map(rows.map((r) => [Number(r.changeset_id), r.changeset_tags]));
       assert.deepEqual(byChangeset.get(1), { comment: 'A house and a bench #mapathon', created_by: 'JOSM/1.5 (15806 en)', hashtags: '#mapathon' });
       assert.deepEqual(byChangeset.get(5), { comment: 'removed the "bench" (it\'s gone) – Straße, 東京' });

@@ -9,8 +9,18 @@
  * changeset of the dump is looked up by binary search, so the dump is streamed, never held.
  */
 import {
-  BIGINT, BOOLEAN, DOUBLE, DuckDBDataChunk, INTEGER, MAP, TIMESTAMP, VARCHAR,
-  mapValue, timestampValue, type DuckDBAppender, type DuckDBConnection,
+  BIGINT,
+  BOOLEAN,
+  DOUBLE,
+  DuckDBDataChunk,
+  INTEGER,
+  MAP,
+  TIMESTAMP,
+  VARCHAR,
+  mapValue,
+  timestampValue,
+  type DuckDBAppender,
+  type DuckDBConnection,
 } from '@duckdb/node-api';
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -147,7 +157,10 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
     throw e;
   }
   const duplicates = (await con.runAndReadAll('SELECT count(*) - count(DISTINCT id) FROM changesets')).getColumnsJS()[0]![0] as bigint;
-  if (Number(duplicates) > 0) throw new MaphistError('INPUT_CORRUPT', `${file} lists ${duplicates} changeset ids more than once; a changeset dump has each changeset once.`, { path: file });
+  if (Number(duplicates) > 0)
+    throw new MaphistError('INPUT_CORRUPT', `${file} lists ${duplicates} changeset ids more than once; a changeset dump has each changeset once.`, {
+      path: file,
+    });
   await con.run(`INSERT OR REPLACE INTO meta VALUES ('changesetsSource', ${sqlString(JSON.stringify(file.split('/').pop()))}), ('changesets', '${kept}')`);
   // Ids are unique (checked above), so each referenced id was kept at most once.
   return { read, kept, missing: wanted.length - keptReferenced };
@@ -158,7 +171,8 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
  * transaction (a failure or a kill leaves the store as it was).
  */
 export async function importChangesets(db: string, file: string, options: LoadChangesetsOptions = {}): Promise<LoadChangesetsResult> {
-  if (options.workDir !== undefined || !existsSync(db)) return loadIntoStore(db, file, options, options.workDir).catch((e: unknown) => Promise.reject(asWriteFailure(e, db)));
+  if (options.workDir !== undefined || !existsSync(db))
+    return loadIntoStore(db, file, options, options.workDir).catch((e: unknown) => Promise.reject(asWriteFailure(e, db)));
   const work = createWorkDir(db, 'changesets');
   const wal = `${db}.wal`;
   const hadWal = existsSync(wal);
@@ -169,7 +183,9 @@ export async function importChangesets(db: string, file: string, options: LoadCh
     // The store is checkpointed after every write, so a log it did not have before is this failed
     // load's alone (a commit or checkpoint cut short by a full disk): without it the store is as it was.
     if (!hadWal) rmSync(wal, { force: true });
-    throw diskFullError(e, { command: 'maphist changesets import', dir: dirname(resolve(db)), unchanged: 'the database is unchanged' }) ?? asWriteFailure(e, db);
+    throw (
+      diskFullError(e, { command: 'maphist changesets import', dir: dirname(resolve(db)), unchanged: 'the database is unchanged' }) ?? asWriteFailure(e, db)
+    );
   } finally {
     work.remove();
   }

@@ -15,7 +15,11 @@ import { importToTemp, TEST_DATA, type ImportedDb } from './test-support.js';
 const GRID = join(TEST_DATA, 'testcases', 'osm-testdata-grid', 'data');
 const TYPE_CODE: Record<string, number> = { node: 0, way: 1, relation: 2 };
 
-interface ExpectedArea { from_id: number; from_type: string; wkt: string }
+interface ExpectedArea {
+  from_id: number;
+  from_type: string;
+  wkt: string;
+}
 
 function validCases(): { id: string; areas: ExpectedArea[] }[] {
   const out: { id: string; areas: ExpectedArea[] }[] = [];
@@ -55,7 +59,9 @@ describe('osm-testdata multipolygon grid through the importer', () => {
       }
     }
     const passRate = 1 - failing.length / cases.length;
-    console.log(`grid: ${cases.length - failing.length} of ${cases.length} valid cases pass (${(passRate * 100).toFixed(1)} %); failing: ${failing.join(', ') || 'none'}`);
+    console.log(
+      `grid: ${cases.length - failing.length} of ${cases.length} valid cases pass (${(passRate * 100).toFixed(1)} %); failing: ${failing.join(', ') || 'none'}`,
+    );
     assert.ok(passRate >= 0.95, `only ${(passRate * 100).toFixed(1)} % pass; failing: ${failing.join(', ')}`);
   });
 });

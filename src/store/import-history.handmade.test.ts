@@ -106,14 +106,23 @@ for (const file of ['history-small.osh', 'history-small.osh.pbf']) {
     it('lengths and areas within 1 % of the reference values', async () => {
       const measure = async (sql: string) => Number((await db.query<{ v: number }>(sql))[0].v);
       const ref = expected.geometry_reference_values_tolerance_1_percent;
-      const near = (got: number, want: number, what: string) =>
-        assert.ok(Math.abs(got - want) / want < 0.01, `${what}: ${got} vs ${want}`);
-      near(await measure(`SELECT length AS v FROM states WHERE type = 1 AND id = 11 AND version = 1`), ref['w11 v1 length m (haversine, R=6371008.8)'], 'w11 v1');
+      const near = (got: number, want: number, what: string) => assert.ok(Math.abs(got - want) / want < 0.01, `${what}: ${got} vs ${want}`);
+      near(
+        await measure(`SELECT length AS v FROM states WHERE type = 1 AND id = 11 AND version = 1`),
+        ref['w11 v1 length m (haversine, R=6371008.8)'],
+        'w11 v1',
+      );
       near(await measure(`SELECT length AS v FROM states WHERE type = 1 AND id = 11 AND version = 2`), ref['w11 v2 length m'], 'w11 v2');
-      near(await measure(`SELECT area AS v FROM states WHERE type = 1 AND id = 10 AND valid_from = ${epoch('2020-01-01T00:00:00Z')}`),
-        ref['w10 area m2 before 2020-03-01 (spherical ring area, R=6378137)'], 'w10 before');
-      near(await measure(`SELECT area AS v FROM states WHERE type = 1 AND id = 10 AND valid_from = ${epoch('2020-03-01T00:00:00Z')}`),
-        ref['w10 area m2 from 2020-03-01 until deletion'], 'w10 after');
+      near(
+        await measure(`SELECT area AS v FROM states WHERE type = 1 AND id = 10 AND valid_from = ${epoch('2020-01-01T00:00:00Z')}`),
+        ref['w10 area m2 before 2020-03-01 (spherical ring area, R=6378137)'],
+        'w10 before',
+      );
+      near(
+        await measure(`SELECT area AS v FROM states WHERE type = 1 AND id = 10 AND valid_from = ${epoch('2020-03-01T00:00:00Z')}`),
+        ref['w10 area m2 from 2020-03-01 until deletion'],
+        'w10 after',
+      );
       near(await measure(`SELECT max(area) AS v FROM states WHERE type = 2 AND id = 20`), ref['r20 multipolygon area m2'], 'r20');
     });
   });

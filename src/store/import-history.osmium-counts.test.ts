@@ -21,7 +21,9 @@ const COUNTS: Record<string, string> = {
   relations_type_multipolygon: "type = 'relation' AND map_extract(tags, 'type')[1] = 'multipolygon'",
 };
 
-const regions = readdirSync(EXPECTED_DIR).filter((f) => f.endsWith('.snapshot-counts.jsonl')).map((f) => f.split('.')[0]);
+const regions = readdirSync(EXPECTED_DIR)
+  .filter((f) => f.endsWith('.snapshot-counts.jsonl'))
+  .map((f) => f.split('.')[0]);
 
 for (const region of regions) {
   describe(`osmium snapshot counts: ${region}`, () => {
@@ -35,7 +37,9 @@ for (const region of regions) {
     for (const line of lines) {
       it(`at ${line.timestamp}`, async () => {
         const t = `TIMESTAMP '${line.timestamp.replace('T', ' ').replace('Z', '')}'`;
-        const select = Object.entries(COUNTS).map(([name, cond]) => `count(*) FILTER (WHERE ${cond}) AS ${name}`).join(', ');
+        const select = Object.entries(COUNTS)
+          .map(([name, cond]) => `count(*) FILTER (WHERE ${cond}) AS ${name}`)
+          .join(', ');
         const [row] = await db.query<Record<string, bigint>>(
           `SELECT ${select} FROM contributions WHERE NOT deleted AND valid_from <= ${t} AND (valid_to IS NULL OR valid_to > ${t})`,
         );

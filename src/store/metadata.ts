@@ -40,9 +40,7 @@ export interface MetadataInput {
 }
 
 export async function writeMetadata(con: DuckDBConnection, input: MetadataInput): Promise<void> {
-  const extent = await con.runAndReadAll(
-    'SELECT min(xmin), min(ymin), max(xmax), max(ymax) FROM states WHERE NOT deleted AND xmin IS NOT NULL',
-  );
+  const extent = await con.runAndReadAll('SELECT min(xmin), min(ymin), max(xmax), max(ymax) FROM states WHERE NOT deleted AND xmin IS NOT NULL');
   const row = extent.getRows()[0] as (number | null)[];
   const dataBbox: [number, number, number, number] = row[0] === null ? [0, 0, 0, 0] : (row as [number, number, number, number]);
   const b = dataBbox;
@@ -53,7 +51,18 @@ export async function writeMetadata(con: DuckDBConnection, input: MetadataInput)
     importTime: new Date().toISOString(),
     firstTimestamp: iso(s.firstTimestamp),
     lastTimestamp: iso(s.lastTimestamp),
-    spatialExtent: { type: 'Polygon', coordinates: [[[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]]] },
+    spatialExtent: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [b[0], b[1]],
+          [b[2], b[1]],
+          [b[2], b[3]],
+          [b[0], b[3]],
+          [b[0], b[1]],
+        ],
+      ],
+    },
     dataBbox,
     declaredBbox: input.header.bbox ?? null,
     replicationSequenceNumber: input.header.replicationSequenceNumber ?? 0,

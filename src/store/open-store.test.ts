@@ -8,7 +8,7 @@ import { importToTemp, TEST_DATA } from './test-support.js';
 
 const spillDirs = () => readdirSync(tmpdir()).filter((n) => n.startsWith(`maphist-duckdb-${process.pid}-`));
 
-test('close() removes both spill directories at once, the streaming instance\'s too', async () => {
+test("close() removes both spill directories at once, the streaming instance's too", async () => {
   const db = await importToTemp(join(TEST_DATA, 'testcases', 'handmade', 'history-small.osh.pbf'));
   try {
     const store = await openStore(db.store.path);
@@ -17,10 +17,16 @@ test('close() removes both spill directories at once, the streaming instance\'s 
     const result = await con.stream("SELECT repeat('x', 100) || i AS p FROM range(2000000) t(i) ORDER BY p DESC");
     while (((await result.fetchChunk())?.rowCount ?? 0) > 0);
     con.closeSync();
-    assert.ok(spillDirs().some((n) => n.endsWith('-streaming')), 'the streaming instance spilled (else the test shows nothing)');
+    assert.ok(
+      spillDirs().some((n) => n.endsWith('-streaming')),
+      'the streaming instance spilled (else the test shows nothing)',
+    );
     store.close();
     // Checked right away: `maphist serve` exits straight after close() on SIGTERM.
-    assert.deepEqual(spillDirs().filter((n) => !n.startsWith(`maphist-duckdb-${process.pid}-1`)), []);
+    assert.deepEqual(
+      spillDirs().filter((n) => !n.startsWith(`maphist-duckdb-${process.pid}-1`)),
+      [],
+    );
   } finally {
     db.dispose();
   }

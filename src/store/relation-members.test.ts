@@ -43,7 +43,7 @@ for (const [name, file] of [
     });
     after(() => db.dispose());
 
-    it('every member of every relation version, in order, equals osmium\'s reading', async () => {
+    it("every member of every relation version, in order, equals osmium's reading", async () => {
       const expected = osmiumMembers(file);
       const rows = await db.query<{ l: string }>(`SELECT concat_ws(' ', relation_id, version, pos, member_type, member_id, role) AS l FROM relation_members`);
       const got = rows.map((r) => r.l).sort();

@@ -202,8 +202,12 @@ export class MemberBatch {
   take(): { data: MemberBatchData; transfer: ArrayBuffer[] } {
     const n = this.rows;
     const columns: MemberBatchData['columns'] = [
-      this.relationId.slice(0, n), this.version.slice(0, n), this.pos.slice(0, n),
-      this.memberType.slice(0, n), this.memberId.slice(0, n), this.roleId.slice(0, n),
+      this.relationId.slice(0, n),
+      this.version.slice(0, n),
+      this.pos.slice(0, n),
+      this.memberType.slice(0, n),
+      this.memberId.slice(0, n),
+      this.roleId.slice(0, n),
     ];
     this.rows = 0;
     return { data: { rows: n, columns }, transfer: columns.map((c) => c.buffer as ArrayBuffer) };

@@ -24,8 +24,18 @@ export interface GeometryColumns {
 }
 
 const NO_GEOMETRY: GeometryColumns = {
-  typeCode: 0, wkb: null, bbox: null, spatialKey: 0, area: 0, length: 0, perimeter: 0,
-  vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null,
+  typeCode: 0,
+  wkb: null,
+  bbox: null,
+  spatialKey: 0,
+  area: 0,
+  length: 0,
+  perimeter: 0,
+  vertices: 0,
+  outers: 0,
+  inners: 0,
+  roundness: 0,
+  squareness: null,
 };
 
 /**

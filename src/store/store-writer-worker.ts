@@ -6,15 +6,31 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import {
-  BLOB, DOUBLE, DuckDBDataChunk, DuckDBInstance, INTEGER, LIST, UTINYINT,
-  blobValue, listValue, type DuckDBAppender, type DuckDBConnection, type DuckDBType, type DuckDBValue,
+  BLOB,
+  DOUBLE,
+  DuckDBDataChunk,
+  DuckDBInstance,
+  INTEGER,
+  LIST,
+  UTINYINT,
+  blobValue,
+  listValue,
+  type DuckDBAppender,
+  type DuckDBConnection,
+  type DuckDBType,
+  type DuckDBValue,
 } from '@duckdb/node-api';
 import { collectGarbage } from './collect-garbage.js';
 import { FINALIZE_STATEMENTS } from './finalize-sql.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
 import {
-  MEMBER_STAGING_COLUMNS, STAGING_COLUMNS, TAG_SET_STAGING_COLUMNS, WAY_NODE_STAGING_COLUMNS,
-  type MemberBatchData, type StagingBatchData, type WayNodeBatchData,
+  MEMBER_STAGING_COLUMNS,
+  STAGING_COLUMNS,
+  TAG_SET_STAGING_COLUMNS,
+  WAY_NODE_STAGING_COLUMNS,
+  type MemberBatchData,
+  type StagingBatchData,
+  type WayNodeBatchData,
 } from './staging-batch.js';
 
 export interface WriterInit {
@@ -72,16 +88,28 @@ async function main(): Promise<void> {
   await con.run(`ATTACH '${init.stagingPath.replace(/'/g, "''")}' AS stage`);
   await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const appender = await con.createAppender('staging', 'main', 'stage');
-  const stateChunks = new ChunkAppender(appender, STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
+  const stateChunks = new ChunkAppender(
+    appender,
+    STAGING_COLUMNS.map(([, sql]) => TYPES[sql]),
+  );
   await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const memberAppender = await con.createAppender('member_staging', 'main', 'stage');
-  const memberChunks = new ChunkAppender(memberAppender, MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
+  const memberChunks = new ChunkAppender(
+    memberAppender,
+    MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]),
+  );
   await con.run(`CREATE TABLE stage.way_node_staging (${WAY_NODE_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const wayNodeAppender = await con.createAppender('way_node_staging', 'main', 'stage');
-  const wayNodeChunks = new ChunkAppender(wayNodeAppender, WAY_NODE_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
+  const wayNodeChunks = new ChunkAppender(
+    wayNodeAppender,
+    WAY_NODE_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]),
+  );
   await con.run(`CREATE TABLE stage.tag_sets (${TAG_SET_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const tagSetAppender = await con.createAppender('tag_sets', 'main', 'stage');
-  const tagSetChunks = new ChunkAppender(tagSetAppender, TAG_SET_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]));
+  const tagSetChunks = new ChunkAppender(
+    tagSetAppender,
+    TAG_SET_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]),
+  );
 
   let stagedMembers = 0;
   let stagedWayNodes = 0;
@@ -98,15 +126,21 @@ async function main(): Promise<void> {
     // A connection of its own, so that the sampling query runs beside appends and finalize statements.
     const probe = await instance.connect();
     setInterval(() => {
-      void probe.runAndReadAll('SELECT tag, memory_usage_bytes, temporary_storage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0 OR temporary_storage_bytes > 0').then(
-        (r) => {
-          const m = process.memoryUsage();
-          const mb = (n: number | bigint) => (Number(n) / 1048576).toFixed(0);
-          const rows = r.getRows().map(([tag, used, temp]) => `${String(tag)} ${mb(used as bigint)}/${mb(temp as bigint)}`);
-          console.error(`mem ${(performance.now() / 1000).toFixed(0)}s writer ${stage}: heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)} duckdb[mem/tmp] ${rows.join(', ')}`);
-        },
-        () => undefined,
-      );
+      void probe
+        .runAndReadAll(
+          'SELECT tag, memory_usage_bytes, temporary_storage_bytes FROM duckdb_memory() WHERE memory_usage_bytes > 0 OR temporary_storage_bytes > 0',
+        )
+        .then(
+          (r) => {
+            const m = process.memoryUsage();
+            const mb = (n: number | bigint) => (Number(n) / 1048576).toFixed(0);
+            const rows = r.getRows().map(([tag, used, temp]) => `${String(tag)} ${mb(used as bigint)}/${mb(temp as bigint)}`);
+            console.error(
+              `mem ${(performance.now() / 1000).toFixed(0)}s writer ${stage}: heapUsed ${mb(m.heapUsed)} heapTotal ${mb(m.heapTotal)} arrayBuffers ${mb(m.arrayBuffers)} duckdb[mem/tmp] ${rows.join(', ')}`,
+            );
+          },
+          () => undefined,
+        );
     }, 5000).unref();
   }
 
@@ -168,7 +202,7 @@ async function main(): Promise<void> {
       stage = sql.slice(0, 40).replace(/\s+/g, ' ');
       const t0 = performance.now();
       await con.run(sql);
-      if (process.env.MAPHIST_DEBUG_SQL) console.error(`${(performance.now() - t0).toFixed(0)} ms: ${sql.slice(0, 70).replace(/\s+/g, " ")}`);
+      if (process.env.MAPHIST_DEBUG_SQL) console.error(`${(performance.now() - t0).toFixed(0)} ms: ${sql.slice(0, 70).replace(/\s+/g, ' ')}`);
     }
     await writeUsers(con, message.users);
     await writeMetadata(con, message.metadata);
@@ -196,7 +230,10 @@ function batchBytes(b: StagingBatchData): number {
 class ChunkAppender {
   private readonly chunk: DuckDBDataChunk;
 
-  constructor(readonly appender: DuckDBAppender, types: DuckDBType[]) {
+  constructor(
+    readonly appender: DuckDBAppender,
+    types: DuckDBType[],
+  ) {
     this.chunk = DuckDBDataChunk.create(types, CHUNK_ROWS);
   }
 

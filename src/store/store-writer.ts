@@ -29,7 +29,10 @@ export class StoreWriter implements StateSink {
 
   private readonly tagSets: TagSetBuilder;
 
-  constructor(init: WriterInit, private readonly dictionary: TagDictionaryBuilder) {
+  constructor(
+    init: WriterInit,
+    private readonly dictionary: TagDictionaryBuilder,
+  ) {
     this.tagSets = new TagSetBuilder(dictionary);
     this.worker = new Worker(new URL('./store-writer-worker.js', import.meta.url), { workerData: init });
     this.worker.on('message', (reply: WriterReply) => {

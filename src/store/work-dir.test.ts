@@ -49,7 +49,7 @@ describe('work directories', () => {
     assert.deepEqual(readdirSync(dir), ['h.duckdb']);
   });
 
-  it('a dead process\'s are removed, a running one\'s kept, and the old importing files of dead imports', () => {
+  it("a dead process's are removed, a running one's kept, and the old importing files of dead imports", () => {
     const dead = leave(db, `import-${deadPid()}`);
     const live = leave(db, `changesets-${process.ppid}`);
     const legacy = join(dir, `.h.duckdb.importing-${deadPid()}`);
@@ -63,7 +63,7 @@ describe('work directories', () => {
     rmSync(liveLegacy);
   });
 
-  it('the server\'s start (openStore) and a changesets import remove what killed runs left', async () => {
+  it("the server's start (openStore) and a changesets import remove what killed runs left", async () => {
     leave(db, `import-${deadPid()}`);
     const store = await openStore(db);
     store.close();

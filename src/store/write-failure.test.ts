@@ -57,7 +57,9 @@ describe('importing where the database cannot be written', () => {
     assert.doesNotMatch(r.stderr, /internal error/);
   });
 
-  it('a directory without write permission: STORE_WRITE_FAILED, no permission (not as root)', { skip: process.getuid?.() === 0 ? 'root may write anywhere' : false }, async () => {
+  it('a directory without write permission: STORE_WRITE_FAILED, no permission (not as root)', {
+    skip: process.getuid?.() === 0 ? 'root may write anywhere' : false,
+  }, async () => {
     const locked = join(dir, 'locked');
     mkdirSync(locked);
     chmodSync(locked, 0o555);
@@ -90,7 +92,10 @@ describe('asWriteFailure: the failures of writing, by Node code and by DuckDB te
   }
 
   it("DuckDB's I/O errors, also as the writer thread reports them", () => {
-    assertWriteFailure(asWriteFailure(new Error('IO Error: Could not write file "/data/.x.duckdb.importing-1": No space left on device'), '/data/x.duckdb'), /disk is full/);
+    assertWriteFailure(
+      asWriteFailure(new Error('IO Error: Could not write file "/data/.x.duckdb.importing-1": No space left on device'), '/data/x.duckdb'),
+      /disk is full/,
+    );
     assertWriteFailure(asWriteFailure(new Error('store writer: IO Error: Cannot open file "/data/x": Read-only file system'), '/data/x.duckdb'), /read-only/);
   });
 

@@ -16,7 +16,8 @@ interface Cause {
 const FIXES: Record<string, string> = {
   EACCES: 'no permission to write there: choose a --db path in a directory you may write to, or change its permissions',
   EPERM: 'no permission to write there: choose a --db path in a directory you may write to, or change its permissions',
-  ENOSPC: 'the disk is full: free space on that file system (an import needs room for the new database and its work files beside it) or choose a --db path on another one',
+  ENOSPC:
+    'the disk is full: free space on that file system (an import needs room for the new database and its work files beside it) or choose a --db path on another one',
   EDQUOT: 'the disk quota is used up: free space or choose a --db path on another file system',
   EROFS: 'the file system is read-only: choose a --db path on a writable one',
   ENOENT: 'the directory does not exist: create it or choose another --db path',
@@ -52,5 +53,10 @@ export function asWriteFailure(e: unknown, target: string): unknown {
   const cause = causeOf(e);
   if (!cause) return e;
   const detail = e instanceof Error ? e.message : String(e);
-  return new MaphistError('STORE_WRITE_FAILED', `Cannot write the database ${target} (in ${dirname(target)}): ${cause.fix}. (${detail})`, { errno: cause.errno }, { cause: e });
+  return new MaphistError(
+    'STORE_WRITE_FAILED',
+    `Cannot write the database ${target} (in ${dirname(target)}): ${cause.fix}. (${detail})`,
+    { errno: cause.errno },
+    { cause: e },
+  );
 }

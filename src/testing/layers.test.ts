@@ -28,7 +28,14 @@ function sourceFiles(dir: string, out: string[] = []): string[] {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) {
       if (name !== 'testing' && name !== 'golden') sourceFiles(path, out);
-    } else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts') && !name.startsWith('test-') && name !== 'test-support.ts' && name !== 'test-helpers.ts') {
+    } else if (
+      name.endsWith('.ts') &&
+      !name.endsWith('.test.ts') &&
+      !name.endsWith('.d.ts') &&
+      !name.startsWith('test-') &&
+      name !== 'test-support.ts' &&
+      name !== 'test-helpers.ts'
+    ) {
       out.push(path);
     }
   }
@@ -55,19 +62,28 @@ function violations(rule: (i: Import) => boolean): string[] {
 }
 
 it('the APIs import no engine and no database driver', () => {
-  assert.deepEqual(violations((i) => i.from === 'api' && (i.to === 'engines' || i.to === '@duckdb/node-api')), []);
+  assert.deepEqual(
+    violations((i) => i.from === 'api' && (i.to === 'engines' || i.to === '@duckdb/node-api')),
+    [],
+  );
 });
 
 it('nothing below the APIs imports them or the command line', () => {
   // (auth, the API-key guard, is an HTTP hook beside the APIs: it may use their types.)
   const below = ['engines', 'query', 'store', 'history', 'io', 'geometry', 'filter', 'core'];
-  assert.deepEqual(violations((i) => below.includes(i.from) && (i.to === 'api' || i.to === 'cli')), []);
+  assert.deepEqual(
+    violations((i) => below.includes(i.from) && (i.to === 'api' || i.to === 'cli')),
+    [],
+  );
 });
 
 it('the kernel (geometry, filter, core) does no I/O and knows no engine', () => {
   const io = new Set(['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'node:child_process', 'node:worker_threads', '@duckdb/node-api']);
   const kernel = ['geometry', 'filter', 'core'];
-  assert.deepEqual(violations((i) => kernel.includes(i.from) && (io.has(i.to) || ['engines', 'store', 'io', 'history', 'query'].includes(i.to))), []);
+  assert.deepEqual(
+    violations((i) => kernel.includes(i.from) && (io.has(i.to) || ['engines', 'store', 'io', 'history', 'query'].includes(i.to))),
+    [],
+  );
 });
 
 it('the API versions do not import each other (what both need lives below them: api/shared, geometry, query)', () => {
@@ -79,11 +95,17 @@ it('the API versions do not import each other (what both need lives below them: 
 });
 
 it('api/shared, below both API versions, imports neither', () => {
-  assert.deepEqual(violations((i) => i.fromPath.startsWith('api/shared/') && /^api\/(v1|v2|docs)\//.test(i.toPath)), []);
+  assert.deepEqual(
+    violations((i) => i.fromPath.startsWith('api/shared/') && /^api\/(v1|v2|docs)\//.test(i.toPath)),
+    [],
+  );
 });
 
 it('only the command line imports the command line', () => {
-  assert.deepEqual(violations((i) => i.from !== 'cli' && i.to === 'cli'), []);
+  assert.deepEqual(
+    violations((i) => i.from !== 'cli' && i.to === 'cli'),
+    [],
+  );
 });
 
 it('the rules see the imports (the scan finds the server importing the API routes)', () => {

@@ -29,7 +29,10 @@ const V2_PREFIXES = ['/v2-rc', '/v2'];
 /** The object a local `$ref` points to (or the object itself). */
 function deref(doc: Doc, node: any): any {
   if (typeof node?.$ref !== 'string') return node;
-  return node.$ref.slice(2).split('/').reduce((n: any, part: string) => n?.[part], doc);
+  return node.$ref
+    .slice(2)
+    .split('/')
+    .reduce((n: any, part: string) => n?.[part], doc);
 }
 
 /** Fastify `/a/:b` → OpenAPI `/a/{b}`. */
@@ -68,8 +71,14 @@ describe('OpenAPI documents and Swagger UI', () => {
     doc.paths['/users/count']!.get.responses['200'].content['application/json'].schema.$ref = '#/components/schemas/Nope';
     doc.paths['/users/count']!.post.operationId = doc.paths['/users/count']!.get.operationId;
     const problems = openApiProblems(doc);
-    assert.ok(problems.some((p) => p.includes('responses')), problems.join('\n'));
-    assert.ok(problems.some((p) => p.includes('"in"') || p.includes('/in')), problems.join('\n'));
+    assert.ok(
+      problems.some((p) => p.includes('responses')),
+      problems.join('\n'),
+    );
+    assert.ok(
+      problems.some((p) => p.includes('"in"') || p.includes('/in')),
+      problems.join('\n'),
+    );
     assert.ok(problems.some((p) => p.includes('Nope')));
     assert.ok(problems.some((p) => p.includes('parameters/missing')));
     assert.ok(problems.some((p) => p.startsWith('duplicate operationId')));
@@ -86,8 +95,18 @@ describe('OpenAPI documents and Swagger UI', () => {
       assert.deepEqual(Object.keys(item).sort(), route.methods.map((m) => m.toLowerCase()).sort(), route.path);
       const accepted = acceptedParameters(route.path);
       if (route.methods.includes('GET')) {
-        const params = (item.get.parameters ?? []).map((p: unknown) => deref(doc, p)) as { name: string; in: string; description: string; schema: object; example: unknown }[];
-        assert.deepEqual(params.map((p) => p.name), accepted, `GET ${route.path}`);
+        const params = (item.get.parameters ?? []).map((p: unknown) => deref(doc, p)) as {
+          name: string;
+          in: string;
+          description: string;
+          schema: object;
+          example: unknown;
+        }[];
+        assert.deepEqual(
+          params.map((p) => p.name),
+          accepted,
+          `GET ${route.path}`,
+        );
         for (const p of params) {
           assert.equal(p.in, 'query');
           assert.ok(p.description.length > 20, `${route.path} ${p.name}`);
@@ -173,7 +192,10 @@ describe('OpenAPI documents and Swagger UI', () => {
         const html = await res.text();
         assert.match(html, /<div id="swagger-ui">/);
         const urls = referencedUrls(html);
-        assert.ok(urls.some((u) => u.endsWith('/swagger-ui-bundle.js')), urls.join(' '));
+        assert.ok(
+          urls.some((u) => u.endsWith('/swagger-ui-bundle.js')),
+          urls.join(' '),
+        );
         assert.ok(urls.some((u) => u.endsWith('/swagger-initializer.js')));
         assert.ok(urls.some((u) => u.endsWith('/swagger-ui.css')));
         for (const url of urls) {

@@ -41,7 +41,11 @@ const OPENAPI_30_SHAPE = {
           additionalProperties: {
             type: 'object',
             required: ['type'],
-            properties: { type: { enum: ['apiKey', 'http', 'oauth2', 'openIdConnect'] }, in: { enum: ['query', 'header', 'cookie'] }, name: { type: 'string' } },
+            properties: {
+              type: { enum: ['apiKey', 'http', 'oauth2', 'openIdConnect'] },
+              in: { enum: ['query', 'header', 'cookie'] },
+              name: { type: 'string' },
+            },
             if: { properties: { type: { const: 'apiKey' } } },
             then: { required: ['type', 'in', 'name'] },
           },
@@ -173,7 +177,10 @@ export function openApiProblems(doc: unknown): string[] {
       const params = [...((item.parameters as unknown as Json[] | undefined) ?? []), ...((op.parameters as Json[] | undefined) ?? [])].map((p) =>
         typeof p.$ref === 'string' ? ((pointer(doc, p.$ref) ?? {}) as Json) : p,
       );
-      const declared = params.filter((p) => p.in === 'path').map((p) => String(p.name)).sort();
+      const declared = params
+        .filter((p) => p.in === 'path')
+        .map((p) => String(p.name))
+        .sort();
       if (JSON.stringify(declared) !== JSON.stringify(templated)) problems.push(`${method} ${path}: path parameters ${declared} vs template ${templated}`);
       const seen = new Set<string>();
       for (const p of params) {

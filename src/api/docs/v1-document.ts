@@ -73,7 +73,15 @@ class ParameterComponents {
       key = variants === 0 ? name : `${name}-${variants + 1}`;
       this.keys.set(text, key);
       const deprecated = doc.deprecated === true ? { deprecated: true } : {};
-      this.parameters[key] = { name, in: 'query', description: doc.description, required: doc.required === true, ...deprecated, schema: doc.schema, example: doc.example };
+      this.parameters[key] = {
+        name,
+        in: 'query',
+        description: doc.description,
+        required: doc.required === true,
+        ...deprecated,
+        schema: doc.schema,
+        example: doc.example,
+      };
       this.schemas[`param-${key}`] = { ...doc.schema, description: doc.description, example: doc.example, ...deprecated };
     }
     return key;

@@ -25,10 +25,18 @@ export const V1_SCHEMAS: Record<string, OpenAPIV3.SchemaObject> = {
   ResponseMetadata: {
     type: 'object',
     description: 'Present with `showMetadata=true`.',
-    properties: { executionTime: { type: 'integer', description: 'milliseconds' }, description: str, requestUrl: { type: 'string', description: 'the request URL; for POST, rebuilt with the posted fields as its query' } },
+    properties: {
+      executionTime: { type: 'integer', description: 'milliseconds' },
+      description: str,
+      requestUrl: { type: 'string', description: 'the request URL; for POST, rebuilt with the posted fields as its query' },
+    },
   },
   ElementsResult: { type: 'object', required: ['timestamp', 'value'], properties: { timestamp, value: num } },
-  ContributionsResult: { type: 'object', required: ['fromTimestamp', 'toTimestamp', 'value'], properties: { fromTimestamp: timestamp, toTimestamp: timestamp, value: num } },
+  ContributionsResult: {
+    type: 'object',
+    required: ['fromTimestamp', 'toTimestamp', 'value'],
+    properties: { fromTimestamp: timestamp, toTimestamp: timestamp, value: num },
+  },
   RatioResult: {
     type: 'object',
     required: ['timestamp', 'value', 'value2', 'ratio'],
@@ -154,12 +162,17 @@ const ERRORS: OpenAPIV3.ResponsesObject = {
 /** The `responses` of one operation of `route`. */
 export function v1Responses(route: V1Route): OpenAPIV3.ResponsesObject {
   if (route.family === 'metadata') {
-    return { '200': { description: 'Extent and time range of the data.', content: { 'application/json': json('Metadata') } }, '400': ERRORS['400']!, '405': ERRORS['405']! };
+    return {
+      '200': { description: 'Extent and time range of the data.', content: { 'application/json': json('Metadata') } },
+      '400': ERRORS['400']!,
+      '405': ERRORS['405']!,
+    };
   }
   if (isExtraction(route)) {
     return {
       '200': {
-        description: 'The features as a GeoJSON FeatureCollection (streamed; a failure or the time limit after the first byte breaks the connection off, so a cut document never looks complete).',
+        description:
+          'The features as a GeoJSON FeatureCollection (streamed; a failure or the time limit after the first byte breaks the connection off, so a cut document never looks complete).',
         content: { 'application/geo+json': json('FeatureCollection') },
       },
       ...ERRORS,

@@ -59,7 +59,10 @@ describe('v2 OpenAPI document from route schemas', () => {
     assert.deepEqual(openApiProblems(doc), []);
     const stats = doc.paths['/stats/features/{measure}.json'].post;
     assert.deepEqual(stats.security, API_KEY_SECURITY);
-    assert.deepEqual(stats.parameters.map((p: { name: string; in: string }) => [p.in, p.name]), [['path', 'measure']]);
+    assert.deepEqual(
+      stats.parameters.map((p: { name: string; in: string }) => [p.in, p.name]),
+      [['path', 'measure']],
+    );
     assert.deepEqual(stats.requestBody.content['application/json'].schema.required, ['aoi']);
     assert.equal(stats.requestBody.content['application/json'].schema.properties.filter.description, 'filter expression');
     assert.ok(stats.responses['200'].content['application/json'].schema.properties.apiVersion);

@@ -95,11 +95,18 @@ export function v2Responses(url: string, method: string): Record<string, OpenAPI
     return { 200: ok, ...pick([401, 403, 413, 422, 429, 500, 504]) };
   }
   if (url.startsWith('/extraction/')) {
-    const ok = { description: 'A GeoParquet file, streamed.', content: { 'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary' } } } } as OpenAPIV3.ResponseObject;
+    const ok = {
+      description: 'A GeoParquet file, streamed.',
+      content: { 'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary' } } },
+    } as OpenAPIV3.ResponseObject;
     return { 200: ok, ...pick(post ? [401, 403, 413, 422, 429, 500, 504] : [401, 403, 422, 429, 500, 504]) };
   }
   if (url.startsWith('/filter/')) {
-    const ok = json('The filter is valid (echoed).', { type: 'object', required: ['apiVersion', 'attribution', 'filter'], properties: { apiVersion: str, attribution, filter: str } });
+    const ok = json('The filter is valid (echoed).', {
+      type: 'object',
+      required: ['apiVersion', 'attribution', 'filter'],
+      properties: { apiVersion: str, attribution, filter: str },
+    });
     return { 200: ok, ...pick(post ? [413, 422, 500] : [422, 500]) };
   }
   if (url === '/metadata') return { 200: json('The metadata of the database.', { type: 'object' }), ...pick([500]) };

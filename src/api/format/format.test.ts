@@ -68,7 +68,10 @@ describe('prettyJson', () => {
       attribution: { url: 'u', text: '© t' },
       apiVersion: '1',
       metadata: undefined,
-      result: [{ timestamp: '2015-01-01T00:00:00Z', value: 40 }, { timestamp: 't2', value: NaN }],
+      result: [
+        { timestamp: '2015-01-01T00:00:00Z', value: 40 },
+        { timestamp: 't2', value: NaN },
+      ],
       empty: [],
       obj: {},
       status: 400n,
@@ -99,9 +102,11 @@ describe('prettyJson', () => {
     );
   });
   it('is valid JSON for any value tree', () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => {
-      JSON.parse(prettyJson(v as never));
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        JSON.parse(prettyJson(v as never));
+      }),
+    );
   });
 });
 

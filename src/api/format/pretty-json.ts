@@ -6,15 +6,7 @@
  * integers are given as `bigint`. Object members whose value is `undefined` are omitted.
  */
 
-export type JsonValue =
-  | string
-  | number
-  | bigint
-  | boolean
-  | null
-  | undefined
-  | JsonValue[]
-  | { [key: string]: JsonValue };
+export type JsonValue = string | number | bigint | boolean | null | undefined | JsonValue[] | { [key: string]: JsonValue };
 
 import { javaDoubleToString } from './java-double.js';
 

@@ -55,7 +55,11 @@ describe('one cancellation per request: time limit, disconnect, shutdown', () =>
   it('reasons are catalog errors that say which of the three it was', () => {
     assert.deepEqual(
       (['timeout', 'disconnect', 'shutdown'] as const).map((c) => [abortReason(c).code, abortCauseOf(abortReason(c))]),
-      [['QUERY_TIMEOUT', 'timeout'], ['CLIENT_DISCONNECTED', 'disconnect'], ['SERVER_SHUTTING_DOWN', 'shutdown']],
+      [
+        ['QUERY_TIMEOUT', 'timeout'],
+        ['CLIENT_DISCONNECTED', 'disconnect'],
+        ['SERVER_SHUTTING_DOWN', 'shutdown'],
+      ],
     );
     assert.equal(abortCauseOf(new Error('x')), undefined);
   });
@@ -140,7 +144,10 @@ describe('one cancellation per request: time limit, disconnect, shutdown', () =>
     const post = (path: string, body: object) =>
       fetch(`${base}/v2${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     const aoi = [1.5, 42.5, 1.55, 42.55];
-    const answers = [post('/extraction/features.parquet', { aoi, filter: 'building=*', time: '2016-01-01' }), post('/stats/features/count.json', { aoi, filter: '*', time: '2016-01-01' })];
+    const answers = [
+      post('/extraction/features.parquet', { aoi, filter: 'building=*', time: '2016-01-01' }),
+      post('/stats/features/count.json', { aoi, filter: '*', time: '2016-01-01' }),
+    ];
     while (entered < 2) await new Promise((r) => setTimeout(r, 10));
     await within(app.close());
     assert.deepEqual(reasons.map(abortCauseOf), ['shutdown', 'shutdown']);
@@ -161,7 +168,11 @@ describe('one cancellation per request: time limit, disconnect, shutdown', () =>
     };
     const app = await createDuckDbServer(db.store, { replace: { parquet: extraction }, extractionTimeoutSeconds: 0.2 });
     try {
-      const res = await app.inject({ method: 'POST', url: '/v2/extraction/features.parquet', payload: { aoi: [1.5, 42.5, 1.55, 42.55], filter: '*', time: '2016-01-01' } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/v2/extraction/features.parquet',
+        payload: { aoi: [1.5, 42.5, 1.55, 42.55], filter: '*', time: '2016-01-01' },
+      });
       assert.equal(res.statusCode, 504);
       assert.equal(JSON.parse(res.body).detail[0].type, 'QueryTimeoutError');
       assert.deepEqual(reasons.map(abortCauseOf), ['timeout']);

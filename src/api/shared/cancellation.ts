@@ -70,9 +70,12 @@ function createCancellation(res: ServerResponse, inFlight: Set<InFlight>, contro
     limit(seconds) {
       clearTimeout(timer);
       if (signal.aborted) return;
-      timer = setTimeout(() => {
-        if (!signal.aborted) controller.abort(abortReason('timeout'));
-      }, Math.max(0, Math.round(seconds * 1000)));
+      timer = setTimeout(
+        () => {
+          if (!signal.aborted) controller.abort(abortReason('timeout'));
+        },
+        Math.max(0, Math.round(seconds * 1000)),
+      );
     },
     async run<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
       if (signal.aborted) throw signal.reason;

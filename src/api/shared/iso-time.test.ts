@@ -18,7 +18,20 @@ test('timestamp forms by length', () => {
 });
 
 test('malformed timestamps', () => {
-  for (const t of ['', '14', '2014-1-01', '2014-02-30', '2015-02-29', '2014-13-01', '2014-02-03T24', '2014-02-03T04:05:06+01:00', '-2014', '2014-02-03T04:05:06.78', 'ZZ', '2014-02-03 04:05']) {
+  for (const t of [
+    '',
+    '14',
+    '2014-1-01',
+    '2014-02-30',
+    '2015-02-29',
+    '2014-13-01',
+    '2014-02-03T24',
+    '2014-02-03T04:05:06+01:00',
+    '-2014',
+    '2014-02-03T04:05:06.78',
+    'ZZ',
+    '2014-02-03 04:05',
+  ]) {
     assert.equal(parseIsoTimestamp(t), undefined, t);
   }
 });
@@ -33,7 +46,10 @@ test('periods', () => {
 test('start + k·period clamps to month ends without drifting', () => {
   const start = parseIsoTimestamp('2010-01-31')!;
   const p = parseIsoPeriod('P1M')!;
-  assert.deepEqual([0, 1, 2, 3].map((k) => iso(addPeriod(start, p, k))), ['2010-01-31T00:00:00Z', '2010-02-28T00:00:00Z', '2010-03-31T00:00:00Z', '2010-04-30T00:00:00Z']);
+  assert.deepEqual(
+    [0, 1, 2, 3].map((k) => iso(addPeriod(start, p, k))),
+    ['2010-01-31T00:00:00Z', '2010-02-28T00:00:00Z', '2010-03-31T00:00:00Z', '2010-04-30T00:00:00Z'],
+  );
   assert.equal(iso(addPeriod(parseIsoTimestamp('2016-02-29')!, parseIsoPeriod('P1Y')!, 1)), '2017-02-28T00:00:00Z');
   assert.equal(iso(addPeriod(parseIsoTimestamp('2016-01-01T12')!, parseIsoPeriod('P1DT12H')!, 2)), '2016-01-04T12:00:00Z');
 });

@@ -37,7 +37,7 @@ describe('a geometry change that is only a repeated node (contribution-edges/rep
     assert.deepEqual(await count('29.99,29.99,30.01,30.01', 'geometryChange'), [1]);
   });
 
-  it('across the area\'s edge the clips are compared, which have no repeated points: no geometry change, still a contribution', async () => {
+  it("across the area's edge the clips are compared, which have no repeated points: no geometry change, still a contribution", async () => {
     assert.deepEqual(await count('29.99,29.99,30.0015,30.01', 'geometryChange'), [0]);
     assert.deepEqual(await count('29.99,29.99,30.0015,30.01', 'geometryChange,tagChange'), [0]);
     assert.deepEqual(await count('29.99,29.99,30.0015,30.01'), [1]);
@@ -45,7 +45,9 @@ describe('a geometry change that is only a repeated node (contribution-edges/rep
 
   it('extraction agrees: @geometryChange inside, neither flag across the edge', async () => {
     const flags = async (bboxes: string) => {
-      const res = await fetch(`${base}/v1/contributions/bbox?${new URLSearchParams({ bboxes, time: '2016-01-01,2017-01-01', filter: 'building=*', properties: 'contributionTypes' })}`);
+      const res = await fetch(
+        `${base}/v1/contributions/bbox?${new URLSearchParams({ bboxes, time: '2016-01-01,2017-01-01', filter: 'building=*', properties: 'contributionTypes' })}`,
+      );
       const doc = (await res.json()) as { features: { properties: Record<string, unknown> }[] };
       return doc.features.map((f) => Object.keys(f.properties).filter((k) => f.properties[k] === true));
     };
@@ -54,7 +56,7 @@ describe('a geometry change that is only a repeated node (contribution-edges/rep
   });
 });
 
-describe('an element whose geometry is empty is placed by its history\'s bbox (contribution-edges/empty-geometry.osh)', () => {
+describe("an element whose geometry is empty is placed by its history's bbox (contribution-edges/empty-geometry.osh)", () => {
   let db: ImportedDb;
   let app: FastifyInstance;
   let base: string;
@@ -83,8 +85,18 @@ describe('an element whose geometry is empty is placed by its history\'s bbox (c
     assert.deepEqual(await other(A), [1]);
     assert.deepEqual(await other(B), [0]);
     // the same with a polygon area equal to A, and one with a hole under w1
-    const square = (x0: number, y0: number, x1: number, y1: number) => [[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]];
-    const polygon = (rings: number[][][]) => JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: { id: 'a' }, geometry: { type: 'Polygon', coordinates: rings } }] });
+    const square = (x0: number, y0: number, x1: number, y1: number) => [
+      [x0, y0],
+      [x1, y0],
+      [x1, y1],
+      [x0, y1],
+      [x0, y0],
+    ];
+    const polygon = (rings: number[][][]) =>
+      JSON.stringify({
+        type: 'FeatureCollection',
+        features: [{ type: 'Feature', properties: { id: 'a' }, geometry: { type: 'Polygon', coordinates: rings } }],
+      });
     const viaPolygon = (rings: number[][][]) => values('/elements/count', { bpolys: polygon(rings), time: '2017-01-01', filter: 'geometry:other' });
     assert.deepEqual(await viaPolygon([square(39.99, 39.99, 40.01, 40.01), square(40.007, 40.007, 40.008, 40.008)]), [1]);
     assert.deepEqual(await viaPolygon([square(39.99, 39.99, 40.01, 40.01), square(40.0015, 40.0005, 40.0025, 40.002)]), [0]);

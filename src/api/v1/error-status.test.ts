@@ -9,17 +9,34 @@ import type { FastifyRequest } from 'fastify';
 import { metadataRequestUrl } from './error-status.js';
 
 function fakeRequest(method: string, url: string, headers: Record<string, string> = {}): FastifyRequest {
-  return { method, url, raw: { url }, headers: { host: 'maphist.example:8080', ...headers }, hostname: 'maphist.example', protocol: 'http' } as unknown as FastifyRequest;
+  return {
+    method,
+    url,
+    raw: { url },
+    headers: { host: 'maphist.example:8080', ...headers },
+    hostname: 'maphist.example',
+    protocol: 'http',
+  } as unknown as FastifyRequest;
 }
 
 describe('metadata.requestUrl', () => {
   it('GET: the URL as requested, raw query and all', () => {
     const url = '/v1/elements/count?bboxes=1,2,3,4&filter=name%3D%22a%20b%22';
-    assert.equal(metadataRequestUrl(fakeRequest('GET', url), [['bboxes', '1,2,3,4'], ['filter', 'name="a b"']]), `http://maphist.example:8080${url}`);
+    assert.equal(
+      metadataRequestUrl(fakeRequest('GET', url), [
+        ['bboxes', '1,2,3,4'],
+        ['filter', 'name="a b"'],
+      ]),
+      `http://maphist.example:8080${url}`,
+    );
   });
 
   it('POST: the path, `?`, then the query-string fields and the body fields in order; commas, colons and stars stay as they are', () => {
-    const pairs: [string, string][] = [['showMetadata', 'true'], ['bboxes', 'a:1.5,42.5,1.6,42.6'], ['filter', 'name="Carrer 10%" and highway=*']];
+    const pairs: [string, string][] = [
+      ['showMetadata', 'true'],
+      ['bboxes', 'a:1.5,42.5,1.6,42.6'],
+      ['filter', 'name="Carrer 10%" and highway=*'],
+    ];
     assert.equal(
       metadataRequestUrl(fakeRequest('POST', '/v1/elements/count?showMetadata=true'), pairs),
       'http://maphist.example:8080/v1/elements/count?showMetadata=true&bboxes=a:1.5,42.5,1.6,42.6&filter=name=%22Carrer%2010%25%22%20and%20highway=*',

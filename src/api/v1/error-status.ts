@@ -63,8 +63,7 @@ export function v1Status(code: ErrorCode): number {
 }
 
 /** The reference's fixed message for a query that ran out of time (docs/reference/v1-reference-behaviour.md §2.4). */
-export const QUERY_TIMEOUT_MESSAGE =
-  'The given query is too large in respect to the given timeout. Please use a smaller region and/or coarser time period.';
+export const QUERY_TIMEOUT_MESSAGE = 'The given query is too large in respect to the given timeout. Please use a smaller region and/or coarser time period.';
 export const CONTENT_TYPE_MESSAGE =
   "Unsupported content-type header found. Please make sure to use either 'multipart/form-data' or 'application/x-www-form-urlencoded'.";
 export const PAYLOAD_TOO_LARGE_MESSAGE = 'The request body is larger than the server accepts (100 MB).';

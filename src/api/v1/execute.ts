@@ -19,12 +19,7 @@ function normalGrouping(g: SnapshotGrouping): SnapshotGrouping {
   return g;
 }
 
-export async function executeAggregation(
-  engine: QueryEngine,
-  route: AggregationRoute,
-  plan: V1Request,
-  signal: AbortSignal,
-): Promise<OutputGroup[]> {
+export async function executeAggregation(engine: QueryEngine, route: AggregationRoute, plan: V1Request, signal: AbortSignal): Promise<OutputGroup[]> {
   const density = route.density ? densityAreas(plan.areas) : undefined;
   if (route.family === 'elements') {
     if (route.ratio) {

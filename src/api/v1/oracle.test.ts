@@ -9,9 +9,15 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { importToTemp, OSMIUM_COUNT_FILTERS as FILTERS, readEverTaggedCounts, readSnapshotCounts, type ImportedDb, type SnapshotCounts } from '../../store/test-support.js';
+import {
+  importToTemp,
+  OSMIUM_COUNT_FILTERS as FILTERS,
+  readEverTaggedCounts,
+  readSnapshotCounts,
+  type ImportedDb,
+  type SnapshotCounts,
+} from '../../store/test-support.js';
 import { createDuckDbServer as createServer } from '../../testing/server.js';
-
 
 describe('v1 elements/count equals osmium (andorra, the bundled sample)', () => {
   let db: ImportedDb;

@@ -31,7 +31,12 @@ export const REFERENCE_FIGURES: ReferenceFigure[] = [
   {
     what: 'geometry changes of buildings: a repeated node removed from a way inside the area is a geometry change (was 37)',
     path: '/contributions/count',
-    params: { bboxes: '1.50,42.49,1.55,42.52', time: '2010-01-01,2014-06-01,2017-01-01', filter: 'type:way and building=*', contributionType: 'geometryChange' },
+    params: {
+      bboxes: '1.50,42.49,1.55,42.52',
+      time: '2010-01-01,2014-06-01,2017-01-01',
+      filter: 'type:way and building=*',
+      contributionType: 'geometryChange',
+    },
     item: 1,
     value: 39,
   },
@@ -58,7 +63,7 @@ export const REFERENCE_FIGURES: ReferenceFigure[] = [
   },
 ];
 
-describe('the reference engine\'s own figures on the Andorra history', () => {
+describe("the reference engine's own figures on the Andorra history", () => {
   let db: ImportedDb;
   let app: FastifyInstance;
   let base: string;

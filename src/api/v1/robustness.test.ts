@@ -53,9 +53,9 @@ const coord = fc.oneof(
 );
 const bboxes = fc.oneof(
   fc.tuple(coord, coord, coord, coord).map((t) => t.join(',')),
-  fc.array(fc.tuple(fc.option(fc.string({ maxLength: 4 })), fc.tuple(coord, coord, coord, coord)), { minLength: 1, maxLength: 3 }).map((objs) =>
-    objs.map(([id, t]) => (id === null ? '' : `${id}:`) + t.join(',')).join('|'),
-  ),
+  fc
+    .array(fc.tuple(fc.option(fc.string({ maxLength: 4 })), fc.tuple(coord, coord, coord, coord)), { minLength: 1, maxLength: 3 })
+    .map((objs) => objs.map(([id, t]) => (id === null ? '' : `${id}:`) + t.join(',')).join('|')),
 );
 const bpolys = fc.oneof(
   fc.array(coord, { minLength: 0, maxLength: 12 }).map((xs) => xs.join(',')),
@@ -74,7 +74,14 @@ const validTimes = fc.constantFrom('2010-01-01', '2008-01-01/2016-01-01/P1Y', '2
 const mutate = (s: fc.Arbitrary<string>) =>
   fc.tuple(s, fc.nat(20), fc.string({ maxLength: 3 })).map(([v, i, ins]) => v.slice(0, i % (v.length + 1)) + ins + v.slice(i % (v.length + 1)));
 const time = fc.oneof(validTimes, mutate(validTimes), fc.string({ maxLength: 12 }));
-const validFilters = fc.constantFrom('building=*', 'type:way and highway in (residential, track)', 'not name=* or geometry:polygon', 'id:(1..100)', 'changeset:5', 'area:(10..)');
+const validFilters = fc.constantFrom(
+  'building=*',
+  'type:way and highway in (residential, track)',
+  'not name=* or geometry:polygon',
+  'id:(1..100)',
+  'changeset:5',
+  'area:(10..)',
+);
 const filter = fc.oneof(validFilters, mutate(validFilters), fc.string({ maxLength: 20 }));
 const word = fc.oneof(fc.constantFrom('building', 'highway', 'name', 'yes', 'residential'), fc.string({ maxLength: 8 }));
 

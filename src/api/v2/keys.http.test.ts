@@ -58,7 +58,14 @@ describe('API keys on the v2 routes', () => {
   });
 
   it('metadata, health, filter validation and the docs need no key', async () => {
-    for (const path of ['/v2-rc/metadata', '/v2-rc/health', '/v2-rc/filter/validation?filter=amenity%3D*', '/v2-rc/openapi.json', '/v2-rc/docs/', '/v1/metadata']) {
+    for (const path of [
+      '/v2-rc/metadata',
+      '/v2-rc/health',
+      '/v2-rc/filter/validation?filter=amenity%3D*',
+      '/v2-rc/openapi.json',
+      '/v2-rc/docs/',
+      '/v1/metadata',
+    ]) {
       assert.equal((await fetch(`${base}${path}`)).status, 200, path);
     }
   });

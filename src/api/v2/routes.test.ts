@@ -34,7 +34,13 @@ describe('v2 routes (recording engines)', () => {
     async features(q) {
       calls.push({ method: 'features', query: q, signal: q.signal });
       if (behaviour === 'hang') return until(q.signal);
-      const groups = q.groupByKey ? new Map([['residential', q.timestamps.map(() => 2.4)], ['10', q.timestamps.map(() => 1)], ['"; x', q.timestamps.map(() => 0)]]) : undefined;
+      const groups = q.groupByKey
+        ? new Map([
+            ['residential', q.timestamps.map(() => 2.4)],
+            ['10', q.timestamps.map(() => 1)],
+            ['"; x', q.timestamps.map(() => 0)],
+          ])
+        : undefined;
       return { total: q.timestamps.map((_, i) => i + 0.5), ...(groups ? { groups } : {}) };
     },
     async contributors(q) {
@@ -51,9 +57,27 @@ describe('v2 routes (recording engines)', () => {
     },
   };
   const record: ExtractionRecord = {
-    osm_type: 'node', osm_id: 1n, edit_timestamp: 0n, valid_to_timestamp: null, version: 1, minor_version: 0, edits: 1, user_id: 1,
-    user_name: 'u', changeset_id: 1n, tags: [], bbox: { xmin: 1.52, ymin: 42.51, xmax: 1.52, ymax: 42.51 }, geom_type: 'Point', geom: null, clipped: false,
-    collection_osm_id: 2n, member_role: '', member_pos: 0, changeset_tags: [], contribution_type: 'CREATION', tags_before: [],
+    osm_type: 'node',
+    osm_id: 1n,
+    edit_timestamp: 0n,
+    valid_to_timestamp: null,
+    version: 1,
+    minor_version: 0,
+    edits: 1,
+    user_id: 1,
+    user_name: 'u',
+    changeset_id: 1n,
+    tags: [],
+    bbox: { xmin: 1.52, ymin: 42.51, xmax: 1.52, ymax: 42.51 },
+    geom_type: 'Point',
+    geom: null,
+    clipped: false,
+    collection_osm_id: 2n,
+    member_role: '',
+    member_pos: 0,
+    changeset_tags: [],
+    contribution_type: 'CREATION',
+    tags_before: [],
   };
   const extraction = {
     async *records(request: ExtractionRequest, signal?: AbortSignal) {
@@ -73,7 +97,13 @@ describe('v2 routes (recording engines)', () => {
     await initZstd();
     app = Fastify();
     installCancellation(app);
-    const data: V2Data = { metadata: db.store.metadata, latest: epochOf(db.store.metadata.lastTimestamp), databaseAnswers: async () => true, stats, extraction };
+    const data: V2Data = {
+      metadata: db.store.metadata,
+      latest: epochOf(db.store.metadata.lastTimestamp),
+      databaseAnswers: async () => true,
+      stats,
+      extraction,
+    };
     const services: V2Services = { dataOf: () => data, statsTimeoutSeconds: 0.3, extractionTimeoutSeconds: 0.3 };
     await app.register(async (v2) => registerV2Routes(v2, services), { prefix: '/v2-rc' });
     await app.register(
@@ -167,7 +197,9 @@ describe('v2 routes (recording engines)', () => {
     assert.equal(file.subarray(0, 4).toString(), 'PAR1');
     assert.equal(file.subarray(-4).toString(), 'PAR1');
     assert.deepEqual(last().query, { ...(last().query as object), kind: 'features', clip: true, time: { start: 1420070400, end: 1487520125 } });
-    const members = await fetch(`${base}/extraction/collections_members.parquet?aoi=1.515,42.5,1.54,42.515&filter=type:relation&time=latest&member_filter=building%3D*`);
+    const members = await fetch(
+      `${base}/extraction/collections_members.parquet?aoi=1.515,42.5,1.54,42.515&filter=type:relation&time=latest&member_filter=building%3D*`,
+    );
     assert.equal(members.headers.get('content-disposition'), 'attachment; filename="collections_members.parquet"');
     await members.arrayBuffer();
     const m = last().query as CollectionsExtractionRequest;
@@ -200,7 +232,8 @@ describe('v2 routes (recording engines)', () => {
     behaviour = 'hang';
     const res = await post('/stats/features/count.json', { aoi: AOI, filter: '*', time: 'latest' });
     assert.equal(res.status, 504);
-    const msg = 'Query timeout limit has been exceeded. For statistics endpoints the timeout limit is 0.3s. For extraction endpoints the timeout limit is 0.3s.';
+    const msg =
+      'Query timeout limit has been exceeded. For statistics endpoints the timeout limit is 0.3s. For extraction endpoints the timeout limit is 0.3s.';
     assert.deepEqual(await res.json(), { detail: [{ loc: [], msg, type: 'QueryTimeoutError' }] });
     assert.equal(last().signal?.aborted, true);
     const ex = await post('/extraction/features.parquet', { aoi: AOI, filter: '*', time: 'latest' });
@@ -239,7 +272,11 @@ describe('v2 routes (recording engines)', () => {
     const head = await fetch(`${base}/extraction/features.parquet?aoi=1,2,3,4&filter=*&time=latest`, { method: 'HEAD' });
     assert.equal(head.status, 405);
     assert.equal(head.headers.get('allow'), 'GET, POST');
-    const form = await fetch(`${base}/stats/features/count.json`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'filter=*' });
+    const form = await fetch(`${base}/stats/features/count.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'filter=*',
+    });
     assert.equal(form.status, 422);
     assert.equal((await form.json()).detail[0].type, 'content_type');
   });
@@ -248,13 +285,29 @@ describe('v2 routes (recording engines)', () => {
     behaviour = 'ok';
     const field = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
-      fc.constantFrom(AOI, 'latest', '*', 'building=*', { start: '2015-01-01', end: 'latest', interval: 'P1Y' }, { type: 'byTag', key: 'x' }, [1, 2, 3, 4], 'POLYGON((0 0, 1 0, 1 1, 0 0))'),
+      fc.constantFrom(
+        AOI,
+        'latest',
+        '*',
+        'building=*',
+        { start: '2015-01-01', end: 'latest', interval: 'P1Y' },
+        { type: 'byTag', key: 'x' },
+        [1, 2, 3, 4],
+        'POLYGON((0 0, 1 0, 1 1, 0 0))',
+      ),
     );
     const body = fc.oneof(
       fc.jsonValue({ maxDepth: 3 }),
       fc.record({ aoi: field, filter: field, time: field, groupBy: field, clip: field }, { requiredKeys: [] }),
     );
-    const paths = fc.constantFrom('/stats/features/count.json', '/stats/currentness/area.csv', '/stats/contributors/count.json', '/extraction/features.parquet', '/extraction/collections.parquet', '/filter/validation');
+    const paths = fc.constantFrom(
+      '/stats/features/count.json',
+      '/stats/currentness/area.csv',
+      '/stats/contributors/count.json',
+      '/extraction/features.parquet',
+      '/extraction/collections.parquet',
+      '/filter/validation',
+    );
     await fc.assert(
       fc.asyncProperty(paths, body, async (path, b) => {
         const res = await app.inject({ method: 'POST', url: `/v2-rc${path}`, headers: { 'content-type': 'application/json' }, payload: JSON.stringify(b) });

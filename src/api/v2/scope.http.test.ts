@@ -38,7 +38,11 @@ describe('v2 scope: multipolygon and boundary relations only (testdata/testcases
   });
 
   const stats = async (path: string, body: Record<string, unknown>) => {
-    const res = await fetch(`${base}/v2-rc${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ aoi: AOI, ...body }) });
+    const res = await fetch(`${base}/v2-rc${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ aoi: AOI, ...body }),
+    });
     assert.equal(res.status, 200, await res.clone().text());
     return ((await res.json()) as { result: { value: number[] } }).result.value;
   };
@@ -47,7 +51,11 @@ describe('v2 scope: multipolygon and boundary relations only (testdata/testcases
     const res =
       method === 'GET'
         ? await fetch(`${base}/v2-rc${path}?${new URLSearchParams(input as Record<string, string>)}`)
-        : await fetch(`${base}/v2-rc${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ aoi: AOI, ...input }) });
+        : await fetch(`${base}/v2-rc${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ aoi: AOI, ...input }),
+          });
     assert.equal(res.status, 200, await res.clone().text());
     const file = join(dir, 'x.parquet');
     writeFileSync(file, Buffer.from(await res.arrayBuffer()));
@@ -56,14 +64,23 @@ describe('v2 scope: multipolygon and boundary relations only (testdata/testcases
   };
 
   const FEATURE_ROUTES = ['count', 'length', 'area'].map((m) => `/stats/features/${m}.json`);
-  const BIN_ROUTES = ['/stats/contributors/count.json', '/stats/contributions/count.json', ...['count', 'length', 'area'].map((m) => `/stats/currentness/${m}.json`)];
+  const BIN_ROUTES = [
+    '/stats/contributors/count.json',
+    '/stats/contributions/count.json',
+    ...['count', 'length', 'area'].map((m) => `/stats/currentness/${m}.json`),
+  ];
   const routeOnly = ['type:relation and type=route', 'route=*', 'type=route'];
 
   it('no statistic counts a route relation: every v2 statistic is 0 for filters only routes match', async () => {
     for (const filter of routeOnly) {
       for (const path of FEATURE_ROUTES) {
-        for (const time of ['2021-05-15T00:00:00Z', '2021-09-01T00:00:00Z']) assert.deepEqual(await stats(path, { filter, time }), [0], `${path} ${filter} ${time}`);
-        assert.deepEqual(await stats(path, { filter, time: '2021-05-15T00:00:00Z', groupBy: { type: 'byTag', key: 'route' } }), [0], `${path} ${filter} grouped`);
+        for (const time of ['2021-05-15T00:00:00Z', '2021-09-01T00:00:00Z'])
+          assert.deepEqual(await stats(path, { filter, time }), [0], `${path} ${filter} ${time}`);
+        assert.deepEqual(
+          await stats(path, { filter, time: '2021-05-15T00:00:00Z', groupBy: { type: 'byTag', key: 'route' } }),
+          [0],
+          `${path} ${filter} grouped`,
+        );
       }
       for (const path of BIN_ROUTES) assert.deepEqual(await stats(path, { filter, time: YEAR }), [0], `${path} ${filter}`);
     }
@@ -123,12 +140,19 @@ describe('v2 scope: multipolygon and boundary relations only (testdata/testcases
     const members = await parquetRows('/extraction/collections_members.parquet', { filter: 'type:relation', time: '2021-09-01T00:00:00Z' });
     // r2's path w3 and r5's untagged ring w2 (members are listed whether or not they were ever tagged)
     assert.deepEqual(members.map((r) => `r${r.collection_osm_id}:w${r.osm_id}`).sort(), ['r2:w3', 'r5:w2']);
-    const get = await parquetRows('/extraction/collections.parquet', { aoi: AOI.join(','), filter: 'type=multipolygon or type=boundary', time: '2021-09-01T00:00:00Z' }, 'GET');
+    const get = await parquetRows(
+      '/extraction/collections.parquet',
+      { aoi: AOI.join(','), filter: 'type=multipolygon or type=boundary', time: '2021-09-01T00:00:00Z' },
+      'GET',
+    );
     assert.deepEqual(get, []);
   });
 
   it('version 1 counts every relation', async () => {
     const res = await fetch(`${base}/v1/elements/count?bboxes=${AOI.join(',')}&time=2021-09-01&filter=type:relation`);
-    assert.deepEqual(((await res.json()) as { result: { value: number }[] }).result.map((r) => r.value), [5]);
+    assert.deepEqual(
+      ((await res.json()) as { result: { value: number }[] }).result.map((r) => r.value),
+      [5],
+    );
   });
 });

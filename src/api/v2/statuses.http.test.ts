@@ -78,7 +78,9 @@ describe('v2 OpenAPI: documented statuses = answered statuses', () => {
     };
     // OpenAPI 3.0 schemas: keywords ajv does not know (`examples` aside) are annotations here
     const ajv = new Ajv({ strict: false, validateFormats: false, allErrors: true });
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+    );
     assert.ok(operations.length >= 28, `${operations.length} operations`);
     await fetch(`${base}/v2-rc/health`); // no key needed: does not use up `limited`
     let limitedUsed = false;
@@ -102,7 +104,10 @@ describe('v2 OpenAPI: documented statuses = answered statuses', () => {
           assert.ok(content, `${method} ${path} ${res.status}: answered ${mediaType}, documented ${Object.keys(documented.content)}`);
           if (mediaType === 'application/json') {
             const validate = ajv.compile(content.schema);
-            assert.ok(validate(JSON.parse(body.toString('utf8'))), `${method} ${path} ${res.status}: ${body.toString('utf8').slice(0, 200)} does not match the documented schema: ${ajv.errorsText(validate.errors)}`);
+            assert.ok(
+              validate(JSON.parse(body.toString('utf8'))),
+              `${method} ${path} ${res.status}: ${body.toString('utf8').slice(0, 200)} does not match the documented schema: ${ajv.errorsText(validate.errors)}`,
+            );
           }
         }
         return res.status;

@@ -34,7 +34,10 @@ function pick(errors: readonly ErrorObject[], schemaPath: string): ErrorObject[]
     branchErrors.set(m[1]!, list);
   }
   const fitting = [...branchErrors.entries()].filter(
-    ([, list]) => !list.some((e) => e.instancePath === union.instancePath && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum') && isBranchRoot(e, union)),
+    ([, list]) =>
+      !list.some(
+        (e) => e.instancePath === union.instancePath && (e.keyword === 'type' || e.keyword === 'const' || e.keyword === 'enum') && isBranchRoot(e, union),
+      ),
   );
   const others = mine.filter((e) => !e.schemaPath.startsWith(`${union.schemaPath}/`) && e !== union);
   if (fitting.length === 1) return [...others, ...pick(errors, `${union.schemaPath}/${fitting[0]![0]}`)];

@@ -12,10 +12,13 @@ export interface ChangesetsBar {
 
 export function changesetsBar(): ChangesetsBar {
   if (!process.stderr.isTTY) return { update: () => {}, stop: () => {} };
-  const bar = new SingleBar({
-    format: 'changesets |{bar}| {percentage}% | {read} read | {kept} kept | ETA {eta_formatted}',
-    hideCursor: true,
-  }, Presets.shades_classic);
+  const bar = new SingleBar(
+    {
+      format: 'changesets |{bar}| {percentage}% | {read} read | {kept} kept | ETA {eta_formatted}',
+      hideCursor: true,
+    },
+    Presets.shades_classic,
+  );
   let lastUpdate = 0;
   return {
     update(p) {

@@ -23,11 +23,15 @@ export async function importCommand(argv: string[]): Promise<void> {
     },
   });
   if (positionals.length !== 1) {
-    throw new MaphistError('CLI_USAGE', 'usage: maphist import <history file (.osh.pbf, .osh, .osm[.gz|.bz2])> [--db PATH] [--workers N] [--changesets FILE [--all-changesets]]');
+    throw new MaphistError(
+      'CLI_USAGE',
+      'usage: maphist import <history file (.osh.pbf, .osh, .osm[.gz|.bz2])> [--db PATH] [--workers N] [--changesets FILE [--all-changesets]]',
+    );
   }
   if (values['all-changesets'] && values.changesets === undefined) throw new MaphistError('CLI_USAGE', '--all-changesets needs --changesets FILE');
   const workers = values.workers === undefined ? undefined : Number(values.workers);
-  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) throw new MaphistError('CLI_USAGE', '--workers takes a whole number of at least 1');
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1))
+    throw new MaphistError('CLI_USAGE', '--workers takes a whole number of at least 1');
   const result = await runImport(positionals[0], values.db!, workers, { changesets: values.changesets, allChangesets: values['all-changesets'] });
   const rss = (process.resourceUsage().maxRSS / 1024).toFixed(0);
   console.log(
@@ -41,14 +45,21 @@ export async function importCommand(argv: string[]): Promise<void> {
 
 /** The summary line of a changeset load. */
 export function changesetsSummary(file: string, r: LoadChangesetsResult): string {
-  return `changesets from ${file}: ${r.read} read, ${r.kept} kept` + (r.missing > 0 ? `; ${r.missing} changesets the history references are not in the file` : '');
+  return (
+    `changesets from ${file}: ${r.read} read, ${r.kept} kept` + (r.missing > 0 ? `; ${r.missing} changesets the history references are not in the file` : '')
+  );
 }
 
 export async function runImport(input: string, db: string, workers?: number, changesets: { changesets?: string; allChangesets?: boolean } = {}) {
-  const bar = process.stderr.isTTY ? new SingleBar({
-    format: '{phase} |{bar}| {percentage}% | {versions} versions | {rate} versions/s | ETA {eta_formatted}',
-    hideCursor: true,
-  }, Presets.shades_classic) : undefined;
+  const bar = process.stderr.isTTY
+    ? new SingleBar(
+        {
+          format: '{phase} |{bar}| {percentage}% | {versions} versions | {rate} versions/s | ETA {eta_formatted}',
+          hideCursor: true,
+        },
+        Presets.shades_classic,
+      )
+    : undefined;
   const started = performance.now();
   let lastUpdate = 0;
   const onProgress = (p: ImportProgress) => {

@@ -51,7 +51,14 @@ describe('maphist keys', () => {
   });
 
   it('usage errors exit 2; an unknown id exits 8', () => {
-    for (const args of [['keys'], ['keys', 'frobnicate'], ['keys', 'revoke'], ['keys', 'create', '--daily-quota', '0'], ['keys', 'set-quota', 'k_1'], ['keys', 'list', '--frob']]) {
+    for (const args of [
+      ['keys'],
+      ['keys', 'frobnicate'],
+      ['keys', 'revoke'],
+      ['keys', 'create', '--daily-quota', '0'],
+      ['keys', 'set-quota', 'k_1'],
+      ['keys', 'list', '--frob'],
+    ]) {
       assert.equal(maphist(dir, ...args).code, 2, args.join(' '));
     }
     const r = maphist(dir, 'keys', 'revoke', 'k_000000000000');

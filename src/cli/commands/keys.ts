@@ -84,7 +84,9 @@ export async function keysCommand(argv: string[], out: (line: string) => void = 
     case 'set-quota':
       if (perMinute === undefined && dailyQuota === undefined) throw usage('keys set-quota: give --per-minute and/or --daily-quota');
       if (!(await setKeyLimits(path, id!, { perMinute, dailyQuota }))) throw notFound(id!, path);
-      out(`key ${id}: ${[perMinute !== undefined && `per-minute ${perMinute}`, dailyQuota !== undefined && `daily-quota ${dailyQuota}`].filter(Boolean).join(', ')}`);
+      out(
+        `key ${id}: ${[perMinute !== undefined && `per-minute ${perMinute}`, dailyQuota !== undefined && `daily-quota ${dailyQuota}`].filter(Boolean).join(', ')}`,
+      );
       return;
     default:
       throw usage(action === undefined ? 'keys: which action?' : `keys: unknown action '${action}'`);

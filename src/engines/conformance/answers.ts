@@ -37,7 +37,22 @@ export type Answer = { series: SeriesAnswer[] } | { records: Record<string, unkn
 export function areaOfSpec(id: string, spec: AreaSpec): AreaOfInterest {
   if ('bbox' in spec) {
     const [a, b, c, d] = spec.bbox;
-    return { id, bbox: spec.bbox, geometry: { type: 'Polygon', coordinates: [[[a, b], [c, b], [c, d], [a, d], [a, b]]] } };
+    return {
+      id,
+      bbox: spec.bbox,
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [a, b],
+            [c, b],
+            [c, d],
+            [a, d],
+            [a, b],
+          ],
+        ],
+      },
+    };
   }
   return { id, bbox: bboxOf(spec.polygon as Polygon | MultiPolygon)!, geometry: spec.polygon };
 }
@@ -240,7 +255,13 @@ export async function runCase(engines: Engines, c: ConformanceCase): Promise<Ans
       return { series: [{ key: 'total', values }] };
     }
     case 'stats.currentness': {
-      const values = await engines.stats.currentness({ aoi: caseArea(c, c.aoi), edges: c.edges.map(epochOf), filter: v2(c.filter), measure: c.measure, clip: c.clip });
+      const values = await engines.stats.currentness({
+        aoi: caseArea(c, c.aoi),
+        edges: c.edges.map(epochOf),
+        filter: v2(c.filter),
+        measure: c.measure,
+        clip: c.clip,
+      });
       return { series: [{ key: 'total', values }] };
     }
     case 'parquet': {
@@ -342,7 +363,8 @@ export function compareAnswers(c: ConformanceCase, got: Answer, want: Answer): s
   for (let i = 0; i < Math.min(got.records.length, want.records.length) && out.length < 10; i++) {
     const before = out.length;
     diff(got.records[i], want.records[i], ['records', String(i)], exact, out);
-    if (out.length > before) out.push(`  record ${i} is ${JSON.stringify(got.records[i]).slice(0, 300)}, golden ${JSON.stringify(want.records[i]).slice(0, 300)}`);
+    if (out.length > before)
+      out.push(`  record ${i} is ${JSON.stringify(got.records[i]).slice(0, 300)}, golden ${JSON.stringify(want.records[i]).slice(0, 300)}`);
   }
   return out;
 }

@@ -14,14 +14,22 @@ import { goldenPath, readGolden } from './goldens.js';
 const shapes = (c: ConformanceCase): string[] => {
   switch (c.op) {
     case 'snapshots':
-      return [`snapshots:${c.measure}`, `snapshots:${c.grouping.by}`, ...c.areas.map((a) => `area:${'bbox' in AREAS[c.fixture][a]! ? 'bbox' : 'polygon'}`), ...(c.areas.length > 1 ? ['snapshots:several-areas'] : []),
-        ...(c.grouping.by === 'tag' || c.grouping.by === 'boundaryAndTag' ? [`snapshots:${c.grouping.by}:${c.grouping.values ? 'values' : 'no-values'}`] : [])];
+      return [
+        `snapshots:${c.measure}`,
+        `snapshots:${c.grouping.by}`,
+        ...c.areas.map((a) => `area:${'bbox' in AREAS[c.fixture][a]! ? 'bbox' : 'polygon'}`),
+        ...(c.areas.length > 1 ? ['snapshots:several-areas'] : []),
+        ...(c.grouping.by === 'tag' || c.grouping.by === 'boundaryAndTag' ? [`snapshots:${c.grouping.by}:${c.grouping.values ? 'values' : 'no-values'}`] : []),
+      ];
     case 'ratio':
       return [`ratio:${c.perBoundary ? 'boundary' : 'union'}`];
     case 'contributions':
     case 'latest':
     case 'users':
-      return [`${c.op}:${c.grouping.by}`, ...(c.contributionTypes ? [`${c.op}:contributionTypes`, ...c.contributionTypes.map((t) => `contributionType:${t}`)] : [])];
+      return [
+        `${c.op}:${c.grouping.by}`,
+        ...(c.contributionTypes ? [`${c.op}:contributionTypes`, ...c.contributionTypes.map((t) => `contributionType:${t}`)] : []),
+      ];
     case 'extract':
       return [`extract:${c.kind}`];
     case 'stats.features':
@@ -38,23 +46,50 @@ const shapes = (c: ConformanceCase): string[] => {
 
 it('the cases cover every plan shape of the contracts', () => {
   const covered = new Set(CASES.flatMap(shapes));
-  const hasHole = Object.values(AREAS).some((areas) => Object.values(areas).some((a) => 'polygon' in a && a.polygon.type === 'Polygon' && a.polygon.coordinates.length > 1));
+  const hasHole = Object.values(AREAS).some((areas) =>
+    Object.values(areas).some((a) => 'polygon' in a && a.polygon.type === 'Polygon' && a.polygon.coordinates.length > 1),
+  );
   assert.ok(hasHole, 'a polygon with a hole');
   const required = [
     ...['count', 'length', 'area', 'perimeter'].map((m) => `snapshots:${m}`),
     ...['none', 'boundary', 'type', 'tag', 'key', 'boundaryAndTag'].map((g) => `snapshots:${g}`),
-    'snapshots:tag:values', 'snapshots:tag:no-values', 'snapshots:boundaryAndTag:values', 'snapshots:boundaryAndTag:no-values',
-    'snapshots:several-areas', 'area:bbox', 'area:polygon',
-    'ratio:union', 'ratio:boundary',
+    'snapshots:tag:values',
+    'snapshots:tag:no-values',
+    'snapshots:boundaryAndTag:values',
+    'snapshots:boundaryAndTag:no-values',
+    'snapshots:several-areas',
+    'area:bbox',
+    'area:polygon',
+    'ratio:union',
+    'ratio:boundary',
     ...['contributions', 'latest', 'users'].flatMap((op) => ['none', 'boundary', 'type', 'tag', 'key'].map((g) => `${op}:${g}`)),
-    'contributions:contributionTypes', 'latest:contributionTypes', 'users:contributionTypes',
+    'contributions:contributionTypes',
+    'latest:contributionTypes',
+    'users:contributionTypes',
     ...['creation', 'deletion', 'tagChange', 'geometryChange'].map((t) => `contributionType:${t}`),
-    'extract:snapshot', 'extract:fullHistory', 'extract:contributions', 'extract:latestContributions',
-    'stats.features:count', 'stats.features:length', 'stats.features:area', 'stats.features:clip', 'stats.features:groupBy',
-    'stats.currentness:count', 'stats.currentness:length', 'stats.currentness:area', 'stats.contributions', 'stats.contributors',
-    'parquet:features', 'parquet:contributions', 'parquet:collections', 'parquet:collections_members',
+    'extract:snapshot',
+    'extract:fullHistory',
+    'extract:contributions',
+    'extract:latestContributions',
+    'stats.features:count',
+    'stats.features:length',
+    'stats.features:area',
+    'stats.features:clip',
+    'stats.features:groupBy',
+    'stats.currentness:count',
+    'stats.currentness:length',
+    'stats.currentness:area',
+    'stats.contributions',
+    'stats.contributors',
+    'parquet:features',
+    'parquet:contributions',
+    'parquet:collections',
+    'parquet:collections_members',
   ];
-  assert.deepEqual(required.filter((s) => !covered.has(s)), []);
+  assert.deepEqual(
+    required.filter((s) => !covered.has(s)),
+    [],
+  );
 });
 
 it('every case has a golden made for its definition, and ids are unique per fixture', () => {
@@ -103,8 +138,14 @@ it('comparison: counts exactly, measures within 0.5 %, groups in order', () => {
 it('comparison of records: fields exactly, geometry measures within 0.5 %, bbox within 1e-6°', () => {
   const x = CASES.find((c) => c.op === 'extract')!;
   const rec = (over: Record<string, unknown> = {}, geometry: Record<string, unknown> = {}) => ({
-    type: 1, id: 7, version: 2, changeset: 9, time: 100, tags: [['building', 'yes']],
-    geometry: { type: 'Polygon', bbox: [1, 2, 3, 4], length: 0, area: 1000, ...geometry }, ...over,
+    type: 1,
+    id: 7,
+    version: 2,
+    changeset: 9,
+    time: 100,
+    tags: [['building', 'yes']],
+    geometry: { type: 'Polygon', bbox: [1, 2, 3, 4], length: 0, area: 1000, ...geometry },
+    ...over,
   });
   const want: Answer = { records: [rec()] };
   assert.deepEqual(compareAnswers(x, { records: [rec({}, { area: 1004, bbox: [1, 2, 3, 4 + 5e-7] })] }, want), []);

@@ -23,13 +23,25 @@ describe('back references on the handmade history', () => {
   });
   after(() => db.dispose());
 
-  it('way_nodes: every way version\'s node list in order; the deletion w10v3 has none', async () => {
+  it("way_nodes: every way version's node list in order; the deletion w10v3 has none", async () => {
     const lists = await wayNodeLists(db.store, [10, 11, 12, 99]);
     assert.deepEqual(
       [...lists].map(([w, vs]) => [w, [...vs]]),
       [
-        [10, [[1, [1, 2, 3, 4, 1]], [2, [1, 2, 3, 4, 1]]]],
-        [11, [[1, [6, 7]], [2, [6, 7, 8]]]],
+        [
+          10,
+          [
+            [1, [1, 2, 3, 4, 1]],
+            [2, [1, 2, 3, 4, 1]],
+          ],
+        ],
+        [
+          11,
+          [
+            [1, [6, 7]],
+            [2, [6, 7, 8]],
+          ],
+        ],
         [12, [[1, [9, 10, 11, 12, 9]]]],
       ],
     );
@@ -37,7 +49,13 @@ describe('back references on the handmade history', () => {
 
   it('current parents: w10 is deleted (n1–n4 have none), w11v2 added n8, r20v2 still names w12', async () => {
     const nodes = Array.from({ length: 12 }, (_, i) => ({ type: 'node' as const, id: i + 1 }));
-    const got = await currentParents(db.store, [...nodes, { type: 'way', id: 10 }, { type: 'way', id: 11 }, { type: 'way', id: 12 }, { type: 'relation', id: 20 }]);
+    const got = await currentParents(db.store, [
+      ...nodes,
+      { type: 'way', id: 10 },
+      { type: 'way', id: 11 },
+      { type: 'way', id: 12 },
+      { type: 'relation', id: 20 },
+    ]);
     assert.deepEqual(got.map(line), [
       'n6 <- w11v2',
       'n7 <- w11v2',
@@ -76,13 +94,15 @@ describe('back references on the sample', () => {
   after(() => db.dispose());
 
   it('way_nodes holds every node list of every way version', async () => {
-    const rows = await db.query<{ l: string }>(`SELECT concat_ws(' ', way_id, version, string_agg(node_id::VARCHAR, ',' ORDER BY pos)) AS l FROM way_nodes GROUP BY way_id, version`);
+    const rows = await db.query<{ l: string }>(
+      `SELECT concat_ws(' ', way_id, version, string_agg(node_id::VARCHAR, ',' ORDER BY pos)) AS l FROM way_nodes GROUP BY way_id, version`,
+    );
     const got = rows.map((r) => r.l).sort();
     assert.ok(wayLists.length > 10_000, `${wayLists.length} way versions`);
     assert.deepEqual(got, [...wayLists].sort());
   });
 
-  it('current_parents is the inverse of the newest visible versions\' node and member lists', async () => {
+  it("current_parents is the inverse of the newest visible versions' node and member lists", async () => {
     const expected = new Set<string>();
     for (const v of newest.values()) {
       if (!v.visible) continue;
@@ -100,9 +120,16 @@ describe('back references on the sample', () => {
   });
 
   it('currentParents answers for a node shared by several ways and for a relation member, as the table says', async () => {
-    const [shared] = await db.query<{ id: number }>(`SELECT member_id::DOUBLE AS id FROM current_parents WHERE member_type = 0 GROUP BY 1 HAVING count(*) >= 3 ORDER BY 1 LIMIT 1`);
-    const [member] = await db.query<{ t: number; id: number }>(`SELECT member_type::INTEGER AS t, member_id::DOUBLE AS id FROM current_parents WHERE parent_type = 2 AND member_type = 1 ORDER BY 2 LIMIT 1`);
-    const got = await currentParents(db.store, [{ type: 'node', id: shared!.id }, { type: 'way', id: member!.id }]);
+    const [shared] = await db.query<{ id: number }>(
+      `SELECT member_id::DOUBLE AS id FROM current_parents WHERE member_type = 0 GROUP BY 1 HAVING count(*) >= 3 ORDER BY 1 LIMIT 1`,
+    );
+    const [member] = await db.query<{ t: number; id: number }>(
+      `SELECT member_type::INTEGER AS t, member_id::DOUBLE AS id FROM current_parents WHERE parent_type = 2 AND member_type = 1 ORDER BY 2 LIMIT 1`,
+    );
+    const got = await currentParents(db.store, [
+      { type: 'node', id: shared!.id },
+      { type: 'way', id: member!.id },
+    ]);
     const expected: CurrentParent[] = [];
     for (const v of newest.values()) {
       if (!v.visible) continue;

@@ -13,7 +13,16 @@ import type { AreaOfInterest, ContributionType } from '../../query/model.js';
 import { comparedGeometry, sameGeometry } from '../../query/contributions.js';
 import type { ImportedDb } from '../../store/test-support.js';
 
-const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [null, 'Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'];
+const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [
+  null,
+  'Point',
+  'LineString',
+  'Polygon',
+  'MultiPoint',
+  'MultiLineString',
+  'MultiPolygon',
+  'GeometryCollection',
+];
 const TYPES = ['node', 'way', 'relation'] as const;
 
 export interface BruteRow {
@@ -56,7 +65,9 @@ export function v2Rows(rows: readonly BruteRow[]): BruteRow[] {
 }
 
 export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
-  const rows = await db.query<Record<string, unknown>>(`SELECT type, id::DOUBLE AS id, version, minor_version, valid_from::DOUBLE AS valid_from, valid_to::DOUBLE AS valid_to,
+  const rows = await db.query<
+    Record<string, unknown>
+  >(`SELECT type, id::DOUBLE AS id, version, minor_version, valid_from::DOUBLE AS valid_from, valid_to::DOUBLE AS valid_to,
       deleted, collapsed, changeset::DOUBLE AS changeset, user_id, map_keys(tags) AS k, map_values(tags) AS v, map_keys(tags_before) AS kb, map_values(tags_before) AS vb,
       geometry_type, geometry, geometry_valid, area, length, perimeter, vertices, outers, inners, roundness, squareness FROM states`);
   const tagged = new Set<string>();
@@ -73,7 +84,9 @@ export async function loadAllRows(db: ImportedDb): Promise<BruteRow[]> {
   });
   const history = new Map<string, BBox>();
   const withMembers = new Set<string>();
-  const members = await db.query<Record<string, number>>('SELECT relation_id::DOUBLE AS r, version, member_type AS t, member_id::DOUBLE AS m FROM relation_members');
+  const members = await db.query<Record<string, number>>(
+    'SELECT relation_id::DOUBLE AS r, version, member_type AS t, member_id::DOUBLE AS m FROM relation_members',
+  );
   for (const m of members) {
     withMembers.add(`${m.r}/${m.version}`);
     const b = m.t < 2 ? own.get(`${m.t}/${m.m}`) : undefined;
@@ -146,13 +159,26 @@ const UNPLACED: Geometry = { type: 'GeometryCollection', geometries: [] };
 function boxWithin(b: BBox, area: BruteArea): boolean {
   if ('bbox' in area) return b[0] >= area.bbox[0] && b[1] >= area.bbox[1] && b[2] <= area.bbox[2] && b[3] <= area.bbox[3];
   if (b[0] === b[2] && b[1] === b[3]) return clipToPolygon({ type: 'Point', coordinates: [b[0], b[1]] }, area.polygon) !== null;
-  const outline: Geometry = { type: 'LineString', coordinates: [[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]] };
+  const outline: Geometry = {
+    type: 'LineString',
+    coordinates: [
+      [b[0], b[1]],
+      [b[2], b[1]],
+      [b[2], b[3]],
+      [b[0], b[3]],
+      [b[0], b[1]],
+    ],
+  };
   const c = clipToPolygon(outline, area.polygon);
   if (c === null || Math.abs(lengthOf(c) - lengthOf(outline)) > 1e-9 * lengthOf(outline)) return false;
   // the outline inside, and no hole or notch within it: the bbox's area is covered too
   if (b[0] === b[2] || b[1] === b[3]) return true;
   const inner = clipToPolygon({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] }, area.polygon);
-  return inner !== null && Math.abs(areaOf(inner) - areaOf({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] })) <= 1e-9 * areaOf({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] });
+  return (
+    inner !== null &&
+    Math.abs(areaOf(inner) - areaOf({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] })) <=
+      1e-9 * areaOf({ type: 'Polygon', coordinates: [outline.coordinates as Position[]] })
+  );
 }
 
 /** A version without geometry the area contains by its history (snapshots also need members). */
@@ -177,7 +203,10 @@ export function bruteSnapshots(rows: readonly BruteRow[], area: BruteArea, filte
   // Rows without an extent: every one in a whole-world area, else those placed by their history.
   const near = v1Rows(rows).filter((r) => (r.box !== null && meets(r.box, box)) || (world ? r.box === null : placedEmpty(r, area, true)));
   for (const t of timestamps) {
-    let count = 0, length = 0, areaSum = 0, perimeter = 0;
+    let count = 0,
+      length = 0,
+      areaSum = 0,
+      perimeter = 0;
     for (const r of near) {
       if (r.deleted || r.validFrom > t || r.validTo <= t || !pred(r.state)) continue;
       if (r.box === null) {
@@ -232,7 +261,10 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
   });
   const world = coversWorld(area);
   for (const key of keys) {
-    const kept = byElement.get(key)!.filter((r) => !r.collapsed).sort((a, b) => a.validFrom - b.validFrom || a.version - b.version || a.minor - b.minor);
+    const kept = byElement
+      .get(key)!
+      .filter((r) => !r.collapsed)
+      .sort((a, b) => a.validFrom - b.validFrom || a.version - b.version || a.minor - b.minor);
     const clipped = (r: BruteRow): Geometry | null => {
       if (r.deleted || !pred(r.state)) return null;
       if (r.box === null) return world ? UNPLACED : null;
@@ -258,7 +290,15 @@ export function bruteContributions(rows: readonly BruteRow[], area: BruteArea, f
           const side = (g: Geometry | null, row: BruteRow) => (row.box === null ? g : comparedGeometry(g, () => row.geometry));
           if (!sameGeometry(side(cur, r), side(prev, prevRow!))) types.add('geometryChange');
         }
-        out.push({ typeCode: r.typeCode, id: r.state.id, time: r.validFrom, userId: r.userId, types, tags: r.state.tags, tagsBefore: prevRow?.state.tags ?? [] });
+        out.push({
+          typeCode: r.typeCode,
+          id: r.state.id,
+          time: r.validFrom,
+          userId: r.userId,
+          types,
+          tags: r.state.tags,
+          tagsBefore: prevRow?.state.tags ?? [],
+        });
       }
       prev = cur;
       prevIn = curIn;
@@ -313,11 +353,31 @@ export function rng(seed: number): () => number {
 const ANDORRA: BBox = [1.4, 42.42, 1.8, 42.66];
 
 export function rectArea(b: BBox, id: string): AreaOfInterest {
-  return { id, bbox: b, geometry: { type: 'Polygon', coordinates: [[[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]]] } };
+  return {
+    id,
+    bbox: b,
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [b[0], b[1]],
+          [b[2], b[1]],
+          [b[2], b[3]],
+          [b[0], b[3]],
+          [b[0], b[1]],
+        ],
+      ],
+    },
+  };
 }
 export function polyArea(g: Polygon | MultiPolygon, id: string): AreaOfInterest {
   const pts = (g.type === 'Polygon' ? [g.coordinates] : g.coordinates).flatMap((p) => p[0]);
-  const bbox: BBox = [Math.min(...pts.map((p) => p[0])), Math.min(...pts.map((p) => p[1])), Math.max(...pts.map((p) => p[0])), Math.max(...pts.map((p) => p[1]))];
+  const bbox: BBox = [
+    Math.min(...pts.map((p) => p[0])),
+    Math.min(...pts.map((p) => p[1])),
+    Math.max(...pts.map((p) => p[0])),
+    Math.max(...pts.map((p) => p[1])),
+  ];
   return { id, bbox, geometry: g };
 }
 function randomBBox(r: () => number): BBox {
@@ -337,8 +397,6 @@ function randomStar(r: () => number, cx: number, cy: number, radius: number, n: 
   ring.push(ring[0]);
   return ring;
 }
-
-
 
 /** The random areas of the consistency test (5 bboxes, 4 star polygons, one with a hole, one multipolygon). */
 export function randomAreas(r: () => number): { area: AreaOfInterest; brute: BruteArea }[] {

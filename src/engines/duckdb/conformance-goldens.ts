@@ -32,7 +32,17 @@ import { openStore } from '../../store/open-store.js';
 import type { ImportedDb } from '../../store/test-support.js';
 import { REPO_ROOT } from '../../testing/test-data.js';
 import { caseArea, compareAnswers, runCase, summarize, type Answer, type SeriesAnswer } from '../conformance/answers.js';
-import { AREAS, CASES, epochOf, FIXTURES, type ConformanceCase, type ContributionCase, type ExtractCase, type ParquetCase, type StoreFixture } from '../conformance/cases.js';
+import {
+  AREAS,
+  CASES,
+  epochOf,
+  FIXTURES,
+  type ConformanceCase,
+  type ContributionCase,
+  type ExtractCase,
+  type ParquetCase,
+  type StoreFixture,
+} from '../conformance/cases.js';
 import { goldenPath, type Golden } from '../conformance/goldens.js';
 import { bruteContributions, bruteSnapshots, loadAllRows, v1Rows, v2Rows, type BruteArea, type BruteContribution, type BruteRow } from './brute-force.js';
 import { createDuckDbEngines } from './engines.js';
@@ -40,7 +50,8 @@ import { bruteBins, bruteCurrentness, bruteFeatures } from './stats-brute-force.
 
 const BRUTE_V1 = 'oracle: brute force (src/engines/duckdb/brute-force.ts) over every row of the store; groups by the documented rules (conformance-goldens.ts)';
 const BRUTE_V2 = 'oracle: brute force (src/engines/duckdb/stats-brute-force.ts) over every row of the store';
-const PINNED = 'pinned: the DuckDB engine\'s answer when this golden was made (no full oracle exists for extraction); inspected by hand and cross-checked as listed in checks';
+const PINNED =
+  "pinned: the DuckDB engine's answer when this golden was made (no full oracle exists for extraction); inspected by hand and cross-checked as listed in checks";
 
 const q = (s: string) => JSON.stringify(s);
 
@@ -75,7 +86,12 @@ function tagOf(tags: readonly string[], key: string): string | undefined {
 
 const codepoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function snapshotSeries(rows: BruteRow[], c: ConformanceCase & { timestamps: string[]; measure: Measure; filter: string }, areaNames: string[], grouping: SnapshotGrouping): SeriesAnswer[] {
+function snapshotSeries(
+  rows: BruteRow[],
+  c: ConformanceCase & { timestamps: string[]; measure: Measure; filter: string },
+  areaNames: string[],
+  grouping: SnapshotGrouping,
+): SeriesAnswer[] {
   const ts = c.timestamps.map(epochOf);
   const area = bruteArea(c, areaNames);
   const run = (text: string) => bruteSnapshots(rows, area, parseFilter(text, { version: 1 }), ts);
@@ -98,7 +114,15 @@ function snapshotSeries(rows: BruteRow[], c: ConformanceCase & { timestamps: str
       const out: SeriesAnswer[] = [];
       const rest = run(grouping.values ? `(${f}) and not (${grouping.values.map((v) => `${q(k)}=${q(v)}`).join(' or ')})` : `(${f}) and not ${q(k)}=*`);
       if (present(rest)) out.push({ key: 'remainder', values: rest[c.measure] });
-      const values = grouping.values ? [...new Set(grouping.values)] : [...new Set(v1Rows(rows).map((r) => tagOf(r.state.tags, k)).filter((v): v is string => v !== undefined))].sort(codepoint);
+      const values = grouping.values
+        ? [...new Set(grouping.values)]
+        : [
+            ...new Set(
+              v1Rows(rows)
+                .map((r) => tagOf(r.state.tags, k))
+                .filter((v): v is string => v !== undefined),
+            ),
+          ].sort(codepoint);
       for (const v of values) {
         const r = run(`(${f}) and ${q(k)}=${q(v)}`);
         if (grouping.values || present(r)) out.push({ key: `tag:${k}=${v}`, values: r[c.measure] });
@@ -125,7 +149,9 @@ function snapshotsOracle(rows: BruteRow[], c: Extract<ConformanceCase, { op: 'sn
       labels.push(...[...names].sort(codepoint));
     }
     const n = c.timestamps.length;
-    return c.areas.flatMap((a, i) => labels.map((l) => ({ key: `${a}|${l}`, values: perArea[i]!.find((x) => x.key === l)?.values ?? new Array<number>(n).fill(0) })));
+    return c.areas.flatMap((a, i) =>
+      labels.map((l) => ({ key: `${a}|${l}`, values: perArea[i]!.find((x) => x.key === l)?.values ?? new Array<number>(n).fill(0) })),
+    );
   }
   return snapshotSeries(rows, c, c.areas, g);
 }
@@ -196,12 +222,17 @@ function contributionSeries(rows: BruteRow[], c: ContributionCase, areaNames: st
     totalUsers[k]!.add(x.userId);
     for (const l of labelsOf(c.grouping, x)) {
       if (!counts.has(l)) counts.set(l, new Array<number>(n).fill(0));
-      if (!users.has(l)) users.set(l, Array.from({ length: n }, () => new Set<number>()));
+      if (!users.has(l))
+        users.set(
+          l,
+          Array.from({ length: n }, () => new Set<number>()),
+        );
       counts.get(l)![k]! += 1;
       users.get(l)![k]!.add(x.userId);
     }
   }
-  const valuesOf = (l: string): number[] => (c.op === 'users' ? (users.get(l)?.map((s) => s.size) ?? new Array<number>(n).fill(0)) : (counts.get(l) ?? new Array<number>(n).fill(0)));
+  const valuesOf = (l: string): number[] =>
+    c.op === 'users' ? (users.get(l)?.map((s) => s.size) ?? new Array<number>(n).fill(0)) : (counts.get(l) ?? new Array<number>(n).fill(0));
   const g = c.grouping;
   const out: SeriesAnswer[] = [];
   switch (g.by) {
@@ -251,7 +282,14 @@ function near(a: number, b: number): boolean {
 
 function checkExtract(rows: BruteRow[], c: ExtractCase, answer: Answer): string[] {
   if (!('records' in answer)) throw new Error('no records');
-  const recs = answer.records as { type: number; id: number; time: number; version: number; contribution?: Record<string, boolean>; geometry: ReturnType<typeof summarize> }[];
+  const recs = answer.records as {
+    type: number;
+    id: number;
+    time: number;
+    version: number;
+    contribution?: Record<string, boolean>;
+    geometry: ReturnType<typeof summarize>;
+  }[];
   const area = bruteArea(c, c.areas);
   const clip = clipperOf(area);
   const pred = compilePredicate(parseFilter(c.filter, { version: 1 }));
@@ -262,7 +300,12 @@ function checkExtract(rows: BruteRow[], c: ExtractCase, answer: Answer): string[
     const geometries = new Map<string, Geometry>();
     for (const r of v1Rows(rows)) {
       if (r.deleted || r.geometry === null || !pred(r.state)) continue;
-      const times = c.kind === 'snapshot' ? ts.filter((t) => r.validFrom <= t && t < r.validTo) : r.validFrom < ts[1]! && r.validTo > ts[0]! ? [Math.max(r.validFrom, ts[0]!)] : [];
+      const times =
+        c.kind === 'snapshot'
+          ? ts.filter((t) => r.validFrom <= t && t < r.validTo)
+          : r.validFrom < ts[1]! && r.validTo > ts[0]!
+            ? [Math.max(r.validFrom, ts[0]!)]
+            : [];
       if (times.length === 0) continue;
       const cg = clip(r.geometry);
       if (cg === null) continue;
@@ -272,11 +315,18 @@ function checkExtract(rows: BruteRow[], c: ExtractCase, answer: Answer): string[
         geometries.set(key, c.clipGeometry ? cg : r.geometry);
       }
     }
-    checks.push(sameSet(`features (type, id, ${c.kind === 'snapshot' ? 'timestamp' : 'clamped start'})`, recs.map((x) => `${x.type}/${x.id}@${x.time}`), want));
+    checks.push(
+      sameSet(
+        `features (type, id, ${c.kind === 'snapshot' ? 'timestamp' : 'clamped start'})`,
+        recs.map((x) => `${x.type}/${x.id}@${x.time}`),
+        want,
+      ),
+    );
     for (const x of recs) {
       const w = summarize(geometries.get(`${x.type}/${x.id}@${x.time}`)!)!;
       const g = x.geometry!;
-      if (g.type !== w.type || !near(g.length, w.length) || !near(g.area, w.area)) throw new Error(`${x.type}/${x.id}@${x.time}: geometry ${JSON.stringify(g)} vs ${JSON.stringify(w)}`);
+      if (g.type !== w.type || !near(g.length, w.length) || !near(g.area, w.area))
+        throw new Error(`${x.type}/${x.id}@${x.time}: geometry ${JSON.stringify(g)} vs ${JSON.stringify(w)}`);
     }
     checks.push(`every feature's geometry (${c.clipGeometry ? 'clipped' : 'whole'}): type, length and area equal the brute force's`);
   } else {
@@ -311,9 +361,17 @@ function checkParquet(rows: BruteRow[], c: ParquetCase, answer: Answer): string[
     const [t0, t1] = 'at' in c.time ? [epochOf(c.time.at), epochOf(c.time.at)] : [epochOf(c.time.start), epochOf(c.time.end)];
     const alive = (r: BruteRow) => ('at' in c.time ? r.validFrom <= t0 && t0 < r.validTo : r.validTo > t0 && r.validFrom < t1);
     const want = v2Rows(rows)
-      .filter((r) => !r.deleted && r.geometry !== null && r.state.geometryType !== 'GeometryCollection' && alive(r) && pred(r.state) && clip(r.geometry) !== null)
+      .filter(
+        (r) => !r.deleted && r.geometry !== null && r.state.geometryType !== 'GeometryCollection' && alive(r) && pred(r.state) && clip(r.geometry) !== null,
+      )
       .map((r) => `${TYPES[r.typeCode]}/${r.state.id}v${r.version}.${r.minor}`);
-    checks.push(sameSet('rows (osm_type, osm_id, version, minor_version)', recs.map((x) => `${x.osm_type as string}/${x.osm_id as number}v${x.version as number}.${x.minor_version as number}`), want));
+    checks.push(
+      sameSet(
+        'rows (osm_type, osm_id, version, minor_version)',
+        recs.map((x) => `${x.osm_type as string}/${x.osm_id as number}v${x.version as number}.${x.minor_version as number}`),
+        want,
+      ),
+    );
   } else if (c.kind === 'contributions') {
     if ('at' in c.time) throw new Error('range expected');
     const edges = [epochOf(c.time.start), epochOf(c.time.end)];
@@ -331,12 +389,15 @@ function checkParquet(rows: BruteRow[], c: ParquetCase, answer: Answer): string[
 /** Handmade whole-world snapshot counts against expected.json (osmium's element lists). */
 function checkHandmadeExpected(c: ConformanceCase, answer: Answer): string[] {
   if (c.op !== 'snapshots' || c.fixture !== 'handmade' || c.id !== 'snapshots-count-type-world' || !('series' in answer)) return [];
-  const expected = JSON.parse(readFileSync(join(REPO_ROOT, 'testdata', 'testcases', 'handmade', 'expected.json'), 'utf8')) as { snapshots: { t: string; counts: Record<string, number> }[] };
+  const expected = JSON.parse(readFileSync(join(REPO_ROOT, 'testdata', 'testcases', 'handmade', 'expected.json'), 'utf8')) as {
+    snapshots: { t: string; counts: Record<string, number> }[];
+  };
   const ways = answer.series.find((s) => s.key === 'type:way')!.values;
   const relations = answer.series.find((s) => s.key === 'type:relation')!.values;
   expected.snapshots.forEach((s, i) => {
     if (epochOf(s.t) !== epochOf(c.timestamps[i]!)) throw new Error('expected.json times changed');
-    if (ways[i] !== s.counts.ways || relations[i] !== s.counts.relations) throw new Error(`expected.json at ${s.t}: ways ${ways[i]} vs ${s.counts.ways}, relations ${relations[i]} vs ${s.counts.relations}`);
+    if (ways[i] !== s.counts.ways || relations[i] !== s.counts.relations)
+      throw new Error(`expected.json at ${s.t}: ways ${ways[i]} vs ${s.counts.ways}, relations ${relations[i]} vs ${s.counts.relations}`);
   });
   return ['ways and relations per timestamp equal expected.json (osmium time-filter)'];
 }
@@ -413,11 +474,20 @@ async function main(): Promise<void> {
           case 'stats.contributions':
           case 'stats.contributors': {
             const r = bruteBins(rows, bruteArea(c, [c.aoi]), { filter: parseFilter(c.filter, { version: 2 }), edges: c.edges.map(epochOf) });
-            golden = { case: c, source: BRUTE_V2, answer: { series: [{ key: 'total', values: c.op === 'stats.contributions' ? r.contributions : r.contributors }] } };
+            golden = {
+              case: c,
+              source: BRUTE_V2,
+              answer: { series: [{ key: 'total', values: c.op === 'stats.contributions' ? r.contributions : r.contributors }] },
+            };
             break;
           }
           case 'stats.currentness': {
-            const values = bruteCurrentness(rows, bruteArea(c, [c.aoi]), { filter: parseFilter(c.filter, { version: 2 }), edges: c.edges.map(epochOf), measure: c.measure, clip: c.clip });
+            const values = bruteCurrentness(rows, bruteArea(c, [c.aoi]), {
+              filter: parseFilter(c.filter, { version: 2 }),
+              edges: c.edges.map(epochOf),
+              measure: c.measure,
+              clip: c.clip,
+            });
             golden = { case: c, source: BRUTE_V2, answer: { series: [{ key: 'total', values }] } };
             break;
           }

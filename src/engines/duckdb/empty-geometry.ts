@@ -56,25 +56,63 @@ LEFT JOIN withm ON ev.type = 2 AND withm.id = ev.id AND withm.version = ev.versi
 ORDER BY ev.rid`;
 
 /** Store geometry type codes (src/core/geometry-type-code.ts) as the filter names them; 0: none. */
-const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [null, 'Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'];
+const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [
+  null,
+  'Point',
+  'LineString',
+  'Polygon',
+  'MultiPoint',
+  'MultiLineString',
+  'MultiPolygon',
+  'GeometryCollection',
+];
 const OSM_TYPES = ['node', 'way', 'relation'] as const;
 
 type Row = [
-  number, number, number, number, boolean, number, number, number, number,
-  number, string[], string[], string[], string[], number,
-  number | null, number | null, number | null, number | null, number | null, number | null, number | null, number | null,
+  number,
+  number,
+  number,
+  number,
+  boolean,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string[],
+  string[],
+  string[],
+  string[],
+  number,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
+  number | null,
 ];
 
 export function emptyGeometryStatesOf(rows: unknown[][]): EmptyGeometryState[] {
   const flat = (k: string[], v: string[]) => k.flatMap((key, i) => [key, v[i]]);
-  return (rows as Row[]).map(([rowid, type, id, version, members, x0, y0, x1, y1, changeset, k, v, kb, vb, geometryType, area, length, perimeter, vertices, outers, inners, roundness, squareness]) => {
-    const state: FilterableState = {
-      type: OSM_TYPES[type],
+  return (rows as Row[]).map(
+    ([
+      rowid,
+      type,
       id,
+      version,
+      members,
+      x0,
+      y0,
+      x1,
+      y1,
       changeset,
-      tags: flat(k, v),
-      tagsBefore: flat(kb, vb),
-      geometryType: GEOMETRY_NAMES[geometryType] ?? null,
+      k,
+      v,
+      kb,
+      vb,
+      geometryType,
       area,
       length,
       perimeter,
@@ -83,7 +121,24 @@ export function emptyGeometryStatesOf(rows: unknown[][]): EmptyGeometryState[] {
       inners,
       roundness,
       squareness,
-    };
-    return { rowid, type, id, version, members, historyBBox: [x0, y0, x1, y1], state };
-  });
+    ]) => {
+      const state: FilterableState = {
+        type: OSM_TYPES[type],
+        id,
+        changeset,
+        tags: flat(k, v),
+        tagsBefore: flat(kb, vb),
+        geometryType: GEOMETRY_NAMES[geometryType] ?? null,
+        area,
+        length,
+        perimeter,
+        vertices,
+        outers,
+        inners,
+        roundness,
+        squareness,
+      };
+      return { rowid, type, id, version, members, historyBBox: [x0, y0, x1, y1], state };
+    },
+  );
 }

@@ -53,7 +53,11 @@ describe('engine failures are coded (ENGINE_FAILURE)', () => {
   it('an answer before the store goes away, 500 after it, from both API versions, logged with the code', async () => {
     const v1 = () => app.inject({ method: 'GET', url: '/v1/elements/count?bboxes=20,20,20.01,20.01&time=2021-02-01' });
     const v2 = () =>
-      app.inject({ method: 'POST', url: '/v2-rc/stats/features/count.json', payload: { aoi: [20, 20, 20.01, 20.01], filter: 'type:node', time: { start: '2021-01-01', end: '2021-06-01', interval: 'P1M' } } });
+      app.inject({
+        method: 'POST',
+        url: '/v2-rc/stats/features/count.json',
+        payload: { aoi: [20, 20, 20.01, 20.01], filter: 'type:node', time: { start: '2021-01-01', end: '2021-06-01', interval: 'P1M' } },
+      });
     assert.equal((await v1()).statusCode, 200);
     const before = await v2();
     assert.equal(before.statusCode, 200, before.body);

@@ -82,7 +82,13 @@ describe('engine vs brute force on the Andorra store', () => {
     const filter = parseFilter('type:way', { version: 1 });
     const { area } = areas[1];
     const total = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure: 'length', grouping: { by: 'none' } });
-    const byTag = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure: 'length', grouping: { by: 'tag', key: 'highway' } });
+    const byTag = await engine.aggregateSnapshots({
+      areas: [area],
+      timestamps: TIMESTAMPS,
+      filter,
+      measure: 'length',
+      grouping: { by: 'tag', key: 'highway' },
+    });
     assert.equal(byTag.groups[0].key.kind, 'remainder');
     const names = byTag.groups.slice(1).map((g) => (g.key.kind === 'tag' ? g.key.value : ''));
     assert.deepEqual(names, [...names].sort());
@@ -90,16 +96,37 @@ describe('engine vs brute force on the Andorra store', () => {
     close(sum, total.groups[0].values, 'sum over tag groups');
     const hw = bruteSnapshots(rows, areas[1].brute, parseFilter('type:way and highway=residential', { version: 1 }), TIMESTAMPS);
     close(byTag.groups.find((g) => g.key.kind === 'tag' && g.key.value === 'residential')!.values, hw.length, 'highway=residential');
-    const byKey = await engine.aggregateSnapshots({ areas: [area], timestamps: TIMESTAMPS, filter, measure: 'count', grouping: { by: 'key', keys: ['building', 'highway', 'name'] } });
+    const byKey = await engine.aggregateSnapshots({
+      areas: [area],
+      timestamps: TIMESTAMPS,
+      filter,
+      measure: 'count',
+      grouping: { by: 'key', keys: ['building', 'highway', 'name'] },
+    });
     for (const [i, key] of ['building', 'highway', 'name'].entries()) {
-      assert.deepEqual(byKey.groups[i + 1].values, bruteSnapshots(rows, areas[1].brute, parseFilter(`type:way and ${key}=*`, { version: 1 }), TIMESTAMPS).count, key);
+      assert.deepEqual(
+        byKey.groups[i + 1].values,
+        bruteSnapshots(rows, areas[1].brute, parseFilter(`type:way and ${key}=*`, { version: 1 }), TIMESTAMPS).count,
+        key,
+      );
     }
-    assert.deepEqual(byKey.groups[0].values, bruteSnapshots(rows, areas[1].brute, parseFilter('type:way and building!=* and highway!=* and name!=*', { version: 1 }), TIMESTAMPS).count, 'remainder');
+    assert.deepEqual(
+      byKey.groups[0].values,
+      bruteSnapshots(rows, areas[1].brute, parseFilter('type:way and building!=* and highway!=* and name!=*', { version: 1 }), TIMESTAMPS).count,
+      'remainder',
+    );
   });
 
   it('ratio equals two brute-force evaluations', async () => {
     const { area, brute } = areas[6];
-    const got = await engine.ratio({ areas: [area], timestamps: TIMESTAMPS, filter: parseFilter('highway=*', { version: 1 }), filter2: parseFilter('highway=residential or building=*', { version: 1 }), measure: 'length', perBoundary: false });
+    const got = await engine.ratio({
+      areas: [area],
+      timestamps: TIMESTAMPS,
+      filter: parseFilter('highway=*', { version: 1 }),
+      filter2: parseFilter('highway=residential or building=*', { version: 1 }),
+      measure: 'length',
+      perBoundary: false,
+    });
     close(got.groups[0].values, bruteSnapshots(rows, brute, parseFilter('highway=*', { version: 1 }), TIMESTAMPS).length, 'value');
     close(got.groups[0].values2, bruteSnapshots(rows, brute, parseFilter('highway=residential or building=*', { version: 1 }), TIMESTAMPS).length, 'value2');
   });
@@ -152,7 +179,11 @@ describe('engine vs brute force on the Andorra store', () => {
               total[i].add(c.userId);
               for (const label of labelsOfTags(grouping, engine.dictionary, c.tagSets, c.type)) {
                 if (!counts.has(label)) counts.set(label, new Array(YEARLY.length - 1).fill(0));
-                if (!users.has(label)) users.set(label, Array.from({ length: YEARLY.length - 1 }, () => new Set()));
+                if (!users.has(label))
+                  users.set(
+                    label,
+                    Array.from({ length: YEARLY.length - 1 }, () => new Set()),
+                  );
                 counts.get(label)![i] += 1;
                 users.get(label)![i].add(c.userId);
               }
@@ -161,7 +192,8 @@ describe('engine vs brute force on the Andorra store', () => {
             const what = `${area.id} ${text} ${types?.join('+') ?? 'all'} ${JSON.stringify(grouping)}`;
             const zero = new Array(YEARLY.length - 1).fill(0);
             const keys = grouping.by === 'key' ? grouping.keys : undefined;
-            for (const g of (await engine.countContributions(q)).groups) assert.deepEqual(g.values, counts.get(labelOf(g.key, keys)) ?? zero, `${what} count ${JSON.stringify(g.key)}`);
+            for (const g of (await engine.countContributions(q)).groups)
+              assert.deepEqual(g.values, counts.get(labelOf(g.key, keys)) ?? zero, `${what} count ${JSON.stringify(g.key)}`);
             for (const g of (await engine.countUsers(q)).groups) {
               const want = g.key.kind === 'total' ? total.map((s) => s.size) : (users.get(labelOf(g.key, keys))?.map((s) => s.size) ?? zero);
               assert.deepEqual(g.values, want, `${what} users ${JSON.stringify(g.key)}`);
@@ -172,11 +204,24 @@ describe('engine vs brute force on the Andorra store', () => {
     }
   });
 
-  it('elements without geometry placed by their history (the sample\'s route relations) equal brute force, through the placed branch only where the filter can match them', async () => {
+  it("elements without geometry placed by their history (the sample's route relations) equal brute force, through the placed branch only where the filter can match them", async () => {
     // The whole country as a rectangle and the benchmarks' border polygon: both contain the
     // history bboxes of some route relations left with only relation members (src/query/README.md).
     const box: [number, number, number, number] = [1.41, 42.42, 1.79, 42.66];
-    const border: Polygon = { type: 'Polygon', coordinates: [[[1.42, 42.43], [1.6, 42.43], [1.79, 42.48], [1.79, 42.6], [1.65, 42.66], [1.42, 42.62], [1.42, 42.43]]] };
+    const border: Polygon = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1.42, 42.43],
+          [1.6, 42.43],
+          [1.79, 42.48],
+          [1.79, 42.6],
+          [1.65, 42.66],
+          [1.42, 42.62],
+          [1.42, 42.43],
+        ],
+      ],
+    };
     const cases = [
       { area: rectArea(box, 'country'), brute: { bbox: box } },
       { area: polyArea(border, 'border'), brute: { polygon: border } },
@@ -184,7 +229,8 @@ describe('engine vs brute force on the Andorra store', () => {
     const states = emptyGeometryStatesOf(await readAllRows(db.store, EMPTY_GEOMETRY_STATES_SQL, undefined));
     for (const { area, brute } of cases) {
       // building=* places nothing (the engine runs the statements without the rule)
-      for (const snapshot of [true, false]) assert.deepEqual(placedRowids(states, area.geometry, compilePredicate(parseFilter('building=*', { version: 1 })), snapshot), []);
+      for (const snapshot of [true, false])
+        assert.deepEqual(placedRowids(states, area.geometry, compilePredicate(parseFilter('building=*', { version: 1 })), snapshot), []);
       for (const text of ['geometry:other', 'route=hiking']) {
         const filter = parseFilter(text, { version: 1 });
         const want = bruteSnapshots(rows, brute, filter, TIMESTAMPS);
@@ -193,7 +239,8 @@ describe('engine vs brute force on the Andorra store', () => {
           close(got.groups[0].values, want[measure], `${area.id} ${text} ${measure}`);
         }
         // the rule is exercised: the engine adds the placed branch
-        for (const snapshot of [true, false]) assert.ok(placedRowids(states, area.geometry, compilePredicate(filter), snapshot).length > 0, `${area.id} ${text} snapshot=${snapshot}`);
+        for (const snapshot of [true, false])
+          assert.ok(placedRowids(states, area.geometry, compilePredicate(filter), snapshot).length > 0, `${area.id} ${text} snapshot=${snapshot}`);
         const list = bruteContributions(rows, brute, filter, YEARLY);
         for (const types of [undefined, ['geometryChange']] as (ContributionType[] | undefined)[]) {
           const expected = bruteCounts(list, YEARLY, types);
@@ -210,7 +257,13 @@ describe('engine vs brute force on the Andorra store', () => {
   it('an abort during a running query interrupts it and rejects with the reason', async () => {
     const ac = new AbortController();
     const monthly = Array.from({ length: 400 }, (_, i) => Date.UTC(2000 + Math.floor(i / 12), i % 12, 1) / 1000);
-    const p = engine.countContributions({ areas: [areas[9].area], timestamps: monthly, filter: parseFilter('', { version: 1 }), grouping: { by: 'tag', key: 'highway' }, signal: ac.signal });
+    const p = engine.countContributions({
+      areas: [areas[9].area],
+      timestamps: monthly,
+      filter: parseFilter('', { version: 1 }),
+      grouping: { by: 'tag', key: 'highway' },
+      signal: ac.signal,
+    });
     setTimeout(() => ac.abort(new Error('request timed out')), 5);
     await assert.rejects(p, /request timed out/);
   });

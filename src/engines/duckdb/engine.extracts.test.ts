@@ -25,7 +25,6 @@ import {
 } from '../../store/test-support.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
-
 for (const region of ['andorra', 'maldives']) {
   describe(`snapshot counts of ${region} (whole-world bbox) equal osmium's`, () => {
     let db: ImportedDb;
@@ -49,7 +48,24 @@ for (const region of ['andorra', 'maldives']) {
       const want = (e: SnapshotCounts, k: number) => (name === 'nodes' ? tagged[k].tagged_nodes : e[name]);
       it(`${name} (${filter})`, async () => {
         const r = await engine.aggregateSnapshots({
-          areas: [{ id: 'world', bbox: [-180, -90, 180, 90], geometry: { type: 'Polygon', coordinates: [[[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]]] } }],
+          areas: [
+            {
+              id: 'world',
+              bbox: [-180, -90, 180, 90],
+              geometry: {
+                type: 'Polygon',
+                coordinates: [
+                  [
+                    [-180, -90],
+                    [180, -90],
+                    [180, 90],
+                    [-180, 90],
+                    [-180, -90],
+                  ],
+                ],
+              },
+            },
+          ],
           timestamps,
           filter: parseFilter(filter, { version: 1 }),
           measure: 'count',
@@ -61,13 +77,33 @@ for (const region of ['andorra', 'maldives']) {
 
     it('groupBy type sums to the per-type counts', async () => {
       const r = await engine.aggregateSnapshots({
-        areas: [{ id: 'world', bbox: [-180, -90, 180, 90], geometry: { type: 'Polygon', coordinates: [[[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]]] } }],
+        areas: [
+          {
+            id: 'world',
+            bbox: [-180, -90, 180, 90],
+            geometry: {
+              type: 'Polygon',
+              coordinates: [
+                [
+                  [-180, -90],
+                  [180, -90],
+                  [180, 90],
+                  [-180, 90],
+                  [-180, -90],
+                ],
+              ],
+            },
+          },
+        ],
         timestamps,
         filter: parseFilter('', { version: 1 }),
         measure: 'count',
         grouping: { by: 'type' },
       });
-      assert.deepEqual(r.groups.map((g) => g.values), [tagged.map((e) => e.tagged_nodes), expected.map((e) => e.ways), expected.map((e) => e.relations)]);
+      assert.deepEqual(
+        r.groups.map((g) => g.values),
+        [tagged.map((e) => e.tagged_nodes), expected.map((e) => e.ways), expected.map((e) => e.relations)],
+      );
     });
   });
 }

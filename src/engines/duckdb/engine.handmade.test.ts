@@ -20,7 +20,18 @@ const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8'));
 
 export function bboxArea(bbox: BBox, id = 'b1'): AreaOfInterest {
   const [a, b, c, d] = bbox;
-  const geometry: Polygon = { type: 'Polygon', coordinates: [[[a, b], [c, b], [c, d], [a, d], [a, b]]] };
+  const geometry: Polygon = {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [a, b],
+        [c, b],
+        [c, d],
+        [a, d],
+        [a, b],
+      ],
+    ],
+  };
   return { id, geometry, bbox };
 }
 const WORLD = bboxArea([-180, -90, 180, 90]);
@@ -65,7 +76,20 @@ describe('DuckDB engine on the handmade history', () => {
   });
 
   it('contributions per element: the right number in the right interval', async () => {
-    const ts = ['2019-12-31', '2020-01-15', '2020-02-10', '2020-02-20', '2020-03-15', '2020-04-15', '2020-05-15', '2020-06-15', '2020-07-15', '2020-08-15', '2020-09-15', '2020-12-31'].map((d) => epoch(`${d}T00:00:00Z`));
+    const ts = [
+      '2019-12-31',
+      '2020-01-15',
+      '2020-02-10',
+      '2020-02-20',
+      '2020-03-15',
+      '2020-04-15',
+      '2020-05-15',
+      '2020-06-15',
+      '2020-07-15',
+      '2020-08-15',
+      '2020-09-15',
+      '2020-12-31',
+    ].map((d) => epoch(`${d}T00:00:00Z`));
     for (const [element, list] of Object.entries(expected.contributions_by_element as Record<string, [string, string][]>)) {
       const type = { n: 'node', w: 'way', r: 'relation' }[element[0]]!;
       const filter = f(`type:${type} and id:${element.slice(1)}`);
@@ -75,7 +99,12 @@ describe('DuckDB engine on the handmade history', () => {
       const r = await engine.countContributions({ areas: [WORLD], timestamps: ts, filter, grouping: { by: 'none' } });
       assert.deepEqual(r.groups[0].values, want, element);
       // by type: the first word of the annotation
-      const kinds: Record<string, ContributionType> = { creation: 'creation', deletion: 'deletion', tag_change: 'tagChange', geometry_change: 'geometryChange' };
+      const kinds: Record<string, ContributionType> = {
+        creation: 'creation',
+        deletion: 'deletion',
+        tag_change: 'tagChange',
+        geometry_change: 'geometryChange',
+      };
       for (const [word, type2] of Object.entries(kinds)) {
         const wantT = new Array(ts.length - 1).fill(0);
         if (inV1(element)) for (const [t, what] of list) if (what.split(' ')[0] === word) wantT[lastAtOrBefore(ts, epoch(t))] += 1;
@@ -96,18 +125,36 @@ describe('DuckDB engine on the handmade history', () => {
   });
 
   it('users: 3 distinct in 2020, 1 in [2020-02-01, 2020-03-01)', async () => {
-    const all = await engine.countUsers({ areas: [WORLD], timestamps: [epoch('2020-01-01T00:00:00Z'), epoch('2020-12-31T00:00:00Z')], filter: f(''), grouping: { by: 'none' } });
+    const all = await engine.countUsers({
+      areas: [WORLD],
+      timestamps: [epoch('2020-01-01T00:00:00Z'), epoch('2020-12-31T00:00:00Z')],
+      filter: f(''),
+      grouping: { by: 'none' },
+    });
     assert.deepEqual(all.groups[0].values, [3]);
-    const feb = await engine.countUsers({ areas: [WORLD], timestamps: [epoch('2020-02-01T00:00:00Z'), epoch('2020-03-01T00:00:00Z')], filter: f(''), grouping: { by: 'none' } });
+    const feb = await engine.countUsers({
+      areas: [WORLD],
+      timestamps: [epoch('2020-02-01T00:00:00Z'), epoch('2020-03-01T00:00:00Z')],
+      filter: f(''),
+      grouping: { by: 'none' },
+    });
     assert.deepEqual(feb.groups[0].values, [1]);
-    const byTag = await engine.countUsers({ areas: [WORLD], timestamps: [epoch('2020-01-01T00:00:00Z'), epoch('2020-12-31T00:00:00Z')], filter: f(''), grouping: { by: 'tag', key: 'building' } });
+    const byTag = await engine.countUsers({
+      areas: [WORLD],
+      timestamps: [epoch('2020-01-01T00:00:00Z'), epoch('2020-12-31T00:00:00Z')],
+      filter: f(''),
+      grouping: { by: 'tag', key: 'building' },
+    });
     // building=yes: alice creates w10 (and deletes nothing with yes); building=house: bob's change (yes→house, both groups) and alice's deletion
-    assert.deepEqual(byTag.groups.map((g) => [g.key, g.values[0]]), [
-      [{ kind: 'total' }, 3],
-      [{ kind: 'remainder' }, 3],
-      [{ kind: 'tag', key: 'building', value: 'house' }, 2],
-      [{ kind: 'tag', key: 'building', value: 'yes' }, 2],
-    ]);
+    assert.deepEqual(
+      byTag.groups.map((g) => [g.key, g.values[0]]),
+      [
+        [{ kind: 'total' }, 3],
+        [{ kind: 'remainder' }, 3],
+        [{ kind: 'tag', key: 'building', value: 'house' }, 2],
+        [{ kind: 'tag', key: 'building', value: 'yes' }, 2],
+      ],
+    );
   });
 
   it('lengths and areas within 0.5 % of the reference values', async () => {
@@ -126,22 +173,57 @@ describe('DuckDB engine on the handmade history', () => {
     const t = epoch('2020-02-20T00:00:00Z');
     // the left half of building w10 (8.000..8.001 × 49.000..49.001), cut at lon 8.0005
     const cut: BBox = [7.99, 48.99, 8.0005, 49.01];
-    const square: Polygon = { type: 'Polygon', coordinates: [[[8, 49], [8.001, 49], [8.001, 49.001], [8, 49.001], [8, 49]]] };
+    const square: Polygon = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [8, 49],
+          [8.001, 49],
+          [8.001, 49.001],
+          [8, 49.001],
+          [8, 49],
+        ],
+      ],
+    };
     const half = clipToBBox(square, cut)!;
     const q = (measure: 'count' | 'area' | 'perimeter' | 'length', filter: string, bbox: BBox) =>
-      engine.aggregateSnapshots({ areas: [bboxArea(bbox)], timestamps: [t], filter: f(filter), measure, grouping: { by: 'none' } }).then((r) => r.groups[0].values[0]);
+      engine
+        .aggregateSnapshots({ areas: [bboxArea(bbox)], timestamps: [t], filter: f(filter), measure, grouping: { by: 'none' } })
+        .then((r) => r.groups[0].values[0]);
     assert.equal(await q('count', 'type:way and id:10', cut), 1);
     assert.ok(Math.abs((await q('area', 'type:way and id:10', cut)) - areaOf(half)) < 1e-6);
     assert.ok(Math.abs((await q('perimeter', 'type:way and id:10', cut)) - perimeterOf(half)) < 1e-6);
     // hand: the half square is 0.0005° × 0.001°; its area is half the square's
     assert.ok(Math.abs(areaOf(half) - areaOf(square) / 2) < 0.01 * areaOf(square));
     // street w11 (8.000..8.002 at lat 49.002), cut at 8.0005: a quarter of it
-    const line = { type: 'LineString' as const, coordinates: [[8, 49.002], [8.0005, 49.002]] as [number, number][] };
+    const line = {
+      type: 'LineString' as const,
+      coordinates: [
+        [8, 49.002],
+        [8.0005, 49.002],
+      ] as [number, number][],
+    };
     const len = await q('length', 'type:way and id:11', [7.99, 48.99, 8.0005, 49.01]);
     assert.ok(Math.abs(len - lengthOf(line)) < 1e-6, `${len} vs ${lengthOf(line)}`);
     // a polygon area (triangle) instead of a bbox gives the kernel's clip too
-    const tri: Polygon = { type: 'Polygon', coordinates: [[[7.99, 48.99], [8.0005, 48.99], [8.0005, 49.01], [7.99, 48.99]]] };
-    const r = await engine.aggregateSnapshots({ areas: [{ id: 'tri', geometry: tri, bbox: [7.99, 48.99, 8.0005, 49.01] }], timestamps: [t], filter: f('type:way and id:10'), measure: 'count', grouping: { by: 'none' } });
+    const tri: Polygon = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [7.99, 48.99],
+          [8.0005, 48.99],
+          [8.0005, 49.01],
+          [7.99, 48.99],
+        ],
+      ],
+    };
+    const r = await engine.aggregateSnapshots({
+      areas: [{ id: 'tri', geometry: tri, bbox: [7.99, 48.99, 8.0005, 49.01] }],
+      timestamps: [t],
+      filter: f('type:way and id:10'),
+      measure: 'count',
+      grouping: { by: 'none' },
+    });
     assert.equal(r.groups[0].values[0], 1);
     // outside everything
     assert.equal(await q('count', '', [10, 10, 11, 11]), 0);
@@ -153,26 +235,42 @@ describe('DuckDB engine on the handmade history', () => {
     const t = [epoch('2020-02-20T00:00:00Z'), epoch('2020-05-15T00:00:00Z')];
     const base = { areas: [WORLD], timestamps: t, filter: f(''), measure: 'count' as const };
     const byType = await engine.aggregateSnapshots({ ...base, filter: f('type:way'), grouping: { by: 'type' } });
-    assert.deepEqual(byType.groups.map((g) => g.values), [[0, 0], [3, 3], [0, 0]]);
+    assert.deepEqual(
+      byType.groups.map((g) => g.values),
+      [
+        [0, 0],
+        [3, 3],
+        [0, 0],
+      ],
+    );
     const byTag = await engine.aggregateSnapshots({ ...base, grouping: { by: 'tag', key: 'building' } });
-    assert.deepEqual(byTag.groups.map((g) => [g.key.kind === 'tag' ? g.key.value : g.key.kind, g.values]), [
-      ['remainder', [4, 3]],
-      ['house', [0, 1]],
-      ['yes', [1, 0]],
-    ]);
+    assert.deepEqual(
+      byTag.groups.map((g) => [g.key.kind === 'tag' ? g.key.value : g.key.kind, g.values]),
+      [
+        ['remainder', [4, 3]],
+        ['house', [0, 1]],
+        ['yes', [1, 0]],
+      ],
+    );
     const byTagValues = await engine.aggregateSnapshots({ ...base, grouping: { by: 'tag', key: 'building', values: ['yes', 'nope'] } });
-    assert.deepEqual(byTagValues.groups.map((g) => [g.key.kind === 'tag' ? g.key.value : g.key.kind, g.values]), [
-      ['remainder', [4, 4]],
-      ['yes', [1, 0]],
-      ['nope', [0, 0]],
-    ]);
+    assert.deepEqual(
+      byTagValues.groups.map((g) => [g.key.kind === 'tag' ? g.key.value : g.key.kind, g.values]),
+      [
+        ['remainder', [4, 4]],
+        ['yes', [1, 0]],
+        ['nope', [0, 0]],
+      ],
+    );
     const byKey = await engine.aggregateSnapshots({ ...base, grouping: { by: 'key', keys: ['highway', 'building', 'unknownkey'] } });
-    assert.deepEqual(byKey.groups.map((g) => [g.key.kind === 'key' ? g.key.key : g.key.kind, g.values]), [
-      ['remainder', [3, 2]],
-      ['highway', [1, 1]],
-      ['building', [1, 1]],
-      ['unknownkey', [0, 0]],
-    ]);
+    assert.deepEqual(
+      byKey.groups.map((g) => [g.key.kind === 'key' ? g.key.key : g.key.kind, g.values]),
+      [
+        ['remainder', [3, 2]],
+        ['highway', [1, 1]],
+        ['building', [1, 1]],
+        ['unknownkey', [0, 0]],
+      ],
+    );
     const two = [bboxArea([7.9, 48.9, 8.0015, 49.0015], 'a'), bboxArea([8.005, 49.005, 8.02, 49.02], 'b')];
     const byBoundary = await engine.aggregateSnapshots({ ...base, areas: two, grouping: { by: 'boundary' } });
     // a: w10 (its never-tagged corners n1..n4 are not counted; n5 at lon 8.002 and w11 at lat 49.002

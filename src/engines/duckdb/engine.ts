@@ -36,7 +36,6 @@ import { DiffSeries } from '../../query/time-plan.js';
 
 const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };
 
-
 export interface DuckDbQueryEngine extends QueryEngine {
   readonly dictionary: StoreTagDictionary;
   /** The SQL the last snapshot/contribution query ran (for debugging and the README's examples). */
@@ -89,7 +88,6 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     return readColumns(store, st, signal);
   }
 
-
   /**
    * One snapshot scan over one area: per label (from the group code), the series over the timestamps.
    */
@@ -138,7 +136,13 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     // The boundary rows' geometries (each distinct one decoded and clipped once).
     const gidOf = new Map<number, number>();
     const geometries = new Map<number, { wkb: Uint8Array; value?: number | null }>();
-    for (const { r, gid, geometry } of await queryRecords(geometriesByRowidSql(boundary.map((x) => x[3]), plan.intersectsSql), signal)) {
+    for (const { r, gid, geometry } of await queryRecords(
+      geometriesByRowidSql(
+        boundary.map((x) => x[3]),
+        plan.intersectsSql,
+      ),
+      signal,
+    )) {
       if (r === null) geometries.set(gid, { wkb: geometry! });
       else gidOf.set(r, gid);
     }
@@ -176,7 +180,18 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const coder = groupCoder(inner, dict);
       const perArea: { area: AreaOfInterest; series: Map<string, DiffSeries> }[] = [];
       for (const area of q.areas) {
-        perArea.push({ area, series: await snapshotScan(await withPlaced(planArea(area), [q.filter], true, q.signal), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal) });
+        perArea.push({
+          area,
+          series: await snapshotScan(
+            await withPlaced(planArea(area), [q.filter], true, q.signal),
+            q.timestamps,
+            where,
+            coder.codeSql,
+            coder.labelsOf,
+            q.measure,
+            q.signal,
+          ),
+        });
       }
       if (g.by === 'boundary') {
         return { groups: perArea.map(({ area, series }) => ({ key: { kind: 'boundary', id: area.id }, values: finish(inner, series, n)[0].values })) };
@@ -200,7 +215,15 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       return { groups };
     }
     const coder = groupCoder(g, dict);
-    const series = await snapshotScan(await withPlaced(planArea(unionOfAreas(q.areas)), [q.filter], true, q.signal), q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
+    const series = await snapshotScan(
+      await withPlaced(planArea(unionOfAreas(q.areas)), [q.filter], true, q.signal),
+      q.timestamps,
+      where,
+      coder.codeSql,
+      coder.labelsOf,
+      q.measure,
+      q.signal,
+    );
     return { groups: finish(g, series, n) };
   }
 
@@ -213,7 +236,15 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const labelsOf = (code: number) => [...(code & 1 ? ['a'] : []), ...(code & 2 ? ['b'] : [])];
     const n = q.timestamps.length;
     const run = async (area: AreaOfInterest, key: GroupKey) => {
-      const series = await snapshotScan(await withPlaced(planArea(area), [q.filter, q.filter2], true, q.signal), q.timestamps, where, codeSql, labelsOf, q.measure, q.signal);
+      const series = await snapshotScan(
+        await withPlaced(planArea(area), [q.filter, q.filter2], true, q.signal),
+        q.timestamps,
+        where,
+        codeSql,
+        labelsOf,
+        q.measure,
+        q.signal,
+      );
       const zero = new Array(n).fill(0);
       return { key, values: series.get('a')?.values().values ?? zero, values2: series.get('b')?.values().values ?? zero };
     };
@@ -241,7 +272,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const key = `${type}/${id}/${run}`;
       if (!rowidOfRun.has(key)) rowidOfRun.set(key, rowid);
     }
-    const wkbOf = rowidOfRun.size > 0 ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal) : new Map<number, Uint8Array | null>();
+    const wkbOf =
+      rowidOfRun.size > 0
+        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal)
+        : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const sides = new Map<number, SideGeometry>();
     const none: SideGeometry = { clipped: () => null, unclipped: () => null };
@@ -295,14 +329,37 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const out: Contribution[] = [];
     let i = 0;
     for (const r of rows) {
-      const { type, id, valid_from: validFrom, user_id: userId, deleted, m, hit, interior, p_deleted: pDeleted, p_m: pM, p_hit: pHit, p_interior: pInterior } = r;
+      const {
+        type,
+        id,
+        valid_from: validFrom,
+        user_id: userId,
+        deleted,
+        m,
+        hit,
+        interior,
+        p_deleted: pDeleted,
+        p_m: pM,
+        p_hit: pHit,
+        p_interior: pInterior,
+      } = r;
       const { tag_change: tagChange, geometry_change: geometryChangeFlag, tags, tags_before: tagsBefore, g_rid: gRid, p_rid: pRid, run, p_run: pRun } = r;
       if ((++i & 255) === 0) checkAborted(q.signal);
       const c = classifyWith(
         {
-          type, id, validFrom, userId, deleted, matches: m, hit, interior,
+          type,
+          id,
+          validFrom,
+          userId,
+          deleted,
+          matches: m,
+          hit,
+          interior,
           prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
-          tagChange, geometryChange: geometryChangeFlag, tags, tagsBefore,
+          tagChange,
+          geometryChange: geometryChangeFlag,
+          tags,
+          tagsBefore,
         },
         sideOf(type, id, gRid === null ? null : run),
         sideOf(type, id, pRid === null ? null : pRun),
@@ -317,7 +374,12 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * contributions/count and users/count over one area: sure rows (no clipping matters) are
    * aggregated in SQL (`contributionAggregateSql`), the others classified here.
    */
-  async function contributionAggregates(area: AreaOfInterest, q: ContributionQuery, mode: Mode, inner: Grouping): Promise<{ key: GroupKey; values: number[] }[]> {
+  async function contributionAggregates(
+    area: AreaOfInterest,
+    q: ContributionQuery,
+    mode: Mode,
+    inner: Grouping,
+  ): Promise<{ key: GroupKey; values: number[] }[]> {
     const users = mode === 'users';
     const intervals = q.timestamps.length - 1;
     const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
@@ -412,9 +474,19 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const ord = rows.ord[row];
       const c = classifyWith(
         {
-          type, id, validFrom, userId, deleted, matches: m, hit, interior,
+          type,
+          id,
+          validFrom,
+          userId,
+          deleted,
+          matches: m,
+          hit,
+          interior,
           prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
-          tagChange, geometryChange, tags: [], tagsBefore: [],
+          tagChange,
+          geometryChange,
+          tags: [],
+          tagsBefore: [],
         },
         sideOf(type, id, gRid === null ? null : run),
         sideOf(type, id, pRid === null ? null : pRun),

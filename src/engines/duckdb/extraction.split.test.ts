@@ -23,7 +23,18 @@ after(() => {
 const world = {
   id: 'world',
   bbox: [-180, -90, 180, 90] as [number, number, number, number],
-  geometry: { type: 'Polygon' as const, coordinates: [[[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]]] as [number, number][][] },
+  geometry: {
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [-180, -90],
+        [180, -90],
+        [180, 90],
+        [-180, 90],
+        [-180, -90],
+      ],
+    ] as [number, number][][],
+  },
 };
 
 async function all(features: AsyncIterable<ExtractedFeature>): Promise<ExtractedFeature[]> {

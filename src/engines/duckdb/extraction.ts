@@ -18,7 +18,16 @@ import { withV1Scope } from './scope.js';
 import { lazyChunkRecords } from './chunk-rows.js';
 import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
-import { batchCount, idBatches, splitBatch, type ExtractedFeature, type ExtractionEngine, type ExtractionQuery, type IdBatch, type TypeRows } from '../../query/extraction.js';
+import {
+  batchCount,
+  idBatches,
+  splitBatch,
+  type ExtractedFeature,
+  type ExtractionEngine,
+  type ExtractionQuery,
+  type IdBatch,
+  type TypeRows,
+} from '../../query/extraction.js';
 import {
   batchSql,
   candidatesWhere,
@@ -43,7 +52,6 @@ export interface DuckDbExtractionEngine extends ExtractionEngine {
 
 export type { ExtractionEngine } from '../../query/extraction.js';
 
-
 /** How many times over a batch that does not fit the streaming instance is cut in two. */
 const SPLITS = 4;
 
@@ -64,7 +72,11 @@ export interface ExtractionEngineOptions {
   onBatchSplit?: (batch: IdBatch) => void;
 }
 
-export async function createDuckDbExtractionEngine(store: Store, dictionary?: StoreTagDictionary, options: ExtractionEngineOptions = {}): Promise<DuckDbExtractionEngine> {
+export async function createDuckDbExtractionEngine(
+  store: Store,
+  dictionary?: StoreTagDictionary,
+  options: ExtractionEngineOptions = {},
+): Promise<DuckDbExtractionEngine> {
   const d = await dictionaryOf(store, dictionary);
   // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
   const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');
@@ -91,7 +103,13 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
   const snapshotStatement = (q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch) =>
     snapshotExtractionSql({ area: plan, timestamps: q.timestamps, filterSql: batchWhere(q, batch), points: batch?.type === 0 });
   const fullHistoryStatement = (q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch) =>
-    fullHistoryExtractionSql({ area: plan, t1: q.timestamps[0], t2: q.timestamps[q.timestamps.length - 1], filterSql: batchWhere(q, batch), points: batch?.type === 0 });
+    fullHistoryExtractionSql({
+      area: plan,
+      t1: q.timestamps[0],
+      t2: q.timestamps[q.timestamps.length - 1],
+      filterSql: batchWhere(q, batch),
+      points: batch?.type === 0,
+    });
 
   /**
    * The clipped geometry of a row (null when the clip is empty, and for an element without any
@@ -99,7 +117,14 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
    * there is nothing to extract; see area-plan.ts); `output` is what the feature carries. A node
    * row of a batch of nodes carries no WKB but the point's `x` and `y`.
    */
-  function geometryOf(plan: AreaPlan, interior: boolean, wkb: Uint8Array | null, clipGeometry: boolean, x: number | null = null, y: number | null = null): Geometry | null {
+  function geometryOf(
+    plan: AreaPlan,
+    interior: boolean,
+    wkb: Uint8Array | null,
+    clipGeometry: boolean,
+    x: number | null = null,
+    y: number | null = null,
+  ): Geometry | null {
     let g: Geometry;
     if (wkb !== null) g = decodeWkb(wkb);
     else if (x !== null && y !== null) g = { type: 'Point', coordinates: [x, y] };
@@ -128,9 +153,18 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
    * its batch. With each batch come its member-induced states' version facts
    * (`versionStatesSql`), when it has any.
    */
-  async function* batchedRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<{ rows: Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>; versions: VersionFacts }, void, undefined> {
+  async function* batchedRows(
+    q: ExtractionQuery,
+    plan: AreaPlan,
+  ): AsyncGenerator<{ rows: Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>; versions: VersionFacts }, void, undefined> {
     const ts = q.timestamps;
-    const candidates: CandidateRows = { area: plan, kind: q.kind === 'snapshot' ? 'snapshot' : 'fullHistory', t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q) };
+    const candidates: CandidateRows = {
+      area: plan,
+      kind: q.kind === 'snapshot' ? 'snapshot' : 'fullHistory',
+      t1: ts[0],
+      t2: ts[ts.length - 1],
+      filterSql: filterSql(q),
+    };
     for await (const { batch, rows } of idBatchesOf(candidatesWhere(candidates), q.signal)) {
       const versions: VersionFacts = new Map();
       if (rows.minor > 0) {
@@ -157,10 +191,9 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     let started = false;
     try {
       const options = { signal: q.signal, spilling: true };
-      const chunks: AsyncGenerator<Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>, void, undefined> =
-        q.kind === 'snapshot'
-          ? streamRecords(store, snapshotStatement(q, plan, batch), options, lazyChunkRecords<SnapshotExtractionRow>)
-          : streamRecords(store, fullHistoryStatement(q, plan, batch), options, lazyChunkRecords<FullHistoryExtractionRow>);
+      const chunks: AsyncGenerator<Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>, void, undefined> = q.kind === 'snapshot'
+        ? streamRecords(store, snapshotStatement(q, plan, batch), options, lazyChunkRecords<SnapshotExtractionRow>)
+        : streamRecords(store, fullHistoryStatement(q, plan, batch), options, lazyChunkRecords<FullHistoryExtractionRow>);
       for await (const rows of chunks) {
         started = true;
         yield rows;
@@ -196,7 +229,16 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
         const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, r.x, r.y);
         if (geometry === null) continue;
         const own = ownVersion(versions, r.id, r.version, r.minor_version);
-        yield { type: r.type, id: r.id, version: r.version, changeset: own?.[0] ?? r.changeset, time: r.ts, time2: own?.[1] ?? r.valid_from, geometry, tags: tagsOf(r.tag_keys, r.tag_values) };
+        yield {
+          type: r.type,
+          id: r.id,
+          version: r.version,
+          changeset: own?.[0] ?? r.changeset,
+          time: r.ts,
+          time2: own?.[1] ?? r.valid_from,
+          geometry,
+          tags: tagsOf(r.tag_keys, r.tag_values),
+        };
       }
       checkAborted(q.signal);
     }
@@ -210,7 +252,16 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
         const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, r.x, r.y);
         if (geometry === null) continue;
         const own = ownVersion(versions, r.id, r.version, r.minor_version);
-        yield { type: r.type, id: r.id, version: r.version, changeset: own?.[0] ?? r.changeset, time: r.valid_from, time2: r.valid_to, geometry, tags: tagsOf(r.tag_keys, r.tag_values) };
+        yield {
+          type: r.type,
+          id: r.id,
+          version: r.version,
+          changeset: own?.[0] ?? r.changeset,
+          time: r.valid_from,
+          time2: r.valid_to,
+          geometry,
+          tags: tagsOf(r.tag_keys, r.tag_values),
+        };
       }
       checkAborted(q.signal);
     }
@@ -220,19 +271,59 @@ export async function createDuckDbExtractionEngine(store: Store, dictionary?: St
     let pending: ExtractedFeature | undefined;
     for await (const rows of contributionRows(q, plan)) {
       for (const r of rows) {
-        const { type, id, valid_from: validFrom, user_id: userId, deleted, m, hit, interior, p_deleted: pDeleted, p_m: pM, p_hit: pHit, p_interior: pInterior } = r;
-        const { tag_change: tagChange, geometry_change: geometryChange, tags, tags_before: tagsBefore, geom, p_geom: pGeom, version, version_changeset: versionChangeset, changeset } = r;
+        const {
+          type,
+          id,
+          valid_from: validFrom,
+          user_id: userId,
+          deleted,
+          m,
+          hit,
+          interior,
+          p_deleted: pDeleted,
+          p_m: pM,
+          p_hit: pHit,
+          p_interior: pInterior,
+        } = r;
+        const {
+          tag_change: tagChange,
+          geometry_change: geometryChange,
+          tags,
+          tags_before: tagsBefore,
+          geom,
+          p_geom: pGeom,
+          version,
+          version_changeset: versionChangeset,
+          changeset,
+        } = r;
         const row: ContributionRow = {
-          type, id, validFrom, userId, deleted, matches: m, hit, interior,
+          type,
+          id,
+          validFrom,
+          userId,
+          deleted,
+          matches: m,
+          hit,
+          interior,
           prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
-          tagChange, geometryChange, tags, tagsBefore, geometry: geom, prevGeometry: pGeom,
+          tagChange,
+          geometryChange,
+          tags,
+          tagsBefore,
+          geometry: geom,
+          prevGeometry: pGeom,
         };
         const c = classifyContribution(row, plan.clip);
         if (c === null) continue;
         let geometry: Geometry | null = null;
         if (!c.deletion && geom !== null) geometry = geometryOf(plan, interior, geom, q.clipGeometry);
         const feature: ExtractedFeature = {
-          type, id, version, changeset: versionChangeset, time: validFrom, geometry,
+          type,
+          id,
+          version,
+          changeset: versionChangeset,
+          time: validFrom,
+          geometry,
           tags: c.deletion ? [] : tagsOf(r.tag_keys, r.tag_values),
           contribution: { changeset, creation: c.creation, deletion: c.deletion, tagChange: c.tagChange, geometryChange: c.geometryChange },
         };

@@ -59,16 +59,27 @@ test('an aborted signal ends the stream with its reason and releases the memory'
 test('readRecords reads rows by the declared column names, and refuses a statement whose columns drifted', async () => {
   const { store, close } = await smallStore();
   try {
-    const rows = await readRecords<{ k: number; name: string }>(store, statement('SELECT i::INTEGER AS k, \'n\' || i AS name FROM range(3) t(i) ORDER BY i', ['k', 'name']), undefined);
+    const rows = await readRecords<{ k: number; name: string }>(
+      store,
+      statement("SELECT i::INTEGER AS k, 'n' || i AS name FROM range(3) t(i) ORDER BY i", ['k', 'name']),
+      undefined,
+    );
     assert.deepEqual(rows, [
       { k: 0, name: 'n0' },
       { k: 1, name: 'n1' },
       { k: 2, name: 'n2' },
     ]);
     // Declared in another order, or a column renamed: an error naming both lists, not swapped values.
-    await assert.rejects(readRecords(store, statement<{ k: number; name: string }>('SELECT 1 AS k, 2 AS name', ['name', 'k']), undefined), /\(k, name\) are not the declared ones \(name, k\)/);
+    await assert.rejects(
+      readRecords(store, statement<{ k: number; name: string }>('SELECT 1 AS k, 2 AS name', ['name', 'k']), undefined),
+      /\(k, name\) are not the declared ones \(name, k\)/,
+    );
     await assert.rejects(readRecords(store, statement<{ k: number }>('SELECT 1 AS key', ['k']), undefined), /not the declared ones/);
-    const columns = await readColumns<{ k: number; name: string }>(store, statement('SELECT i::INTEGER AS k, \'n\' || i AS name FROM range(3000) t(i) ORDER BY i', ['k', 'name']), undefined);
+    const columns = await readColumns<{ k: number; name: string }>(
+      store,
+      statement("SELECT i::INTEGER AS k, 'n' || i AS name FROM range(3000) t(i) ORDER BY i", ['k', 'name']),
+      undefined,
+    );
     assert.equal(columns.rowCount, 3000);
     assert.equal(columns.k.length, 3000);
     assert.deepEqual([columns.k[2999], columns.name[2999]], [2999, 'n2999']);

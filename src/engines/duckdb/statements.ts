@@ -137,7 +137,12 @@ const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConver
  */
 export function streamRows(store: Store, sql: string, options?: StreamOptions): AsyncGenerator<unknown[][], void, undefined>;
 /** `convert`: how a chunk becomes rows (default: row-wise JS values, `convertRows`), given the result's column names. */
-export function streamRows<R>(store: Store, sql: string, options: StreamOptions, convert: (chunk: DuckDBDataChunk, names: readonly string[]) => R): AsyncGenerator<R, void, undefined>;
+export function streamRows<R>(
+  store: Store,
+  sql: string,
+  options: StreamOptions,
+  convert: (chunk: DuckDBDataChunk, names: readonly string[]) => R,
+): AsyncGenerator<R, void, undefined>;
 export async function* streamRows(
   store: Store,
   sql: string,

@@ -79,7 +79,11 @@ export function bruteFeatures(
 }
 
 /** contributions (count) and contributors (distinct users) per bin. */
-export function bruteBins(rows: readonly BruteRow[], area: BruteArea, q: { filter: Filter; edges: readonly number[] }): { contributions: number[]; contributors: number[] } {
+export function bruteBins(
+  rows: readonly BruteRow[],
+  area: BruteArea,
+  q: { filter: Filter; edges: readonly number[] },
+): { contributions: number[]; contributors: number[] } {
   // The filter and the feature rule on the state's tags, or both on the tags before it.
   const now = compilePredicate(q.filter);
   const before = compilePredicate(q.filter, { tags: 'before' });

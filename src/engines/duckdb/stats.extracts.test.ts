@@ -64,7 +64,13 @@ for (const region of REGIONS) {
     it('every osmium filter', async () => {
       for (const [name, filter] of Object.entries(FILTERS)) {
         assert.ok(VIEW_SQL[name], name);
-        const r = await engine.features({ aoi: rectArea([-180, -90, 180, 90], 'world'), timestamps, filter: parseFilter(filter, { version: 2 }), measure: 'count', clip: false });
+        const r = await engine.features({
+          aoi: rectArea([-180, -90, 180, 90], 'world'),
+          timestamps,
+          filter: parseFilter(filter, { version: 2 }),
+          measure: 'count',
+          clip: false,
+        });
         const excluded: number[] = [];
         for (const t of expected.map((e) => e.timestamp as string)) {
           const [{ n }] = await db.query<{ n: bigint }>(
@@ -75,8 +81,17 @@ for (const region of REGIONS) {
           );
           excluded.push(Number(n));
         }
-        assert.deepEqual(r.total.map((v, k) => v + excluded[k]), expected.map((e) => e[name]), `${name} (${filter})`);
-        if (name === 'nodes' || name === 'nodes_amenity') assert.deepEqual(r.total, expected.map((e) => e[name]), `${name}: nothing excluded`);
+        assert.deepEqual(
+          r.total.map((v, k) => v + excluded[k]),
+          expected.map((e) => e[name]),
+          `${name} (${filter})`,
+        );
+        if (name === 'nodes' || name === 'nodes_amenity')
+          assert.deepEqual(
+            r.total,
+            expected.map((e) => e[name]),
+            `${name}: nothing excluded`,
+          );
       }
     });
   });

@@ -27,7 +27,12 @@ const day = (d: string) => epoch(`${d}T00:00:00Z`);
 /** Equal up to floating-point summation order (relative 1e-9, absolute 1e-6). */
 function near(got: readonly number[], want: readonly number[], what: string): void {
   assert.equal(got.length, want.length, what);
-  got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= 1e-6 + 1e-9 * Math.abs(want[i]), `${what} [${i}]: ${g} vs ${want[i]} (got ${JSON.stringify(got)}, want ${JSON.stringify(want)})`));
+  got.forEach((g, i) =>
+    assert.ok(
+      Math.abs(g - want[i]) <= 1e-6 + 1e-9 * Math.abs(want[i]),
+      `${what} [${i}]: ${g} vs ${want[i]} (got ${JSON.stringify(got)}, want ${JSON.stringify(want)})`,
+    ),
+  );
 }
 
 describe('v2 stats on the handmade history', () => {
@@ -70,7 +75,19 @@ describe('v2 stats on the handmade history', () => {
     assert.deepEqual(await engine.contributors(q('', [day('2020-01-01'), day('2020-12-31')])), [3]);
     assert.deepEqual(await engine.contributors(q('', [day('2020-02-01'), day('2020-03-01')])), [1]);
     // per element, monthly bins: the listed contributions land in their months
-    const edges = ['2019-12-01', '2020-01-01', '2020-02-01', '2020-03-01', '2020-04-01', '2020-05-01', '2020-06-01', '2020-07-01', '2020-08-01', '2020-09-01', '2020-10-01'].map(day);
+    const edges = [
+      '2019-12-01',
+      '2020-01-01',
+      '2020-02-01',
+      '2020-03-01',
+      '2020-04-01',
+      '2020-05-01',
+      '2020-06-01',
+      '2020-07-01',
+      '2020-08-01',
+      '2020-09-01',
+      '2020-10-01',
+    ].map(day);
     for (const [element, list] of Object.entries(expected.contributions_by_element as Record<string, [string, string][]>)) {
       const type = { n: 'node', w: 'way', r: 'relation' }[element[0]]!;
       const want = new Array(edges.length - 1).fill(0);
@@ -81,9 +98,15 @@ describe('v2 stats on the handmade history', () => {
 
   it('currentness: n5 (last edit 2020-06-01), w11 (2020-08-01), r20 (2020-09-01); the never-tagged w12 (2020-02-01) is not a feature', async () => {
     const edges = ['2020-01-01', '2020-06-01', '2020-08-01', '2020-09-01', '2021-01-01'].map(day);
-    assert.deepEqual(await engine.currentness({ aoi: WORLD, edges, filter: f('type:way or type:relation or amenity=*'), measure: 'count', clip: false }), [0, 1, 1, 1]);
+    assert.deepEqual(
+      await engine.currentness({ aoi: WORLD, edges, filter: f('type:way or type:relation or amenity=*'), measure: 'count', clip: false }),
+      [0, 1, 1, 1],
+    );
     // the first edge after everything: nothing
-    assert.deepEqual(await engine.currentness({ aoi: WORLD, edges: [day('2021-01-01'), day('2022-01-01')], filter: f(''), measure: 'count', clip: false }), [0]);
+    assert.deepEqual(
+      await engine.currentness({ aoi: WORLD, edges: [day('2021-01-01'), day('2022-01-01')], filter: f(''), measure: 'count', clip: false }),
+      [0],
+    );
   });
 
   it('groupBy key: total over all matching features, one series per value', async () => {
@@ -91,7 +114,10 @@ describe('v2 stats on the handmade history', () => {
     const r = await engine.features({ aoi: WORLD, timestamps, filter: f(''), measure: 'count', clip: false, groupByKey: 'building' });
     // n5, w10, w11, r20, then w10, w11, r20 (n5 deleted); never-tagged nodes and w12 are not features.
     assert.deepEqual(r.total, [4, 3]);
-    assert.deepEqual([...r.groups!].sort(), [['house', [0, 1]], ['yes', [1, 0]]]);
+    assert.deepEqual([...r.groups!].sort(), [
+      ['house', [0, 1]],
+      ['yes', [1, 0]],
+    ]);
     const none = await engine.features({ aoi: WORLD, timestamps, filter: f(''), measure: 'count', clip: false, groupByKey: 'nosuchkey' });
     assert.deepEqual(none.groups!.size, 0);
   });
@@ -105,16 +131,30 @@ describe('v2 stats on the handmade history', () => {
         const b: BBox = [x, y, x + w, y + h];
         return { area: rectArea(b, 'r'), brute: { bbox: b } as BruteArea };
       }),
-      fc.tuple(coord(7.998, 8.012), coord(48.998, 49.012), coord(0.0005, 0.008), fc.integer({ min: 3, max: 9 }), fc.double({ min: 0, max: 6, noNaN: true })).map(([cx, cy, r, n, rot]) => {
-        const ring: Position[] = [];
-        for (let i = 0; i < n; i++) ring.push([cx + r * Math.cos(rot + (2 * Math.PI * i) / n), cy + r * 0.8 * Math.sin(rot + (2 * Math.PI * i) / n)]);
-        ring.push(ring[0]);
-        const g: Polygon = { type: 'Polygon', coordinates: [ring] };
-        return { area: polyArea(g, 'p'), brute: { polygon: g } as BruteArea };
-      }),
+      fc
+        .tuple(coord(7.998, 8.012), coord(48.998, 49.012), coord(0.0005, 0.008), fc.integer({ min: 3, max: 9 }), fc.double({ min: 0, max: 6, noNaN: true }))
+        .map(([cx, cy, r, n, rot]) => {
+          const ring: Position[] = [];
+          for (let i = 0; i < n; i++) ring.push([cx + r * Math.cos(rot + (2 * Math.PI * i) / n), cy + r * 0.8 * Math.sin(rot + (2 * Math.PI * i) / n)]);
+          ring.push(ring[0]);
+          const g: Polygon = { type: 'Polygon', coordinates: [ring] };
+          return { area: polyArea(g, 'p'), brute: { polygon: g } as BruteArea };
+        }),
     );
     const timesArb = fc.uniqueArray(fc.integer({ min: T0, max: T1 }), { minLength: 2, maxLength: 8 }).map((a) => a.sort((x, y) => x - y));
-    const filterArb = fc.constantFrom('', 'type:node', 'type:way', 'building=*', 'amenity=*', 'amenity=bench', 'geometry:polygon', 'geometry:line or geometry:point', 'not highway=*', 'landuse=grass', 'type:relation');
+    const filterArb = fc.constantFrom(
+      '',
+      'type:node',
+      'type:way',
+      'building=*',
+      'amenity=*',
+      'amenity=bench',
+      'geometry:polygon',
+      'geometry:line or geometry:point',
+      'not highway=*',
+      'landuse=grass',
+      'type:relation',
+    );
     const measureArb = fc.constantFrom<StatsMeasure>('count', 'length', 'area');
     const keyArb = fc.constantFrom(undefined, 'building', 'amenity', 'highway', 'landuse');
     await fc.assert(
@@ -182,7 +222,20 @@ describe('v2 stats edge cases (a tiny history written here)', () => {
   it('a line whose bbox meets the aoi but not the line itself counts nowhere', async () => {
     // the diagonal w100 runs from (10.0, 10.0) to (10.1, 10.1); this box is in its bbox's lower right corner
     const corner = rectArea([10.08, 10.0, 10.1, 10.02], 'corner');
-    const tri = polyArea({ type: 'Polygon', coordinates: [[[10.06, 9.99], [10.11, 9.99], [10.11, 10.04], [10.06, 9.99]]] }, 'tri');
+    const tri = polyArea(
+      {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [10.06, 9.99],
+            [10.11, 9.99],
+            [10.11, 10.04],
+            [10.06, 9.99],
+          ],
+        ],
+      },
+      'tri',
+    );
     for (const aoi of [corner, tri]) {
       assert.deepEqual((await engine.features({ aoi, timestamps: ts, filter: f('highway=*'), measure: 'count', clip: false })).total, [0, 0, 0, 0]);
       assert.deepEqual((await engine.features({ aoi, timestamps: ts, filter: f('highway=*'), measure: 'length', clip: false })).total, [0, 0, 0, 0]);
@@ -241,11 +294,18 @@ describe('v2 stats edge cases (a tiny history written here)', () => {
         assert.deepEqual(await engine.contributions({ aoi, edges, filter }), bins.contributions, `${aoi.id} ${text}`);
         assert.deepEqual(await engine.contributors({ aoi, edges, filter }), bins.contributors, `${aoi.id} ${text}`);
         for (const clip of [false, true]) {
-          near((await engine.features({ aoi, timestamps: ts, filter, measure: 'length', clip })).total, bruteFeatures(rows, brute, { filter, timestamps: ts, measure: 'length', clip }).total, `${aoi.id} ${text}`);
-          near(await engine.currentness({ aoi, edges, filter, measure: 'count', clip }), bruteCurrentness(rows, brute, { filter, edges, measure: 'count', clip }), `${aoi.id} ${text}`);
+          near(
+            (await engine.features({ aoi, timestamps: ts, filter, measure: 'length', clip })).total,
+            bruteFeatures(rows, brute, { filter, timestamps: ts, measure: 'length', clip }).total,
+            `${aoi.id} ${text}`,
+          );
+          near(
+            await engine.currentness({ aoi, edges, filter, measure: 'count', clip }),
+            bruteCurrentness(rows, brute, { filter, edges, measure: 'count', clip }),
+            `${aoi.id} ${text}`,
+          );
         }
       }
     }
   });
 });
-

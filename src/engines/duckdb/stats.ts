@@ -24,7 +24,6 @@ import { v2ScopedFilterSql } from './scope.js';
 
 const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
 
-
 export interface DuckDbStatsEngine extends StatsEngine {
   readonly dictionary: StoreTagDictionary;
   /** The SQL of the last statement run (debugging, README examples). */
@@ -45,7 +44,11 @@ interface BoundaryRow {
 }
 
 /** `cache`: the boundary cache, shared with the v1 engine when the server makes both. */
-export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTagDictionary, cache: BoundaryCache = createBoundaryCache()): Promise<DuckDbStatsEngine> {
+export async function createDuckDbStatsEngine(
+  store: Store,
+  dictionary?: StoreTagDictionary,
+  cache: BoundaryCache = createBoundaryCache(),
+): Promise<DuckDbStatsEngine> {
   const d = await dictionaryOf(store, dictionary);
   // The v2 scope comes with every filter (scope.ts): nodes, ways, multipolygon and boundary
   // relations, none whose every version is untagged.
@@ -56,7 +59,6 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     engine.lastSql = st.text;
     return readRecords(store, st, signal);
   }
-
 
   /**
    * The exact intersection of each boundary row's geometry with the aoi (null: it misses the aoi,
@@ -123,7 +125,10 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     const plan = planArea(q.aoi);
     const keyId = q.groupByKey === undefined ? undefined : d.keyId(q.groupByKey);
     const codeSql = q.groupByKey === undefined ? '-1' : valueIdSql(keyId);
-    const rows = await query(featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }), q.signal);
+    const rows = await query(
+      featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }),
+      q.signal,
+    );
     const total = new DiffSeries(n);
     const groups = new Map<number, DiffSeries>();
     const add = (g: number, v: number, c: number, f: number, e: number) => {
@@ -177,7 +182,12 @@ export async function createDuckDbStatsEngine(store: Store, dictionary?: StoreTa
     }
     // Distinct users: a boundary row only matters when its user is not yet counted in its bin.
     const needed = users ? boundary.filter(({ k, u }) => !sets[k].has(u!)) : boundary;
-    const exact = await exactOf(plan, needed.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi })), false, q.signal);
+    const exact = await exactOf(
+      plan,
+      needed.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi })),
+      false,
+      q.signal,
+    );
     for (const { k, u, b: rid } of needed) {
       if (!exact.get(rid)) continue;
       if (users) sets[k].add(u!);

@@ -93,8 +93,10 @@ function rowSql(d: InMemoryTagDictionary, rid: number, s: FilterableState): stri
   const [kvBefore, maskBefore] = tagSql(d, s.tagsBefore ?? []);
   const g = s.geometryType === null ? 0 : GEOMETRY_CODE[s.geometryType];
   const type = OSM_TYPE_NAME.indexOf(s.type);
-  return `(${rid}, ${type}, ${s.id}, ${s.changeset}, ${kv}, ${mask}, ${kvBefore}, ${maskBefore}, ${g}, ` +
-    `${f(s.area)}, ${f(s.length)}, ${f(s.perimeter)}, ${s.vertices}, ${s.outers}, ${s.inners}, ${f(s.roundness)}, ${f(s.squareness)})`;
+  return (
+    `(${rid}, ${type}, ${s.id}, ${s.changeset}, ${kv}, ${mask}, ${kvBefore}, ${maskBefore}, ${g}, ` +
+    `${f(s.area)}, ${f(s.length)}, ${f(s.perimeter)}, ${s.vertices}, ${s.outers}, ${s.inners}, ${f(s.roundness)}, ${f(s.squareness)})`
+  );
 }
 
 describe(`JavaScript predicate and DuckDB SQL agree on ${ROWS} random states`, () => {
@@ -150,7 +152,9 @@ describe(`JavaScript predicate and DuckDB SQL agree on ${ROWS} random states`, (
           const filter = { version, ast, source: '' };
           const predicate = compilePredicate(filter, { tags });
           const expected: number[] = [];
-          states.forEach((s, i) => { if (predicate(s)) expected.push(i); });
+          states.forEach((s, i) => {
+            if (predicate(s)) expected.push(i);
+          });
           const { sql } = compileSql(filter, { dialect: duckdbDialect, dictionary, tags });
           const reader = await con.runAndReadAll(`SELECT rid FROM contributions WHERE ${sql} ORDER BY rid`);
           const actual = reader.getRows().map((r) => r[0] as number);

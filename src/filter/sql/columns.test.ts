@@ -30,7 +30,13 @@ describe('columns.ts matches store/schema.ts', () => {
   });
   it('key mask bits', () => assert.equal(KEY_MASK_BITS, schema.KEY_MASK_BITS));
   it('tag packing', () => {
-    for (const [k, v] of [[0, 0], [1, 2], [62, 4294967295], [2 ** 21, 7], [2 ** 31 - 1, 2 ** 32 - 1]] as const) {
+    for (const [k, v] of [
+      [0, 0],
+      [1, 2],
+      [62, 4294967295],
+      [2 ** 21, 7],
+      [2 ** 31 - 1, 2 ** 32 - 1],
+    ] as const) {
       assert.equal(packTag(k, v), schema.packTag(k, v));
     }
     assert.throws(() => packTag(-1, 0), RangeError);

@@ -39,21 +39,24 @@ describe('compileSql (DuckDB)', () => {
     assert.equal(sql('highway!=track'), '(NOT ((("key_mask" & 1) <> 0) AND ("tag_kv"[1] = 1)))');
   });
   it('in-lists drop unknown values; small value ids become a bit set', () => {
-    assert.equal(sql('highway in (residential, nope, track)'),
-      '((("key_mask" & 1) <> 0) AND (((3 >> least((("tag_kv"[1] - 0) & 9223372036854775807), 63)) & 1) = 1))');
+    assert.equal(
+      sql('highway in (residential, nope, track)'),
+      '((("key_mask" & 1) <> 0) AND (((3 >> least((("tag_kv"[1] - 0) & 9223372036854775807), 63)) & 1) = 1))',
+    );
     assert.equal(sql('highway in (nope, track)'), '((("key_mask" & 1) <> 0) AND ("tag_kv"[1] = 1))');
     assert.equal(sql('surface in (asphalt, gravel)'), `list_has_any("tag_kv", [${63n << 32n}, ${(63n << 32n) | 1n}]::BIGINT[])`);
   });
-  it('in-lists with large value ids use IN on the key\'s element', () => {
+  it("in-lists with large value ids use IN on the key's element", () => {
     const d = dictionary();
     for (let i = 0; i < 70; i++) d.add('building', `v${i}`);
     const f = parseFilter('building in (v0, v69)', { version: 1 });
-    assert.equal(compileSql(f, { dialect: duckdbDialect, dictionary: d }).sql,
-      `((("key_mask" & 2) <> 0) AND ("tag_kv"[(bit_count(("key_mask" & 1)) + 1)] IN (${(1n << 32n) + 1n}, ${(1n << 32n) + 70n})))`);
+    assert.equal(
+      compileSql(f, { dialect: duckdbDialect, dictionary: d }).sql,
+      `((("key_mask" & 2) <> 0) AND ("tag_kv"[(bit_count(("key_mask" & 1)) + 1)] IN (${(1n << 32n) + 1n}, ${(1n << 32n) + 70n})))`,
+    );
   });
   it('unknown keys and values fold to constants', () => {
-    const c = (t: string, v: FilterVersion = 1) =>
-      compileSql(parseFilter(t, { version: v }), { dialect: duckdbDialect, dictionary: dictionary() });
+    const c = (t: string, v: FilterVersion = 1) => compileSql(parseFilter(t, { version: v }), { dialect: duckdbDialect, dictionary: dictionary() });
     assert.deepEqual(c('nokey=x'), { sql: 'FALSE', constant: false });
     assert.deepEqual(c('highway=nope'), { sql: 'FALSE', constant: false });
     assert.deepEqual(c('nokey!=x'), { sql: 'TRUE', constant: true });
@@ -69,8 +72,7 @@ describe('compileSql (DuckDB)', () => {
     assert.equal(sql('id:(5..)'), '("id" >= 5)');
     assert.equal(sql('changeset:(1, 2, 2)'), '("changeset" IN (1, 2))');
     assert.equal(sql('area:(0.1..2)'), '(("area" IS NOT NULL) AND (("area" >= 1e-1) AND ("area" <= 2e+0)))');
-    assert.equal(sql('geometry.inners:(..3)'),
-      '(("geometry_type" IN (3, 6)) AND (("inners" IS NOT NULL) AND (("inners" >= 0) AND ("inners" <= 3))))');
+    assert.equal(sql('geometry.inners:(..3)'), '(("geometry_type" IN (3, 6)) AND (("inners" IS NOT NULL) AND (("inners" >= 0) AND ("inners" <= 3))))');
   });
   it('geometry, per version', () => {
     assert.equal(sql('geometry:polygon'), '(("geometry_type" IN (3, 6)) AND ("type" IN (1, 2)))');
@@ -79,8 +81,10 @@ describe('compileSql (DuckDB)', () => {
   });
   it('targets the _before columns, or both', () => {
     assert.equal(sql('highway=track', 2, { tags: 'before' }), '((("key_mask_before" & 1) <> 0) AND ("tag_kv_before"[1] = 1))');
-    assert.equal(sql('building=* and type:way', 2, { tags: 'currentOrBefore', tableAlias: 'c' }),
-      '((((c."key_mask" & 2) <> 0) AND (c."type" = 1)) OR (((c."key_mask_before" & 2) <> 0) AND (c."type" = 1)))');
+    assert.equal(
+      sql('building=* and type:way', 2, { tags: 'currentOrBefore', tableAlias: 'c' }),
+      '((((c."key_mask" & 2) <> 0) AND (c."type" = 1)) OR (((c."key_mask_before" & 2) <> 0) AND (c."type" = 1)))',
+    );
   });
   it('rejects a bad table alias', () => {
     assert.throws(() => sql('a=b', 1, { tableAlias: 'c; DROP' }), RangeError);
@@ -90,8 +94,10 @@ describe('compileSql (DuckDB)', () => {
     for (let i = 0; i < 20; i++) d.add('name', `n${i}`);
     const f = parseFilter('name ~ n*', { version: 2 });
     assert.match(compileSql(f, { dialect: duckdbDialect, dictionary: d }).sql, /1048575 >> /);
-    assert.throws(() => compileSql(f, { dialect: duckdbDialect, dictionary: d, maxPatternValues: 10 }),
-      (e: unknown) => isMaphistError(e) && e.code === 'FILTER_TOO_COMPLEX' && /name ~ n\*/.test(e.message));
+    assert.throws(
+      () => compileSql(f, { dialect: duckdbDialect, dictionary: d, maxPatternValues: 10 }),
+      (e: unknown) => isMaphistError(e) && e.code === 'FILTER_TOO_COMPLEX' && /name ~ n\*/.test(e.message),
+    );
   });
   it('renders only validated numbers', () => {
     assert.equal(sqlInteger(2n ** 63n - 1n), '9223372036854775807');
@@ -106,7 +112,8 @@ describe('compileSql (DuckDB)', () => {
 
 // ---- user strings never shape the SQL ----
 
-const COLUMN = '"(?:type|id|changeset|tag_kv|key_mask|tag_kv_before|key_mask_before|geometry_type|area|length|perimeter|vertices|outers|inners|roundness|squareness)"';
+const COLUMN =
+  '"(?:type|id|changeset|tag_kv|key_mask|tag_kv_before|key_mask_before|geometry_type|area|length|perimeter|vertices|outers|inners|roundness|squareness)"';
 const TOKEN = new RegExp(
   `\\s+|${COLUMN}|\\d+(?:\\.\\d+)?(?:e[+-]\\d+)?|(?:AND|OR|NOT|IN|IS|NULL|TRUE|FALSE|list_contains|list_has_any|list_filter|len|lambda|t|BIGINT|bit_count|least)\\b|<>|>=|<=|>>|::|[=>&()[\\],:+-]`,
   'y',
@@ -135,7 +142,9 @@ function dictionaryFor(tree: FilterNode, rename: (s: string) => string): InMemor
 }
 
 function renameTree(tree: FilterNode, rename: (s: string) => string): FilterNode {
-  return JSON.parse(JSON.stringify(tree), (k, v) => (typeof v === 'string' && ['key', 'value', 'text'].includes(k) ? rename(v) : k === 'values' ? (v as string[]).map(rename) : v)) as FilterNode;
+  return JSON.parse(JSON.stringify(tree), (k, v) =>
+    typeof v === 'string' && ['key', 'value', 'text'].includes(k) ? rename(v) : k === 'values' ? (v as string[]).map(rename) : v,
+  ) as FilterNode;
 }
 
 describe('strings full of quotes, backslashes, semicolons and SQL keywords', () => {
@@ -154,13 +163,18 @@ describe('strings full of quotes, backslashes, semicolons and SQL keywords', () 
             return names.get(s)!;
           };
           const renamedTree = renameTree(tree, rename);
-          const benign = compileSql({ version, ast: renamedTree, source: '' }, {
-            dialect: duckdbDialect,
-            dictionary: dictionaryFor(tree, rename),
-          }).sql;
+          const benign = compileSql(
+            { version, ast: renamedTree, source: '' },
+            {
+              dialect: duckdbDialect,
+              dictionary: dictionaryFor(tree, rename),
+            },
+          ).sql;
           // Patterns match by text, so renaming may change which values they expand to: compare shapes only then.
           let hasPattern = false;
-          walk(tree, (n) => { hasPattern ||= n.kind === 'tagPattern'; });
+          walk(tree, (n) => {
+            hasPattern ||= n.kind === 'tagPattern';
+          });
           if (!hasPattern) assert.equal(benign, nasty);
         }),
         { numRuns: 500 },
@@ -177,7 +191,10 @@ describe('strings full of quotes, backslashes, semicolons and SQL keywords', () 
     await con.run(`INSERT INTO t VALUES (1, 1, 1, [0, 4294967296]::BIGINT[], 3, []::BIGINT[], 0, 2, 0, 10, 0, 2, -1, -1, 0, NULL)`);
     await fc.assert(
       fc.asyncProperty(treeArb({ version: 2, keys, values: keys, maxDepth: 3 }), async (tree) => {
-        const { sql: where } = compileSql({ version: 2, ast: tree, source: '' }, { dialect: duckdbDialect, dictionary: dictionaryFor(tree, (s) => s), tags: 'currentOrBefore' });
+        const { sql: where } = compileSql(
+          { version: 2, ast: tree, source: '' },
+          { dialect: duckdbDialect, dictionary: dictionaryFor(tree, (s) => s), tags: 'currentOrBefore' },
+        );
         const r = await con.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM t WHERE ${where}`);
         assert.ok([0, 1].includes(r.getRows()[0]![0] as number));
       }),

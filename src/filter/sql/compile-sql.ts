@@ -144,13 +144,19 @@ class SqlCompiler {
 
   private rule(r: GeometryRule): Expr {
     return and([
-      inIntegers(this.col('geometry_type'), r.geometryTypes.map((g) => GEOMETRY_CODE[g])),
+      inIntegers(
+        this.col('geometry_type'),
+        r.geometryTypes.map((g) => GEOMETRY_CODE[g]),
+      ),
       r.osmTypes === null ? true : this.types(r.osmTypes),
     ]);
   }
 
   private types(types: readonly OsmType[]): string {
-    return inIntegers(this.col('type'), types.map((t) => OSM_TYPE_CODE[t]));
+    return inIntegers(
+      this.col('type'),
+      types.map((t) => OSM_TYPE_CODE[t]),
+    );
   }
 
   private condition(node: Exclude<FilterNode, { kind: 'const' | 'not' | 'and' | 'or' | 'geometry' }>): Expr {
@@ -170,9 +176,11 @@ class SqlCompiler {
           const ids = this.known(this.dict.valueIdsMatching(k, { match: node.match, text: node.text }));
           const max = this.options.maxPatternValues ?? DEFAULT_MAX_PATTERN_VALUES;
           if (ids.length > max) {
-            throw new MaphistError('FILTER_TOO_COMPLEX',
+            throw new MaphistError(
+              'FILTER_TOO_COMPLEX',
               `the pattern ${printFilter(node)} matches ${ids.length} different values; at most ${max} are supported, make the pattern more specific`,
-              { values: ids.length, maxPatternValues: max });
+              { values: ids.length, maxPatternValues: max },
+            );
           }
           return ids;
         });
@@ -199,7 +207,13 @@ class SqlCompiler {
         const c = this.col(node.measure);
         const range = and([`(${c} IS NOT NULL)`, between(c, sqlInteger(node.min ?? 0), nullable(node.max, sqlInteger))]);
         if (node.measure === 'vertices') return range;
-        return and([inIntegers(this.col('geometry_type'), POLYGONAL.map((g) => GEOMETRY_CODE[g])), range]);
+        return and([
+          inIntegers(
+            this.col('geometry_type'),
+            POLYGONAL.map((g) => GEOMETRY_CODE[g]),
+          ),
+          range,
+        ]);
       }
     }
   }

@@ -3,15 +3,7 @@
  */
 import fc from 'fast-check';
 import type { OsmType } from '../../core/osm.js';
-import type {
-  ConditionNode,
-  CountMeasure,
-  FilterNode,
-  FilterVersion,
-  FloatMeasure,
-  GeometryShape,
-  PatternMatch,
-} from '../ast.js';
+import type { ConditionNode, CountMeasure, FilterNode, FilterVersion, FloatMeasure, GeometryShape, PatternMatch } from '../ast.js';
 
 export interface TreeOptions {
   version: FilterVersion;
@@ -61,9 +53,7 @@ export const nastyString: fc.Arbitrary<string> = fc.oneof(
 );
 
 function range<T>(bound: fc.Arbitrary<T>): fc.Arbitrary<[T | null, T | null]> {
-  return fc
-    .tuple(fc.option(bound, { nil: null }), fc.option(bound, { nil: null }))
-    .filter(([a, b]) => a !== null || b !== null);
+  return fc.tuple(fc.option(bound, { nil: null }), fc.option(bound, { nil: null })).filter(([a, b]) => a !== null || b !== null);
 }
 
 function ordered(pair: [number | null, number | null]): [number | null, number | null] {

@@ -4,10 +4,7 @@
 import fc from 'fast-check';
 import type { Geometry, Position } from '../types.js';
 
-export const position: fc.Arbitrary<Position> = fc.tuple(
-  fc.double({ min: -180, max: 180, noNaN: true }),
-  fc.double({ min: -90, max: 90, noNaN: true }),
-);
+export const position: fc.Arbitrary<Position> = fc.tuple(fc.double({ min: -180, max: 180, noNaN: true }), fc.double({ min: -90, max: 90, noNaN: true }));
 
 const positions = (minLength: number): fc.Arbitrary<Position[]> => fc.array(position, { minLength, maxLength: 8 });
 

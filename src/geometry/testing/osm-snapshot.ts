@@ -21,7 +21,10 @@ export function readOsmSnapshot(xml: string): OsmSnapshot {
   }
   const ways = new Map<number, number[]>();
   for (const m of xml.matchAll(/<way\b([^>]*)>([\s\S]*?)<\/way>/g)) {
-    ways.set(Number(attributes(m[1]).id), [...m[2].matchAll(/<nd\s+ref="(-?\d+)"/g)].map((nd) => Number(nd[1])));
+    ways.set(
+      Number(attributes(m[1]).id),
+      [...m[2].matchAll(/<nd\s+ref="(-?\d+)"/g)].map((nd) => Number(nd[1])),
+    );
   }
   const relations: OsmSnapshot['relations'] = new Map();
   for (const m of xml.matchAll(/<relation\b([^>]*)>([\s\S]*?)<\/relation>/g)) {

@@ -87,8 +87,7 @@ export class ChangesetParser {
       if (tag.name === 'changeset') {
         this.sawChangeset = true;
         this.current = this.start(a);
-      }
-      else if (tag.name === 'node' || tag.name === 'way' || tag.name === 'relation') {
+      } else if (tag.name === 'node' || tag.name === 'way' || tag.name === 'relation') {
         throw this.notChangesets(`it holds map data (<${tag.name}>): import it as a history file, and give the changeset dump (changesets-*.osm.bz2) here`);
       }
     } else if (depth === 2 && this.current !== null && tag.name === 'tag') {

@@ -96,7 +96,14 @@ describe('createPbfWriter', () => {
     assert.equal(header!.writingProgram, 'maphist');
     assert.deepEqual(
       data.map((b) => [b.denseNodes, b.ways, b.relations]),
-      [[8000, 0, 0], [8000, 0, 0], [4000, 0, 0], [0, 8000, 0], [0, 1000, 0], [0, 0, 300]],
+      [
+        [8000, 0, 0],
+        [8000, 0, 0],
+        [4000, 0, 0],
+        [0, 8000, 0],
+        [0, 1000, 0],
+        [0, 0, 300],
+      ],
     );
     for (const block of data) {
       assert.equal(block.blobType, 'OSMData');
@@ -118,7 +125,10 @@ describe('createPbfWriter', () => {
     const out = join(workDir, 'empty.osh.pbf');
     await writeAll(out, []);
     assert.equal(osmium('cat', '-f', 'opl', out), '');
-    assert.deepEqual(listPbfBlocks(out).map((b) => b.blobType), ['OSMHeader']);
+    assert.deepEqual(
+      listPbfBlocks(out).map((b) => b.blobType),
+      ['OSMHeader'],
+    );
   });
 });
 

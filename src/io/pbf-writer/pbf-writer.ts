@@ -39,11 +39,7 @@ class HistoryPbfWriter implements PbfWriter {
   private readonly file: BlobFile;
   private readonly strings = new StringTable();
   /** Indexed by OSM_TYPE_CODE, so `encoders[OSM_TYPE_CODE[v.type]]` always takes `v`'s type. */
-  private readonly encoders: readonly PrimitiveGroupEncoder<OsmVersion>[] = [
-    new DenseNodesEncoder(),
-    new WaysEncoder(),
-    new RelationsEncoder(),
-  ];
+  private readonly encoders: readonly PrimitiveGroupEncoder<OsmVersion>[] = [new DenseNodesEncoder(), new WaysEncoder(), new RelationsEncoder()];
   private currentBlock: PrimitiveGroupEncoder<OsmVersion> | undefined;
   private readonly sortOrder = new SortOrderGuard();
   private closed = false;
@@ -75,10 +71,7 @@ class HistoryPbfWriter implements PbfWriter {
 
   private blockIsFull(): boolean {
     const block = this.currentBlock;
-    return (
-      block !== undefined &&
-      (block.count >= MAX_ENTITIES_PER_BLOCK || block.approximateBytes + this.strings.byteSize >= SOFT_MAX_BLOCK_BYTES)
-    );
+    return block !== undefined && (block.count >= MAX_ENTITIES_PER_BLOCK || block.approximateBytes + this.strings.byteSize >= SOFT_MAX_BLOCK_BYTES);
   }
 
   private flushBlock(): Promise<void> | undefined {

@@ -11,9 +11,7 @@ export class SortOrderGuard {
 
   check(v: OsmVersion): void {
     const type = OSM_TYPE_CODE[v.type];
-    const inOrder =
-      type > this.type ||
-      (type === this.type && (v.id > this.id || (v.id === this.id && v.version > this.version)));
+    const inOrder = type > this.type || (type === this.type && (v.id > this.id || (v.id === this.id && v.version > this.version)));
     if (!inOrder) {
       throw new Error(
         `pbf writer: input not sorted by type, id, version: ${v.type} ${v.id} v${v.version} ` +

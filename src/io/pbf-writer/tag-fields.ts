@@ -8,13 +8,7 @@ const keys = new GrowableInt32Array(64);
 const vals = new GrowableInt32Array(64);
 
 /** Writes the `keys` and `vals` fields of a Way or Relation: string table indexes of its tags. */
-export function writeTagFields(
-  pbf: PbfWriter,
-  keysTag: number,
-  valsTag: number,
-  tags: FlatTags,
-  strings: StringTable,
-): void {
+export function writeTagFields(pbf: PbfWriter, keysTag: number, valsTag: number, tags: FlatTags, strings: StringTable): void {
   keys.clear();
   vals.clear();
   for (let i = 0; i + 1 < tags.length; i += 2) {

@@ -63,8 +63,7 @@ export function inflateBlob(blob: Uint8Array, origin: BlobOrigin): Uint8Array {
 export function corruptBlob(origin: BlobOrigin, what: string): MaphistError {
   return new MaphistError(
     'INPUT_CORRUPT',
-    `The block at byte ${origin.offset} of ${origin.path} is damaged: ${what}. ` +
-      'Get a fresh copy of the file, or check it with `osmium fileinfo -e`.',
+    `The block at byte ${origin.offset} of ${origin.path} is damaged: ${what}. ` + 'Get a fresh copy of the file, or check it with `osmium fileinfo -e`.',
     { path: origin.path, offset: origin.offset },
   );
 }

@@ -159,9 +159,22 @@ export class DecodedBlockBuilder {
 export function transferList(block: DecodedBlock): ArrayBuffer[] {
   const buffers = new Set<ArrayBuffer>();
   for (const column of [
-    block.types, block.ids, block.versions, block.timestamps, block.changesets, block.uids, block.userSids,
-    block.visibles, block.lons, block.lats, block.tagOffsets, block.tagSids, block.memberOffsets,
-    block.memberRefs, block.memberTypes, block.memberRoleSids,
+    block.types,
+    block.ids,
+    block.versions,
+    block.timestamps,
+    block.changesets,
+    block.uids,
+    block.userSids,
+    block.visibles,
+    block.lons,
+    block.lats,
+    block.tagOffsets,
+    block.tagSids,
+    block.memberOffsets,
+    block.memberRefs,
+    block.memberTypes,
+    block.memberRoleSids,
   ]) {
     buffers.add(column.buffer as ArrayBuffer);
   }

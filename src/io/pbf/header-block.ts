@@ -35,13 +35,27 @@ export function decodeHeaderBlock(block: Uint8Array, origin: BlobOrigin): FileHe
           h.bbox = [box.left / 1e9, box.bottom / 1e9, box.right / 1e9, box.top / 1e9];
           break;
         }
-        case 4: h.requiredFeatures.push(pbf.readString()); break;
-        case 5: h.optionalFeatures.push(pbf.readString()); break;
-        case 16: h.generator = pbf.readString(); break;
-        case 17: h.source = pbf.readString(); break;
-        case 32: h.replicationTimestamp = pbf.readVarint(true); break;
-        case 33: h.replicationSequenceNumber = pbf.readVarint(true); break;
-        case 34: h.replicationBaseUrl = pbf.readString(); break;
+        case 4:
+          h.requiredFeatures.push(pbf.readString());
+          break;
+        case 5:
+          h.optionalFeatures.push(pbf.readString());
+          break;
+        case 16:
+          h.generator = pbf.readString();
+          break;
+        case 17:
+          h.source = pbf.readString();
+          break;
+        case 32:
+          h.replicationTimestamp = pbf.readVarint(true);
+          break;
+        case 33:
+          h.replicationSequenceNumber = pbf.readVarint(true);
+          break;
+        case 34:
+          h.replicationBaseUrl = pbf.readString();
+          break;
       }
     }, header);
   } catch {

@@ -59,16 +59,33 @@ export function materializeRows(block: DecodedBlock, from: number, to: number, o
 
     if (type === 0) {
       const node: NodeVersion = {
-        type: 'node', id, version, timestamp: timestamps[i]!, changeset: changesets[i]!, uid: uids[i]!, user,
-        visible: visibles[i] === 1, tags, lon: lons[i]!, lat: lats[i]!,
+        type: 'node',
+        id,
+        version,
+        timestamp: timestamps[i]!,
+        changeset: changesets[i]!,
+        uid: uids[i]!,
+        user,
+        visible: visibles[i] === 1,
+        tags,
+        lon: lons[i]!,
+        lat: lats[i]!,
       };
       records.push(node);
     } else if (type === 1) {
       const refs: number[] = [];
       for (let m = memberOffsets[i]!, end = memberOffsets[i + 1]!; m < end; m++) refs.push(memberRefs[m]!);
       const way: WayVersion = {
-        type: 'way', id, version, timestamp: timestamps[i]!, changeset: changesets[i]!, uid: uids[i]!, user,
-        visible: visibles[i] === 1, tags, refs,
+        type: 'way',
+        id,
+        version,
+        timestamp: timestamps[i]!,
+        changeset: changesets[i]!,
+        uid: uids[i]!,
+        user,
+        visible: visibles[i] === 1,
+        tags,
+        refs,
       };
       records.push(way);
     } else {
@@ -77,8 +94,16 @@ export function materializeRows(block: DecodedBlock, from: number, to: number, o
         members.push({ type: MEMBER_TYPE_NAME[memberTypes[m]!]!, ref: memberRefs[m]!, role: strings[memberRoleSids[m]!]! });
       }
       const relation: RelationVersion = {
-        type: 'relation', id, version, timestamp: timestamps[i]!, changeset: changesets[i]!, uid: uids[i]!, user,
-        visible: visibles[i] === 1, tags, members,
+        type: 'relation',
+        id,
+        version,
+        timestamp: timestamps[i]!,
+        changeset: changesets[i]!,
+        uid: uids[i]!,
+        user,
+        visible: visibles[i] === 1,
+        tags,
+        members,
       };
       records.push(relation);
     }

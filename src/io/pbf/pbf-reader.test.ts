@@ -27,18 +27,28 @@ function writePbf(header: TestHeader, blocks: TestBlock[], encoding: 'zlib' | 'r
   return path;
 }
 
-const info = (version: number, timestamp: number, extra: { visible?: boolean } = {}) => ({ version, timestamp, changeset: 100 + version, uid: 7, userSid: 1, ...extra });
+const info = (version: number, timestamp: number, extra: { visible?: boolean } = {}) => ({
+  version,
+  timestamp,
+  changeset: 100 + version,
+  uid: 7,
+  userSid: 1,
+  ...extra,
+});
 
 test('header fields: bbox, generator, source, features, replication', async () => {
-  const path = writePbf({
-    bbox: { left: 1_412_368_000, right: 1_787_481_000, top: 42_657_170_000, bottom: 42_427_600_000 },
-    writingProgram: 'osmium/1.15.0',
-    source: 'test',
-    optionalFeatures: ['Sort.Type_then_ID'],
-    replicationTimestamp: 1_700_000_000,
-    replicationSequenceNumber: 5_900_000,
-    replicationBaseUrl: 'https://planet.osm.org/replication/minute',
-  }, []);
+  const path = writePbf(
+    {
+      bbox: { left: 1_412_368_000, right: 1_787_481_000, top: 42_657_170_000, bottom: 42_427_600_000 },
+      writingProgram: 'osmium/1.15.0',
+      source: 'test',
+      optionalFeatures: ['Sort.Type_then_ID'],
+      replicationTimestamp: 1_700_000_000,
+      replicationSequenceNumber: 5_900_000,
+      replicationBaseUrl: 'https://planet.osm.org/replication/minute',
+    },
+    [],
+  );
   const history = await openHistory(path);
   assert.equal(history.format, 'pbf');
   assert.deepStrictEqual(history.header, {
@@ -55,20 +65,43 @@ test('header fields: bbox, generator, source, features, replication', async () =
 });
 
 test('dense nodes: delta coding, metadata, tags, visible flags, deleted locations', async () => {
-  const path = writePbf({}, [{
-    strings: ['', 'alice', 'amenity', 'bench', 'name', 'Zürich ✓'],
-    groups: [{
-      dense: [
-        { id: 10, lat: 490_000_000, lon: 80_000_000, tags: [[2, 3], [4, 5]], info: info(1, 1_577_836_800, { visible: true }) },
-        { id: 10, lat: 2_147_483_647, lon: 2_147_483_647, info: info(2, 1_593_561_600, { visible: false }) },
-        { id: 12, lat: -335_000_000, lon: -700_000_000, info: info(1, 1_593_561_601, { visible: true }) },
+  const path = writePbf({}, [
+    {
+      strings: ['', 'alice', 'amenity', 'bench', 'name', 'Zürich ✓'],
+      groups: [
+        {
+          dense: [
+            {
+              id: 10,
+              lat: 490_000_000,
+              lon: 80_000_000,
+              tags: [
+                [2, 3],
+                [4, 5],
+              ],
+              info: info(1, 1_577_836_800, { visible: true }),
+            },
+            { id: 10, lat: 2_147_483_647, lon: 2_147_483_647, info: info(2, 1_593_561_600, { visible: false }) },
+            { id: 12, lat: -335_000_000, lon: -700_000_000, info: info(1, 1_593_561_601, { visible: true }) },
+          ],
+        },
       ],
-    }],
-  }]);
+    },
+  ]);
   const records = await readAllVersions(path);
   const base = { type: 'node', changeset: 0, uid: 7, user: 'alice' } as const;
   assert.deepStrictEqual(records, [
-    { ...base, id: 10, version: 1, timestamp: 1_577_836_800, changeset: 101, visible: true, tags: ['amenity', 'bench', 'name', 'Zürich ✓'], lon: 80_000_000, lat: 490_000_000 },
+    {
+      ...base,
+      id: 10,
+      version: 1,
+      timestamp: 1_577_836_800,
+      changeset: 101,
+      visible: true,
+      tags: ['amenity', 'bench', 'name', 'Zürich ✓'],
+      lon: 80_000_000,
+      lat: 490_000_000,
+    },
     { ...base, id: 10, version: 2, timestamp: 1_593_561_600, changeset: 102, visible: false, tags: [], lon: 0, lat: 0 },
     { ...base, id: 12, version: 1, timestamp: 1_593_561_601, changeset: 101, visible: true, tags: [], lon: -700_000_000, lat: -335_000_000 },
   ]);
@@ -86,80 +119,122 @@ test('dense nodes without a visible array are all visible; without DenseInfo the
 });
 
 test('granularity, lat/lon offsets and date granularity are applied as osmium does (truncating)', async () => {
-  const path = writePbf({}, [{
-    strings: ['', 'u'],
-    granularity: 1000,
-    latOffset: 550,
-    lonOffset: -250,
-    dateGranularity: 500,
-    groups: [
-      { dense: [{ id: 1, lat: 4_900_001, lon: -800_002, info: info(1, 3_000_000_003) }] },
-      { nodes: [{ id: 2, lat: 4_900_001, lon: -800_002, info: info(1, 3_000_000_003) }] },
-      { dense: [{ id: 3, lat: -7, lon: 7, info: info(1, 3_000_000_003) }] },
-    ],
-  }]);
+  const path = writePbf({}, [
+    {
+      strings: ['', 'u'],
+      granularity: 1000,
+      latOffset: 550,
+      lonOffset: -250,
+      dateGranularity: 500,
+      groups: [
+        { dense: [{ id: 1, lat: 4_900_001, lon: -800_002, info: info(1, 3_000_000_003) }] },
+        { nodes: [{ id: 2, lat: 4_900_001, lon: -800_002, info: info(1, 3_000_000_003) }] },
+        { dense: [{ id: 3, lat: -7, lon: 7, info: info(1, 3_000_000_003) }] },
+      ],
+    },
+  ]);
   // Expected values are what `osmium cat -f opl` (1.15) prints for this file.
   // lat: (4_900_001 × 1000 + 550) / 100 = 49_000_015.5 → 49_000_015; lon: (−800_002_000 − 250) / 100 → −8_000_022
   // n3: lat (−7000 + 550) / 100 = −64.5 → −64 and lon (7000 − 250) / 100 = 67.5 → 67: truncated toward zero
   // timestamp: 3_000_000_003 × 500 / 1000 = 1_500_000_001.5 → 1_500_000_001 (2017-07-14T02:40:01Z)
   const records = (await readAllVersions(path)) as NodeVersion[];
-  assert.deepStrictEqual(records.map((r) => [r.id, r.lon, r.lat, r.timestamp]), [
-    [1, -8_000_022, 49_000_015, 1_500_000_001],
-    [2, -8_000_022, 49_000_015, 1_500_000_001],
-    [3, 67, -64, 1_500_000_001],
-  ]);
+  assert.deepStrictEqual(
+    records.map((r) => [r.id, r.lon, r.lat, r.timestamp]),
+    [
+      [1, -8_000_022, 49_000_015, 1_500_000_001],
+      [2, -8_000_022, 49_000_015, 1_500_000_001],
+      [3, 67, -64, 1_500_000_001],
+    ],
+  );
 });
 
 test('plain Node messages, including a deleted one without a location', async () => {
-  const path = writePbf({}, [{
-    strings: ['', 'carol', 'highway', 'stop'],
-    groups: [{
-      nodes: [
-        { id: 5, lat: 100, lon: 200, keys: [2], vals: [3], info: info(1, 1000) },
-        { id: 5, info: info(2, 2000, { visible: false }) },
+  const path = writePbf({}, [
+    {
+      strings: ['', 'carol', 'highway', 'stop'],
+      groups: [
+        {
+          nodes: [
+            { id: 5, lat: 100, lon: 200, keys: [2], vals: [3], info: info(1, 1000) },
+            { id: 5, info: info(2, 2000, { visible: false }) },
+          ],
+        },
       ],
-    }],
-  }]);
-  const records = await readAllVersions(path);
-  assert.deepStrictEqual(records.map((r) => [r.id, r.version, r.visible, r.tags, (r as NodeVersion).lon, (r as NodeVersion).lat, r.user]), [
-    [5, 1, true, ['highway', 'stop'], 200, 100, 'carol'],
-    [5, 2, false, [], 0, 0, 'carol'],
+    },
   ]);
+  const records = await readAllVersions(path);
+  assert.deepStrictEqual(
+    records.map((r) => [r.id, r.version, r.visible, r.tags, (r as NodeVersion).lon, (r as NodeVersion).lat, r.user]),
+    [
+      [5, 1, true, ['highway', 'stop'], 200, 100, 'carol'],
+      [5, 2, false, [], 0, 0, 'carol'],
+    ],
+  );
 });
 
 test('ways and relations: refs and member ids delta-coded, member types and roles', async () => {
-  const path = writePbf({}, [
-    { strings: ['', 'u', 'highway', 'path'], groups: [{ ways: [{ id: 7, refs: [30, 10, 20, 30], keys: [2], vals: [3], info: info(1, 1000) }] }] },
-    {
-      strings: ['', 'u', 'outer', 'inner', 'type', 'multipolygon', ''],
-      groups: [{ relations: [{ id: 9, memids: [7, 8, 3], types: [1, 1, 0], roles: [2, 3, 6], keys: [4], vals: [5], info: info(4, 2000) }] }],
-    },
-  ], 'raw');
+  const path = writePbf(
+    {},
+    [
+      { strings: ['', 'u', 'highway', 'path'], groups: [{ ways: [{ id: 7, refs: [30, 10, 20, 30], keys: [2], vals: [3], info: info(1, 1000) }] }] },
+      {
+        strings: ['', 'u', 'outer', 'inner', 'type', 'multipolygon', ''],
+        groups: [{ relations: [{ id: 9, memids: [7, 8, 3], types: [1, 1, 0], roles: [2, 3, 6], keys: [4], vals: [5], info: info(4, 2000) }] }],
+      },
+    ],
+    'raw',
+  );
   const [way, relation] = await readAllVersions(path);
   assert.deepStrictEqual(way, {
-    type: 'way', id: 7, version: 1, timestamp: 1000, changeset: 101, uid: 7, user: 'u', visible: true, tags: ['highway', 'path'], refs: [30, 10, 20, 30],
+    type: 'way',
+    id: 7,
+    version: 1,
+    timestamp: 1000,
+    changeset: 101,
+    uid: 7,
+    user: 'u',
+    visible: true,
+    tags: ['highway', 'path'],
+    refs: [30, 10, 20, 30],
   });
   assert.deepStrictEqual(relation, {
-    type: 'relation', id: 9, version: 4, timestamp: 2000, changeset: 104, uid: 7, user: 'u', visible: true, tags: ['type', 'multipolygon'],
-    members: [{ type: 'way', ref: 7, role: 'outer' }, { type: 'way', ref: 8, role: 'inner' }, { type: 'node', ref: 3, role: '' }],
+    type: 'relation',
+    id: 9,
+    version: 4,
+    timestamp: 2000,
+    changeset: 104,
+    uid: 7,
+    user: 'u',
+    visible: true,
+    tags: ['type', 'multipolygon'],
+    members: [
+      { type: 'way', ref: 7, role: 'outer' },
+      { type: 'way', ref: 8, role: 'inner' },
+      { type: 'node', ref: 3, role: '' },
+    ],
   });
 });
 
 test('ids <= 0 sort before positive ids, by absolute value (osmium order)', async () => {
   const path = writePbf({}, [{ strings: ['', 'u'], groups: [{ dense: [-1, -2, 1, 2].map((id) => ({ id, lat: 0, lon: 0, info: info(1, 1) })) }] }]);
-  assert.deepStrictEqual((await readAllVersions(path)).map((r) => r.id), [-1, -2, 1, 2]);
+  assert.deepStrictEqual(
+    (await readAllVersions(path)).map((r) => r.id),
+    [-1, -2, 1, 2],
+  );
 });
 
 test('unknown blob types are skipped', async () => {
-  const data = (id: number) => frame('OSMData', encodeBlob(encodePrimitiveBlock({ strings: ['', 'u'], groups: [{ dense: [{ id, lat: 0, lon: 0, info: info(1, 1) }] }] })));
+  const data = (id: number) =>
+    frame('OSMData', encodeBlob(encodePrimitiveBlock({ strings: ['', 'u'], groups: [{ dense: [{ id, lat: 0, lon: 0, info: info(1, 1) }] }] })));
   const path = join(tmp.dir, 'with-unknown-blob.osh.pbf');
-  writeFileSync(path, concatBytes([
-    frame('OSMHeader', encodeBlob(encodeHeaderBlock({}))),
-    data(1),
-    frame('OSMFuture', encodeBlob(Uint8Array.from([1, 2, 3]))),
-    data(2),
-  ]));
-  assert.deepStrictEqual((await readAllVersions(path)).map((r) => r.id), [1, 2]);
+  writeFileSync(
+    path,
+    concatBytes([frame('OSMHeader', encodeBlob(encodeHeaderBlock({}))), data(1), frame('OSMFuture', encodeBlob(Uint8Array.from([1, 2, 3]))), data(2)]),
+  );
+  assert.deepStrictEqual(
+    (await readAllVersions(path)).map((r) => r.id),
+    [1, 2],
+  );
 });
 
 test('a block with more members than one batch holds is delivered in several batches, in order', async () => {
@@ -185,7 +260,10 @@ test('a block with more members than one batch holds is delivered in several bat
       assert.equal((r as RelationVersion).members[memberCount - 1]!.ref, memberCount);
     }
   }
-  assert.deepStrictEqual(ids, relations.map((r) => r.id));
+  assert.deepStrictEqual(
+    ids,
+    relations.map((r) => r.id),
+  );
   assert.ok(batchSizes.length >= 4, `batches: ${batchSizes.join(',')}`);
 });
 
@@ -217,6 +295,9 @@ test('progress() counts compressed bytes up to the file size', async () => {
   for await (const _ of history.batches()) seen.push(history.progress().bytesRead);
   const { bytesRead, bytesTotal } = history.progress();
   assert.equal(bytesRead, bytesTotal);
-  assert.ok(seen.every((b, i) => i === 0 || b > seen[i - 1]!), `not increasing: ${seen.join(',')}`);
+  assert.ok(
+    seen.every((b, i) => i === 0 || b > seen[i - 1]!),
+    `not increasing: ${seen.join(',')}`,
+  );
   assert.ok(seen[0]! > 0 && seen[seen.length - 1]! < bytesTotal + 1);
 });

@@ -76,12 +76,16 @@ export interface TestHeader {
 export function encodeHeaderBlock(h: TestHeader): Uint8Array {
   const pbf = new PbfWriter();
   if (h.bbox) {
-    pbf.writeMessage(1, (b: NonNullable<TestHeader['bbox']>, w: PbfWriter) => {
-      w.writeSVarintField(1, b.left);
-      w.writeSVarintField(2, b.right);
-      w.writeSVarintField(3, b.top);
-      w.writeSVarintField(4, b.bottom);
-    }, h.bbox);
+    pbf.writeMessage(
+      1,
+      (b: NonNullable<TestHeader['bbox']>, w: PbfWriter) => {
+        w.writeSVarintField(1, b.left);
+        w.writeSVarintField(2, b.right);
+        w.writeSVarintField(3, b.top);
+        w.writeSVarintField(4, b.bottom);
+      },
+      h.bbox,
+    );
   }
   for (const f of h.requiredFeatures ?? ['OsmSchema-V0.6', 'DenseNodes', 'HistoricalInformation']) pbf.writeStringField(4, f);
   for (const f of h.optionalFeatures ?? []) pbf.writeStringField(5, f);
@@ -116,55 +120,89 @@ function writeDense(nodes: TestDenseNode[], w: PbfWriter): void {
   w.writePackedSVarint(1, deltas(nodes.map((n) => n.id)));
   if (nodes.some((n) => n.info)) {
     const infos = nodes.map((n) => n.info!);
-    w.writeMessage(5, (_: unknown, d: PbfWriter) => {
-      d.writePackedVarint(1, infos.map((i) => i.version));
-      d.writePackedSVarint(2, deltas(infos.map((i) => i.timestamp)));
-      d.writePackedSVarint(3, deltas(infos.map((i) => i.changeset)));
-      d.writePackedSVarint(4, deltas(infos.map((i) => i.uid)));
-      d.writePackedSVarint(5, deltas(infos.map((i) => i.userSid)));
-      if (infos.some((i) => i.visible !== undefined)) d.writePackedBoolean(6, infos.map((i) => i.visible !== false));
-    }, null);
+    w.writeMessage(
+      5,
+      (_: unknown, d: PbfWriter) => {
+        d.writePackedVarint(
+          1,
+          infos.map((i) => i.version),
+        );
+        d.writePackedSVarint(2, deltas(infos.map((i) => i.timestamp)));
+        d.writePackedSVarint(3, deltas(infos.map((i) => i.changeset)));
+        d.writePackedSVarint(4, deltas(infos.map((i) => i.uid)));
+        d.writePackedSVarint(5, deltas(infos.map((i) => i.userSid)));
+        if (infos.some((i) => i.visible !== undefined))
+          d.writePackedBoolean(
+            6,
+            infos.map((i) => i.visible !== false),
+          );
+      },
+      null,
+    );
   }
   w.writePackedSVarint(8, deltas(nodes.map((n) => n.lat)));
   w.writePackedSVarint(9, deltas(nodes.map((n) => n.lon)));
   if (nodes.some((n) => n.tags && n.tags.length > 0)) {
-    w.writePackedVarint(10, nodes.flatMap((n) => [...(n.tags ?? []).flat(), 0]));
+    w.writePackedVarint(
+      10,
+      nodes.flatMap((n) => [...(n.tags ?? []).flat(), 0]),
+    );
   }
 }
 
 export function encodePrimitiveBlock(b: TestBlock): Uint8Array {
   const pbf = new PbfWriter();
-  pbf.writeMessage(1, (strings: string[], w: PbfWriter) => {
-    for (const s of strings) w.writeStringField(1, s);
-  }, b.strings);
+  pbf.writeMessage(
+    1,
+    (strings: string[], w: PbfWriter) => {
+      for (const s of strings) w.writeStringField(1, s);
+    },
+    b.strings,
+  );
   for (const group of b.groups) {
-    pbf.writeMessage(2, (g: TestGroup, w: PbfWriter) => {
-      for (const n of g.nodes ?? []) {
-        w.writeMessage(1, (node: TestNode, x: PbfWriter) => {
-          x.writeSVarintField(1, node.id);
-          writeElementCommon(node, x);
-          if (node.lat !== undefined) x.writeSVarintField(8, node.lat);
-          if (node.lon !== undefined) x.writeSVarintField(9, node.lon);
-        }, n);
-      }
-      if (g.dense) w.writeMessage(2, writeDense, g.dense);
-      for (const way of g.ways ?? []) {
-        w.writeMessage(3, (e: TestWay, x: PbfWriter) => {
-          x.writeVarintField(1, e.id);
-          writeElementCommon(e, x);
-          x.writePackedSVarint(8, deltas(e.refs));
-        }, way);
-      }
-      for (const rel of g.relations ?? []) {
-        w.writeMessage(4, (e: TestRelation, x: PbfWriter) => {
-          x.writeVarintField(1, e.id);
-          writeElementCommon(e, x);
-          x.writePackedVarint(8, e.roles);
-          x.writePackedSVarint(9, deltas(e.memids));
-          x.writePackedVarint(10, e.types);
-        }, rel);
-      }
-    }, group);
+    pbf.writeMessage(
+      2,
+      (g: TestGroup, w: PbfWriter) => {
+        for (const n of g.nodes ?? []) {
+          w.writeMessage(
+            1,
+            (node: TestNode, x: PbfWriter) => {
+              x.writeSVarintField(1, node.id);
+              writeElementCommon(node, x);
+              if (node.lat !== undefined) x.writeSVarintField(8, node.lat);
+              if (node.lon !== undefined) x.writeSVarintField(9, node.lon);
+            },
+            n,
+          );
+        }
+        if (g.dense) w.writeMessage(2, writeDense, g.dense);
+        for (const way of g.ways ?? []) {
+          w.writeMessage(
+            3,
+            (e: TestWay, x: PbfWriter) => {
+              x.writeVarintField(1, e.id);
+              writeElementCommon(e, x);
+              x.writePackedSVarint(8, deltas(e.refs));
+            },
+            way,
+          );
+        }
+        for (const rel of g.relations ?? []) {
+          w.writeMessage(
+            4,
+            (e: TestRelation, x: PbfWriter) => {
+              x.writeVarintField(1, e.id);
+              writeElementCommon(e, x);
+              x.writePackedVarint(8, e.roles);
+              x.writePackedSVarint(9, deltas(e.memids));
+              x.writePackedVarint(10, e.types);
+            },
+            rel,
+          );
+        }
+      },
+      group,
+    );
   }
   // Scale fields after the groups, as osmium writes them.
   if (b.granularity !== undefined) pbf.writeVarintField(17, b.granularity);

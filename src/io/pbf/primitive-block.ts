@@ -167,9 +167,26 @@ function decodeStringTable(pbf: PbfReader, end: number): string[] {
 // DenseNodes
 
 function decodeDenseNodes(pbf: PbfReader, end: number, out: DecodedBlockBuilder, scale: BlockScale): void {
-  let idStart = -1, idEnd = -1, latStart = -1, latEnd = -1, lonStart = -1, lonEnd = -1, kvStart = -1, kvEnd = -1;
-  let verStart = -1, verEnd = -1, tsStart = -1, tsEnd = -1, csStart = -1, csEnd = -1;
-  let uidStart = -1, uidEnd = -1, userStart = -1, userEnd = -1, visStart = -1, visEnd = -1;
+  let idStart = -1,
+    idEnd = -1,
+    latStart = -1,
+    latEnd = -1,
+    lonStart = -1,
+    lonEnd = -1,
+    kvStart = -1,
+    kvEnd = -1;
+  let verStart = -1,
+    verEnd = -1,
+    tsStart = -1,
+    tsEnd = -1,
+    csStart = -1,
+    csEnd = -1;
+  let uidStart = -1,
+    uidEnd = -1,
+    userStart = -1,
+    userEnd = -1,
+    visStart = -1,
+    visEnd = -1;
   let hasInfo = false;
 
   while (pbf.pos < end) {
@@ -181,11 +198,19 @@ function decodeDenseNodes(pbf: PbfReader, end: number, out: DecodedBlockBuilder,
     }
     const fieldEnd = messageEnd(pbf, end);
     const fieldStart = pbf.pos;
-    if (field === 1) { idStart = fieldStart; idEnd = fieldEnd; }
-    else if (field === 8) { latStart = fieldStart; latEnd = fieldEnd; }
-    else if (field === 9) { lonStart = fieldStart; lonEnd = fieldEnd; }
-    else if (field === 10) { kvStart = fieldStart; kvEnd = fieldEnd; }
-    else if (field === 5) {
+    if (field === 1) {
+      idStart = fieldStart;
+      idEnd = fieldEnd;
+    } else if (field === 8) {
+      latStart = fieldStart;
+      latEnd = fieldEnd;
+    } else if (field === 9) {
+      lonStart = fieldStart;
+      lonEnd = fieldEnd;
+    } else if (field === 10) {
+      kvStart = fieldStart;
+      kvEnd = fieldEnd;
+    } else if (field === 5) {
       hasInfo = true;
       while (pbf.pos < fieldEnd) {
         const infoKey = pbf.readVarint();
@@ -196,12 +221,30 @@ function decodeDenseNodes(pbf: PbfReader, end: number, out: DecodedBlockBuilder,
         const arrayEnd = messageEnd(pbf, fieldEnd);
         const arrayStart = pbf.pos;
         switch (infoKey >>> 3) {
-          case 1: verStart = arrayStart; verEnd = arrayEnd; break;
-          case 2: tsStart = arrayStart; tsEnd = arrayEnd; break;
-          case 3: csStart = arrayStart; csEnd = arrayEnd; break;
-          case 4: uidStart = arrayStart; uidEnd = arrayEnd; break;
-          case 5: userStart = arrayStart; userEnd = arrayEnd; break;
-          case 6: visStart = arrayStart; visEnd = arrayEnd; break;
+          case 1:
+            verStart = arrayStart;
+            verEnd = arrayEnd;
+            break;
+          case 2:
+            tsStart = arrayStart;
+            tsEnd = arrayEnd;
+            break;
+          case 3:
+            csStart = arrayStart;
+            csEnd = arrayEnd;
+            break;
+          case 4:
+            uidStart = arrayStart;
+            uidEnd = arrayEnd;
+            break;
+          case 5:
+            userStart = arrayStart;
+            userEnd = arrayEnd;
+            break;
+          case 6:
+            visStart = arrayStart;
+            visEnd = arrayEnd;
+            break;
         }
         pbf.pos = arrayEnd;
       }
@@ -303,8 +346,15 @@ function decodeDenseTags(buf: Uint8Array, start: number, end: number, out: Decod
 }
 
 function decodeDenseCoordinates(
-  buf: Uint8Array, start: number, end: number, target: Int32Array, base: number, stop: number,
-  granularity: number, offset: number, name: string,
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  target: Int32Array,
+  base: number,
+  stop: number,
+  granularity: number,
+  offset: number,
+  name: string,
 ): void {
   if (granularity === 100 && offset === 0) {
     // The usual case: the stored value already is in 1e-7 degrees.
@@ -322,8 +372,18 @@ function decodeDenseCoordinates(
 
 /** Scratch for the field positions of the element being decoded (avoids an object per element). */
 const at = {
-  keysStart: -1, keysEnd: -1, valsStart: -1, valsEnd: -1, infoStart: -1, infoEnd: -1,
-  aStart: -1, aEnd: -1, bStart: -1, bEnd: -1, cStart: -1, cEnd: -1,
+  keysStart: -1,
+  keysEnd: -1,
+  valsStart: -1,
+  valsEnd: -1,
+  infoStart: -1,
+  infoEnd: -1,
+  aStart: -1,
+  aEnd: -1,
+  bStart: -1,
+  bEnd: -1,
+  cStart: -1,
+  cEnd: -1,
 };
 
 function resetPositions(): void {
@@ -357,12 +417,25 @@ function scanElement(pbf: PbfReader, end: number, idIsZigzag: boolean, fieldA: n
     }
     const fieldEnd = messageEnd(pbf, end);
     const fieldStart = pbf.pos;
-    if (field === 2) { at.keysStart = fieldStart; at.keysEnd = fieldEnd; }
-    else if (field === 3) { at.valsStart = fieldStart; at.valsEnd = fieldEnd; }
-    else if (field === 4) { at.infoStart = fieldStart; at.infoEnd = fieldEnd; }
-    else if (field === fieldA) { at.aStart = fieldStart; at.aEnd = fieldEnd; }
-    else if (field === fieldB) { at.bStart = fieldStart; at.bEnd = fieldEnd; }
-    else if (field === fieldC) { at.cStart = fieldStart; at.cEnd = fieldEnd; }
+    if (field === 2) {
+      at.keysStart = fieldStart;
+      at.keysEnd = fieldEnd;
+    } else if (field === 3) {
+      at.valsStart = fieldStart;
+      at.valsEnd = fieldEnd;
+    } else if (field === 4) {
+      at.infoStart = fieldStart;
+      at.infoEnd = fieldEnd;
+    } else if (field === fieldA) {
+      at.aStart = fieldStart;
+      at.aEnd = fieldEnd;
+    } else if (field === fieldB) {
+      at.bStart = fieldStart;
+      at.bEnd = fieldEnd;
+    } else if (field === fieldC) {
+      at.cStart = fieldStart;
+      at.cEnd = fieldEnd;
+    }
     pbf.pos = fieldEnd;
   }
   expectEnd(pbf, end, 'element');
@@ -430,20 +503,38 @@ function decodeRelation(pbf: PbfReader, end: number, out: DecodedBlockBuilder, s
 }
 
 function decodeInfo(pbf: PbfReader, out: DecodedBlockBuilder, row: number, scale: BlockScale): void {
-  let version = 0, timestamp = 0, changeset = 0, uid = -1, userSid = -1, visible = 1;
+  let version = 0,
+    timestamp = 0,
+    changeset = 0,
+    uid = -1,
+    userSid = -1,
+    visible = 1;
   const end = at.infoEnd;
   if (at.infoStart >= 0) {
     pbf.pos = at.infoStart;
     while (pbf.pos < end) {
       const key = pbf.readVarint();
       switch (key) {
-        case (1 << 3) | WIRE_VARINT: version = pbf.readVarint(true); break;
-        case (2 << 3) | WIRE_VARINT: timestamp = Math.trunc((pbf.readVarint(true) * scale.dateGranularity) / 1000); break;
-        case (3 << 3) | WIRE_VARINT: changeset = pbf.readVarint(true); break;
-        case (4 << 3) | WIRE_VARINT: uid = pbf.readVarint(true); break;
-        case (5 << 3) | WIRE_VARINT: userSid = pbf.readVarint(); break;
-        case (6 << 3) | WIRE_VARINT: visible = pbf.readVarint() !== 0 ? 1 : 0; break;
-        default: pbf.skip(key);
+        case (1 << 3) | WIRE_VARINT:
+          version = pbf.readVarint(true);
+          break;
+        case (2 << 3) | WIRE_VARINT:
+          timestamp = Math.trunc((pbf.readVarint(true) * scale.dateGranularity) / 1000);
+          break;
+        case (3 << 3) | WIRE_VARINT:
+          changeset = pbf.readVarint(true);
+          break;
+        case (4 << 3) | WIRE_VARINT:
+          uid = pbf.readVarint(true);
+          break;
+        case (5 << 3) | WIRE_VARINT:
+          userSid = pbf.readVarint();
+          break;
+        case (6 << 3) | WIRE_VARINT:
+          visible = pbf.readVarint() !== 0 ? 1 : 0;
+          break;
+        default:
+          pbf.skip(key);
       }
     }
     expectEnd(pbf, end, 'Info');

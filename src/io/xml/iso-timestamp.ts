@@ -7,8 +7,12 @@
 /** Epoch seconds, or NaN when the text is not a timestamp. */
 export function parseIsoTimestamp(text: string): number {
   if (
-    text.length === 20 && text.charCodeAt(4) === 45 /* - */ && text.charCodeAt(7) === 45 &&
-    text.charCodeAt(10) === 84 /* T */ && text.charCodeAt(13) === 58 /* : */ && text.charCodeAt(16) === 58 &&
+    text.length === 20 &&
+    text.charCodeAt(4) === 45 /* - */ &&
+    text.charCodeAt(7) === 45 &&
+    text.charCodeAt(10) === 84 /* T */ &&
+    text.charCodeAt(13) === 58 /* : */ &&
+    text.charCodeAt(16) === 58 &&
     text.charCodeAt(19) === 90 /* Z */
   ) {
     const year = digits(text, 0, 4);

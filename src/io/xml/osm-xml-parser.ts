@@ -121,11 +121,9 @@ export class OsmXmlParser {
       );
     }
     if (name !== 'osm') {
-      throw new MaphistError(
-        'INPUT_NOT_OSM',
-        `${this.path} is XML but not OSM XML: its root element is <${name}>, not <osm>. Give an OSM history file.`,
-        { path: this.path },
-      );
+      throw new MaphistError('INPUT_NOT_OSM', `${this.path} is XML but not OSM XML: its root element is <${name}>, not <osm>. Give an OSM history file.`, {
+        path: this.path,
+      });
     }
     if (a.version !== undefined && a.version !== '0.6') {
       throw new MaphistError(

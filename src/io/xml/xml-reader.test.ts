@@ -28,7 +28,9 @@ function write(name: string, content: Uint8Array | string): string {
 }
 
 test('header from <osm> and <bounds>; missing attributes take their defaults', async () => {
-  const path = write('defaults.osh', `<?xml version="1.0" encoding="UTF-8"?>
+  const path = write(
+    'defaults.osh',
+    `<?xml version="1.0" encoding="UTF-8"?>
 <osm version="0.6" generator="handwritten">
   <bounds minlat="42.4276" minlon="1.412368" maxlat="42.65717" maxlon="1.787481"/>
   <node id="1" lat="-33.5" lon="151.25"/>
@@ -36,11 +38,15 @@ test('header from <osm> and <bounds>; missing attributes take their defaults', a
   <way id="1" version="1" user="A &amp; B" uid="42" changeset="9"><nd ref="1"/><nd ref="2"/><tag k="name" v="&quot;x&quot; &lt;y&gt;"/></way>
   <relation id="1" version="1"><member type="node" ref="1" role="stop"/><member type="way" ref="1"/></relation>
 </osm>
-`);
+`,
+  );
   const history = await openHistory(path);
   assert.equal(history.format, 'xml');
   assert.deepStrictEqual(history.header, {
-    requiredFeatures: [], optionalFeatures: [], generator: 'handwritten', bbox: [1.412368, 42.4276, 1.787481, 42.65717],
+    requiredFeatures: [],
+    optionalFeatures: [],
+    generator: 'handwritten',
+    bbox: [1.412368, 42.4276, 1.787481, 42.65717],
   });
   const records = [];
   for await (const batch of history.batches()) records.push(...batch);
@@ -49,7 +55,16 @@ test('header from <osm> and <bounds>; missing attributes take their defaults', a
     { type: 'node', id: 1, ...none, lon: 1_512_500_000, lat: -335_000_000 },
     { type: 'node', id: 2, ...none, version: 3, timestamp: Date.UTC(2010, 5, 1, 12) / 1000, visible: false, lon: 0, lat: 0 },
     { type: 'way', id: 1, ...none, version: 1, changeset: 9, uid: 42, user: 'A & B', tags: ['name', '"x" <y>'], refs: [1, 2] },
-    { type: 'relation', id: 1, ...none, version: 1, members: [{ type: 'node', ref: 1, role: 'stop' }, { type: 'way', ref: 1, role: '' }] },
+    {
+      type: 'relation',
+      id: 1,
+      ...none,
+      version: 1,
+      members: [
+        { type: 'node', ref: 1, role: 'stop' },
+        { type: 'way', ref: 1, role: '' },
+      ],
+    },
   ]);
 });
 
@@ -72,7 +87,9 @@ test(`batches of ${BATCH_SIZE}, multi-byte text split across read chunks`, async
   const user = 'Zürich-Straße-✓-日本';
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6">'];
   for (let id = 1; id <= count; id++) {
-    lines.push(`  <node id="${id}" version="1" timestamp="2020-01-01T00:00:00Z" uid="5" user="${user}" changeset="1" lat="1" lon="2"><tag k="name" v="${user}"/></node>`);
+    lines.push(
+      `  <node id="${id}" version="1" timestamp="2020-01-01T00:00:00Z" uid="5" user="${user}" changeset="1" lat="1" lon="2"><tag k="name" v="${user}"/></node>`,
+    );
   }
   lines.push('</osm>');
   const path = write('many.osh', lines.join('\n'));

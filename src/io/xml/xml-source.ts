@@ -102,10 +102,6 @@ export class XmlSource {
         { path: this.path },
       );
     }
-    return new MaphistError(
-      'INPUT_CORRUPT',
-      `${this.path} has damaged ${kind} data (${e.message}). Get a fresh copy of the file.`,
-      { path: this.path },
-    );
+    return new MaphistError('INPUT_CORRUPT', `${this.path} has damaged ${kind} data (${e.message}). Get a fresh copy of the file.`, { path: this.path });
   }
 }

@@ -32,8 +32,16 @@ const CASES: { path: string; params: Record<string, string>; index: string[] }[]
     params: { bboxes: TOWN, time: '2016-01-01', filter: 'building=*', properties: 'tags,metadata' },
     index: ['@osmId', '@snapshotTimestamp'],
   },
-  { path: '/elementsFullHistory/centroid', params: { bboxes: TOWN, time: '2012-01-01,2016-01-01', filter: 'highway=*' }, index: ['@osmId', '@validFrom', '@validTo'] },
-  { path: '/contributions/geometry', params: { bboxes: TOWN, time: '2014-01-01,2016-01-01', filter: 'building=*', properties: 'tags' }, index: ['@osmId', '@timestamp'] },
+  {
+    path: '/elementsFullHistory/centroid',
+    params: { bboxes: TOWN, time: '2012-01-01,2016-01-01', filter: 'highway=*' },
+    index: ['@osmId', '@validFrom', '@validTo'],
+  },
+  {
+    path: '/contributions/geometry',
+    params: { bboxes: TOWN, time: '2014-01-01,2016-01-01', filter: 'building=*', properties: 'tags' },
+    index: ['@osmId', '@timestamp'],
+  },
   { path: '/contributions/latest/bbox', params: { bboxes: TOWN, time: '2010-01-01,2017-01-01', filter: 'highway=*' }, index: ['@osmId', '@timestamp'] },
 ];
 
@@ -57,7 +65,10 @@ describe('extraction answers as ohsome-py reads them', () => {
   });
 
   it('the metadata the client reads at start-up: temporal extent without its Z is a Python ISO datetime', async () => {
-    const metadata = (await (await fetch(`${base}/v1/metadata`)).json()) as { apiVersion: string; extractRegion: { temporalExtent: { fromTimestamp: string; toTimestamp: string } } };
+    const metadata = (await (await fetch(`${base}/v1/metadata`)).json()) as {
+      apiVersion: string;
+      extractRegion: { temporalExtent: { fromTimestamp: string; toTimestamp: string } };
+    };
     assert.equal(typeof metadata.apiVersion, 'string');
     for (const t of [metadata.extractRegion.temporalExtent.fromTimestamp, metadata.extractRegion.temporalExtent.toTimestamp]) {
       assert.match(t.replace(/Z$/, ''), /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/); // datetime.fromisoformat(t.strip("Z"))
@@ -78,8 +89,16 @@ describe('extraction answers as ohsome-py reads them', () => {
       }
       const first = String(frame.rows[0]['@osmId']);
       assert.ok(locate(frame, first).length >= 1);
-      if (c.path.startsWith('/contributions')) assert.ok(frame.rows.every((r) => typeof r['@osmType'] === 'string'), 'contributions carry @osmType');
-      if (c.params.properties?.includes('tags')) assert.ok(frame.rows.some((r) => Object.keys(r['@other_tags'] as object).length > 0), 'tags go to @other_tags');
+      if (c.path.startsWith('/contributions'))
+        assert.ok(
+          frame.rows.every((r) => typeof r['@osmType'] === 'string'),
+          'contributions carry @osmType',
+        );
+      if (c.params.properties?.includes('tags'))
+        assert.ok(
+          frame.rows.some((r) => Object.keys(r['@other_tags'] as object).length > 0),
+          'tags go to @other_tags',
+        );
     });
   }
 

@@ -82,7 +82,12 @@ describe('extraction on the handmade history', () => {
     const end = db.store.metadata.lastTimestamp;
     const r = await extract(base, '/contributions/geometry', { bboxes: WORLD, time: `${start},${end}`, properties: 'metadata,tags' });
     assert.equal(r.status, 200);
-    const words: Record<string, string> = { '@creation': 'creation', '@deletion': 'deletion', '@tagChange': 'tag_change', '@geometryChange': 'geometry_change' };
+    const words: Record<string, string> = {
+      '@creation': 'creation',
+      '@deletion': 'deletion',
+      '@tagChange': 'tag_change',
+      '@geometryChange': 'geometry_change',
+    };
     for (const [element, list] of Object.entries(expected.contributions_by_element as Record<string, [string, string][]>)) {
       const mine = r.features.filter((f) => short(f) === element);
       // A never-tagged node (n3) has no contribution in version 1.
@@ -90,7 +95,10 @@ describe('extraction on the handmade history', () => {
       const want = inRange.map(([ts, what]) => [epoch(ts), what.split(' ')[0]]);
       const got = mine.map((f) => [
         epoch(String(f.properties['@timestamp'])),
-        Object.keys(words).filter((k) => f.properties[k] === true).map((k) => words[k]).join('+'),
+        Object.keys(words)
+          .filter((k) => f.properties[k] === true)
+          .map((k) => words[k])
+          .join('+'),
       ]);
       // tag and geometry changes may combine; the expected annotation names the main one
       assert.equal(got.length, want.length, `${element}: ${JSON.stringify(got)} vs ${JSON.stringify(want)}`);
@@ -101,7 +109,11 @@ describe('extraction on the handmade history', () => {
       for (const f of mine) {
         if (f.properties['@deletion'] === true) {
           assert.equal(f.geometry, null);
-          assert.deepEqual(Object.keys(f.properties).filter((k) => !k.startsWith('@')), [], 'a deletion has no tags');
+          assert.deepEqual(
+            Object.keys(f.properties).filter((k) => !k.startsWith('@')),
+            [],
+            'a deletion has no tags',
+          );
         } else assert.notEqual(f.geometry, null);
         assert.equal(f.properties['@osmType'], { n: 'node', w: 'way', r: 'relation' }[element[0]]);
       }
@@ -129,7 +141,10 @@ describe('extraction on the handmade history', () => {
     // carry (the spec's property table), no tags
     for (const f of latest.features) {
       assert.equal(typeof f.properties['@version'], 'number');
-      assert.deepEqual(Object.keys(f.properties).filter((k) => !k.startsWith('@')), []);
+      assert.deepEqual(
+        Object.keys(f.properties).filter((k) => !k.startsWith('@')),
+        [],
+      );
     }
   });
 

@@ -29,18 +29,66 @@ const TYPES = ['node', 'way', 'relation'];
 
 /** The golden requests: small areas, every family and geometry type, the properties combinations. */
 const GOLDEN_CASES: { name: string; path: string; params: Record<string, string> }[] = [
-  { name: 'elements-geometry-buildings-tags-metadata', path: '/elements/geometry', params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'building=*', time: '2016-01-01', properties: 'tags,metadata' } },
-  { name: 'elements-bbox-two-timestamps', path: '/elements/bbox', params: { bboxes: '1.520,42.505,1.523,42.508', filter: 'building=*', time: '2012-01-01,2016-01-01' } },
-  { name: 'elements-centroid-amenity-nodes', path: '/elements/centroid', params: { bboxes: TOWN, filter: 'type:node and amenity=*', time: '2016-01-01', properties: 'tags' } },
-  { name: 'elements-geometry-highway-unclipped', path: '/elements/geometry', params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=*', time: '2016-01-01', properties: 'unclipped,tags' } },
-  { name: 'elements-geometry-highway-clipped-metadata', path: '/elements/geometry', params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=*', time: '2016-01-01', showMetadata: 'true' } },
-  { name: 'elements-geometry-bpolys', path: '/elements/geometry', params: { bpolys: '1.530,42.505,1.532,42.505,1.531,42.507,1.530,42.505', filter: 'highway=*', time: '2016-01-01' } },
-  { name: 'fullhistory-geometry-highway-primary', path: '/elementsFullHistory/geometry', params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=primary', time: '2012-01-01,2016-01-01', properties: 'metadata' } },
-  { name: 'fullhistory-centroid-buildings-tags', path: '/elementsFullHistory/centroid', params: { bboxes: '1.520,42.505,1.523,42.508', filter: 'building=*', time: '2010-01-01,2016-01-01', properties: 'tags' } },
-  { name: 'contributions-geometry-buildings-metadata', path: '/contributions/geometry', params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'building=*', time: '2014-01-01,2016-01-01', properties: 'metadata,tags' } },
-  { name: 'contributions-bbox-types', path: '/contributions/bbox', params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'highway=*', time: '2010-01-01,2016-01-01', properties: 'contributionTypes' } },
-  { name: 'contributions-latest-geometry', path: '/contributions/latest/geometry', params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'building=*', time: '2010-01-01,2016-01-01', properties: 'contributionTypes,tags' } },
-  { name: 'contributions-latest-centroid-unclipped', path: '/contributions/latest/centroid', params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=*', time: '2010-01-01,2016-01-01', clipGeometry: 'false' } },
+  {
+    name: 'elements-geometry-buildings-tags-metadata',
+    path: '/elements/geometry',
+    params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'building=*', time: '2016-01-01', properties: 'tags,metadata' },
+  },
+  {
+    name: 'elements-bbox-two-timestamps',
+    path: '/elements/bbox',
+    params: { bboxes: '1.520,42.505,1.523,42.508', filter: 'building=*', time: '2012-01-01,2016-01-01' },
+  },
+  {
+    name: 'elements-centroid-amenity-nodes',
+    path: '/elements/centroid',
+    params: { bboxes: TOWN, filter: 'type:node and amenity=*', time: '2016-01-01', properties: 'tags' },
+  },
+  {
+    name: 'elements-geometry-highway-unclipped',
+    path: '/elements/geometry',
+    params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=*', time: '2016-01-01', properties: 'unclipped,tags' },
+  },
+  {
+    name: 'elements-geometry-highway-clipped-metadata',
+    path: '/elements/geometry',
+    params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=*', time: '2016-01-01', showMetadata: 'true' },
+  },
+  {
+    name: 'elements-geometry-bpolys',
+    path: '/elements/geometry',
+    params: { bpolys: '1.530,42.505,1.532,42.505,1.531,42.507,1.530,42.505', filter: 'highway=*', time: '2016-01-01' },
+  },
+  {
+    name: 'fullhistory-geometry-highway-primary',
+    path: '/elementsFullHistory/geometry',
+    params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=primary', time: '2012-01-01,2016-01-01', properties: 'metadata' },
+  },
+  {
+    name: 'fullhistory-centroid-buildings-tags',
+    path: '/elementsFullHistory/centroid',
+    params: { bboxes: '1.520,42.505,1.523,42.508', filter: 'building=*', time: '2010-01-01,2016-01-01', properties: 'tags' },
+  },
+  {
+    name: 'contributions-geometry-buildings-metadata',
+    path: '/contributions/geometry',
+    params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'building=*', time: '2014-01-01,2016-01-01', properties: 'metadata,tags' },
+  },
+  {
+    name: 'contributions-bbox-types',
+    path: '/contributions/bbox',
+    params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'highway=*', time: '2010-01-01,2016-01-01', properties: 'contributionTypes' },
+  },
+  {
+    name: 'contributions-latest-geometry',
+    path: '/contributions/latest/geometry',
+    params: { bboxes: '1.520,42.505,1.525,42.510', filter: 'building=*', time: '2010-01-01,2016-01-01', properties: 'contributionTypes,tags' },
+  },
+  {
+    name: 'contributions-latest-centroid-unclipped',
+    path: '/contributions/latest/centroid',
+    params: { bboxes: '1.530,42.505,1.532,42.507', filter: 'highway=*', time: '2010-01-01,2016-01-01', clipGeometry: 'false' },
+  },
 ];
 
 function lengthSum(features: Feature[]): number {
@@ -86,10 +134,9 @@ describe('extraction on the sample', () => {
     const dir = mkdtempSync(join(tmpdir(), 'maphist-osmium-'));
     try {
       const m = db.store.metadata;
-      const whole = (m.spatialExtent.coordinates[0] as number[][]).reduce(
-        (b, [x, y]) => [Math.min(b[0], x), Math.min(b[1], y), Math.max(b[2], x), Math.max(b[3], y)],
-        [Infinity, Infinity, -Infinity, -Infinity],
-      ).map((v, i) => (i < 2 ? v - 0.01 : v + 0.01)); // a margin: points on the area's edge are outside it
+      const whole = (m.spatialExtent.coordinates[0] as number[][])
+        .reduce((b, [x, y]) => [Math.min(b[0], x), Math.min(b[1], y), Math.max(b[2], x), Math.max(b[3], y)], [Infinity, Infinity, -Infinity, -Infinity])
+        .map((v, i) => (i < 2 ? v - 0.01 : v + 0.01)); // a margin: points on the area's edge are outside it
       // Version 1 extracts only the nodes that carried a tag in some version: their ids from osmium's
       // listing of every version (the OPL tags field is `T` followed by the tags, empty when none).
       const all = join(dir, 'all-nodes.opl');
@@ -121,14 +168,19 @@ describe('extraction on the sample', () => {
         };
         // Every ever-tagged node has a location; ways that have a geometry (osmium keeps ways whose nodes the extract cut).
         assert.deepEqual([...(await ids('type:node'))].sort(), [...osmium.node].sort(), `nodes ${date}`);
-        for (const [name, filter] of [['highway', 'type:way and highway=*'], ['building', 'type:way and building=*']] as const) {
+        for (const [name, filter] of [
+          ['highway', 'type:way and highway=*'],
+          ['building', 'type:way and building=*'],
+        ] as const) {
           const mine = await ids(filter);
           const want = osmium[name];
           for (const id of mine) assert.ok(want.has(id), `${id} not in osmium (${name}, ${date})`);
           const missing = [...want].filter((id) => !mine.has(id));
           // A way osmium keeps but without a geometry in the store (all its nodes cut off) is the only allowed difference.
           for (const id of missing) {
-            const rows = await db.query<{ n: bigint }>(`SELECT count(*) AS n FROM states WHERE type = 1 AND id = ${id.split('/')[1]} AND geometry IS NOT NULL AND NOT deleted`);
+            const rows = await db.query<{ n: bigint }>(
+              `SELECT count(*) AS n FROM states WHERE type = 1 AND id = ${id.split('/')[1]} AND geometry IS NOT NULL AND NOT deleted`,
+            );
             assert.equal(Number(rows[0].n), 0, `${id} missing from the extraction (${name}, ${date})`);
           }
           assert.ok(missing.length <= want.size / 100, `${name} ${date}: ${missing.length} missing`);
@@ -178,8 +230,16 @@ describe('extraction on the sample', () => {
       const snapshots = await count('/elements/count', params);
       assert.ok(snapshots > 0, `${what} selects something`);
       assert.equal((await extract(base, '/elements/centroid', params)).features.length, snapshots, `elements ${what}`);
-      assert.equal((await extract(base, '/contributions/centroid', params)).features.length, await count('/contributions/count', params), `contributions ${what}`);
-      assert.equal((await extract(base, '/contributions/latest/centroid', params)).features.length, await count('/contributions/latest/count', params), `latest ${what}`);
+      assert.equal(
+        (await extract(base, '/contributions/centroid', params)).features.length,
+        await count('/contributions/count', params),
+        `contributions ${what}`,
+      );
+      assert.equal(
+        (await extract(base, '/contributions/latest/centroid', params)).features.length,
+        await count('/contributions/latest/count', params),
+        `latest ${what}`,
+      );
     }
   });
 
@@ -257,11 +317,17 @@ describe('extraction on the sample', () => {
       `SELECT count(*) AS n FROM states WHERE type = 1 AND geometry IS NULL AND NOT deleted AND valid_from <= ${Date.UTC(2007, 8, 20) / 1000} AND valid_to > ${Date.UTC(2007, 8, 20) / 1000}`,
     );
     assert.ok(Number(rows[0].n) > 0, 'the sample has geometry-less ways on 2007-09-20');
-    for (const [path, time] of [['/elements/geometry', '2007-09-20'], ['/elementsFullHistory/geometry', '2007-09-01,2007-10-01']]) {
+    for (const [path, time] of [
+      ['/elements/geometry', '2007-09-20'],
+      ['/elementsFullHistory/geometry', '2007-09-01,2007-10-01'],
+    ]) {
       const r = await extract(base, path, { bboxes: '-180,-90,180,90', time, filter: 'type:way' });
       assert.equal(r.status, 200, `${path}: ${r.text.slice(0, 200)}`);
       assert.ok(r.features.length > 100, `${path}: ${r.features.length} features`);
-      assert.ok(r.features.every((f) => f.geometry !== null), path);
+      assert.ok(
+        r.features.every((f) => f.geometry !== null),
+        path,
+      );
     }
   });
 

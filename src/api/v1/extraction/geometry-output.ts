@@ -16,7 +16,18 @@ export function outputGeometry(g: Geometry, kind: OutputGeometryKind): Geometry 
     if (b === null) return null;
     const [x0, y0, x1, y1] = b;
     if (x0 === x1 && y0 === y1) return { type: 'Point', coordinates: [x0, y0] };
-    return { type: 'Polygon', coordinates: [[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [x0, y0]]] };
+    return {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [x0, y0],
+          [x1, y0],
+          [x1, y1],
+          [x0, y1],
+          [x0, y0],
+        ],
+      ],
+    };
   }
   const c = centroidOf(g);
   return c === null ? null : { type: 'Point', coordinates: c };

@@ -41,7 +41,8 @@ function parseIsoWithoutZone(value: unknown, column: string): number {
 function checkGeometry(g: unknown): void {
   if (g === null) return;
   const geometry = g as { type?: unknown; coordinates?: unknown; geometries?: unknown };
-  if (typeof geometry !== 'object' || !GEOMETRY_TYPES.has(String(geometry.type))) throw new ClientParseError(`shapely cannot read geometry ${JSON.stringify(g)?.slice(0, 80)}`);
+  if (typeof geometry !== 'object' || !GEOMETRY_TYPES.has(String(geometry.type)))
+    throw new ClientParseError(`shapely cannot read geometry ${JSON.stringify(g)?.slice(0, 80)}`);
   if (geometry.type === 'GeometryCollection') {
     if (!Array.isArray(geometry.geometries)) throw new ClientParseError('GeometryCollection without geometries');
     for (const part of geometry.geometries) checkGeometry(part);

@@ -43,7 +43,10 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
       assert.equal(normalize(get.body, base), golden.body);
       if (c.path === '/metadata') return; // GET only
       const expected = withoutRequestUrl(golden.body);
-      for (const [how, send] of [['form', sendForm], ['multipart', sendMultipart]] as const) {
+      for (const [how, send] of [
+        ['form', sendForm],
+        ['multipart', sendMultipart],
+      ] as const) {
         const posted = await send(base, c);
         assert.equal(posted.status, golden.status, how);
         assert.equal(posted.contentType, golden.contentType, how);
@@ -55,7 +58,11 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
   const TOWN = '1.515,42.500,1.540,42.515';
 
   it('answers other methods with 405, Allow and the default error body with the attribution', async () => {
-    for (const [path, allow] of [['/v1/elements/count', 'GET,POST'], ['/v1/users/count/groupBy/type/', 'GET,POST'], ['/v1/metadata', 'GET']] as const) {
+    for (const [path, allow] of [
+      ['/v1/elements/count', 'GET,POST'],
+      ['/v1/users/count/groupBy/type/', 'GET,POST'],
+      ['/v1/metadata', 'GET'],
+    ] as const) {
       for (const method of ['PUT', 'DELETE', 'PATCH', ...(allow === 'GET' ? ['POST'] : [])]) {
         const res = await fetch(`${base}${path}`, { method });
         assert.equal(res.status, 405, `${method} ${path}`);
@@ -105,7 +112,11 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
 
   it('rejects other content types with the reference message, GET included', async () => {
     const msg = "Unsupported content-type header found. Please make sure to use either 'multipart/form-data' or 'application/x-www-form-urlencoded'.";
-    const post = await fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ bboxes: TOWN }) });
+    const post = await fetch(`${base}/v1/elements/count`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bboxes: TOWN }),
+    });
     assert.equal(post.status, 400);
     const body = await post.json();
     assert.equal(body.message, msg);
@@ -130,7 +141,11 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
   it('POST answers carry the request URL rebuilt from the posted fields (form and multipart, JSON and CSV)', async () => {
     const fields = { bboxes: TOWN, time: '2016-01-01', filter: 'building=* and type:way', showMetadata: 'true' };
     const want = `${base}/v1/elements/count?bboxes=${TOWN}&time=2016-01-01&filter=building=*%20and%20type:way&showMetadata=true`;
-    const form = await fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() });
+    const form = await fetch(`${base}/v1/elements/count`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
     const body = await form.json();
     assert.equal(body.metadata.description, 'Total count of items in absolute values.');
     assert.equal(typeof body.metadata.executionTime, 'number');
@@ -138,10 +153,22 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
     const multipart = new FormData();
     for (const [k, v] of Object.entries(fields)) multipart.append(k, v);
     assert.equal((await (await fetch(`${base}/v1/elements/count`, { method: 'POST', body: multipart })).json()).metadata.requestUrl, want);
-    const csv = await (await fetch(`${base}/v1/elements/count`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ ...fields, format: 'csv' }).toString() })).text();
+    const csv = await (
+      await fetch(`${base}/v1/elements/count`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...fields, format: 'csv' }).toString(),
+      })
+    ).text();
     assert.match(csv, new RegExp(`^# Request URL: ${want.replace(/[.*?()[\]|\\^$+]/g, '\\$&')}&format=csv$`, 'm'));
     // …and so do extraction answers
-    const geojson = await (await fetch(`${base}/v1/elements/centroid`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() })).json();
+    const geojson = await (
+      await fetch(`${base}/v1/elements/centroid`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(fields).toString(),
+      })
+    ).json();
     assert.equal(geojson.metadata.requestUrl, want.replace('/elements/count', '/elements/centroid'));
   });
 

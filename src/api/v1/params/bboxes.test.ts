@@ -6,7 +6,10 @@ import { throwsCode } from './test-support.js';
 
 test('boxes without ids get boundary1, boundary2, …', () => {
   const a = parseBboxes('8.5992,49.3567,8.7499,49.4371|9.1638,49.113,9.2672,49.1766');
-  assert.deepEqual(a.map((x) => x.id), ['boundary1', 'boundary2']);
+  assert.deepEqual(
+    a.map((x) => x.id),
+    ['boundary1', 'boundary2'],
+  );
   assert.deepEqual(a[0]!.bbox, [8.5992, 49.3567, 8.7499, 49.4371]);
   assert.deepEqual(a[0]!.geometry.coordinates[0]![0], [8.5992, 49.3567]);
   assert.equal(a[0]!.geometry.coordinates[0]!.length, 5);
@@ -14,7 +17,10 @@ test('boxes without ids get boundary1, boundary2, …', () => {
 
 test('ids, spaces around numbers, trailing comma, exponents, swapped corners', () => {
   const a = parseBboxes('Heidelberg:8.5992,49.3567,8.7499,49.4371|Heil bronn:9.1638, 49.113 ,9.2672,49.1766,');
-  assert.deepEqual(a.map((x) => x.id), ['Heidelberg', 'Heil bronn']);
+  assert.deepEqual(
+    a.map((x) => x.id),
+    ['Heidelberg', 'Heil bronn'],
+  );
   assert.deepEqual(a[1]!.bbox, [9.1638, 49.113, 9.2672, 49.1766]);
   assert.deepEqual(parseBboxes('8.690455,49.410615,8.691002,49.410416')[0]!.bbox, [8.690455, 49.410416, 8.691002, 49.410615]);
   assert.deepEqual(parseBboxes('8.6e0,4.9e1,8.7,49.1')[0]!.bbox, [8.6, 49, 8.7, 49.1]);

@@ -29,7 +29,10 @@ test('vertices lie at the geodesic distance', () => {
 
 test('ids and format rules', () => {
   const cs = parseBcircles('Circle 1:8.6528,49.3683,1000|Circle 2:8.7294,49.4376,1000');
-  assert.deepEqual(cs.map((c) => c.id), ['Circle 1', 'Circle 2']);
+  assert.deepEqual(
+    cs.map((c) => c.id),
+    ['Circle 1', 'Circle 2'],
+  );
   throwsCode(() => parseBcircles('8.6528,49.3683'), 'BOUNDARY_INVALID', MSG.BOUNDARY_PARAM_FORMAT);
   throwsCode(() => parseBcircles('a:8.6528,49.3683,1,2'), 'BOUNDARY_INVALID', MSG.BOUNDARY_PARAM_FORMAT);
   throwsCode(() => parseBcircles('a:8.6528,49.3683,10|8.6528,49.3683,10'), 'BOUNDARY_INVALID', MSG.BOUNDARY_IDS_FORMAT);

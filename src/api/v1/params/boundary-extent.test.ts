@@ -19,13 +19,27 @@ test('partly outside passes (a deliberate difference: the reference wants it com
 });
 
 test('wholly outside is 404 BOUNDARY_OUTSIDE_DATA, with the reference message', () => {
-  throwsCode(() => assertWithinDataExtent(areas({ bcircles: '8.2,49.0,100' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA', MSG.BOUNDARY_OUTSIDE);
+  throwsCode(
+    () => assertWithinDataExtent(areas({ bcircles: '8.2,49.0,100' }), HEIDELBERG_METADATA.spatialExtent),
+    'BOUNDARY_OUTSIDE_DATA',
+    MSG.BOUNDARY_OUTSIDE,
+  );
   throwsCode(() => assertWithinDataExtent(areas({ bboxes: '9,49.6,9.5,50' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA');
   throwsCode(() => assertWithinDataExtent(areas({ bboxes: '8.6,49.35,8.7,49.45|9,49.6,9.5,50' }), HEIDELBERG_METADATA.spatialExtent), 'BOUNDARY_OUTSIDE_DATA');
 });
 
 test('a non-rectangular extent is checked exactly', () => {
-  const triangle = { type: 'Polygon' as const, coordinates: [[[0, 0], [10, 0], [0, 10], [0, 0]] as [number, number][]] };
+  const triangle = {
+    type: 'Polygon' as const,
+    coordinates: [
+      [
+        [0, 0],
+        [10, 0],
+        [0, 10],
+        [0, 0],
+      ] as [number, number][],
+    ],
+  };
   assertWithinDataExtent(areas({ bboxes: '1,1,2,2' }), triangle);
   assertWithinDataExtent(areas({ bboxes: '4,4,7,7' }), triangle); // partly inside
   throwsCode(() => assertWithinDataExtent(areas({ bboxes: '6,6,7,7' }), triangle), 'BOUNDARY_OUTSIDE_DATA'); // inside the triangle's bbox, outside the triangle

@@ -16,7 +16,20 @@ test('ids must be unique', () => {
   throwsCode(() => parseBoundary({ bboxes: 'a:8,49,9,50|a:8,49,9,51' }), 'BOUNDARY_INVALID', /'a' is given more than once/);
   const fc = JSON.stringify({
     type: 'FeatureCollection',
-    features: [1, 2].map((i) => ({ id: 'x', geometry: { type: 'Polygon', coordinates: [[[i, 0], [i + 1, 0], [i, 1], [i, 0]]] } })),
+    features: [1, 2].map((i) => ({
+      id: 'x',
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [i, 0],
+            [i + 1, 0],
+            [i, 1],
+            [i, 0],
+          ],
+        ],
+      },
+    })),
   });
   throwsCode(() => parseBoundary({ bpolys: fc }), 'BOUNDARY_INVALID', /unique/);
 });

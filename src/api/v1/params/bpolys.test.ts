@@ -4,8 +4,18 @@ import { parseBpolys } from './bpolys.js';
 import { MSG } from './messages.js';
 import { throwsCode } from './test-support.js';
 
-const TRI1 = [[8.68494, 49.41951], [8.67902, 49.4146], [8.69009, 49.41527], [8.68494, 49.41951]];
-const TRI2 = [[8.68812, 49.40466], [8.68091, 49.40058], [8.69121, 49.40069], [8.68812, 49.40466]];
+const TRI1 = [
+  [8.68494, 49.41951],
+  [8.67902, 49.4146],
+  [8.69009, 49.41527],
+  [8.68494, 49.41951],
+];
+const TRI2 = [
+  [8.68812, 49.40466],
+  [8.68091, 49.40058],
+  [8.69121, 49.40069],
+  [8.68812, 49.40466],
+];
 const flat = (ring: number[][]) => ring.map((p) => p.join(',')).join(',');
 
 test('text form: one ring, several rings, ids', () => {
@@ -14,7 +24,10 @@ test('text form: one ring, several rings, ids', () => {
   assert.equal(one.areas[0]!.id, 'boundary1');
   assert.deepEqual(one.areas[0]!.geometry.coordinates, [TRI1]);
   const two = parseBpolys(`${flat(TRI1)}|${flat(TRI2)}`);
-  assert.deepEqual(two.areas.map((a) => a.id), ['boundary1', 'boundary2']);
+  assert.deepEqual(
+    two.areas.map((a) => a.id),
+    ['boundary1', 'boundary2'],
+  );
   const named = parseBpolys(`Region 1:${flat(TRI1)}|Region 2:${flat(TRI2)}`);
   assert.deepEqual(named.outputIds, ['Region 1', 'Region 2']);
   // Rings are cut by closure; `|` does not matter for the rings.
@@ -51,7 +64,10 @@ test('GeoJSON form: ids from feature.id, properties.id, or feature<n>', () => {
   };
   const b = parseBpolys('  ' + JSON.stringify(fc));
   assert.deepEqual(b.outputIds, ['feature1', 7, 'p']);
-  assert.deepEqual(b.areas.map((a) => a.id), ['feature1', '7', 'p']);
+  assert.deepEqual(
+    b.areas.map((a) => a.id),
+    ['feature1', '7', 'p'],
+  );
   assert.equal(b.areas[2]!.geometry.type, 'MultiPolygon');
 });
 

@@ -5,7 +5,10 @@ import { MSG } from './messages.js';
 import { throwsCode } from './test-support.js';
 
 test('parameters come back by name', () => {
-  const p = checkRequest('/elements/count', [['bboxes', '1,2,3,4'], ['time', '2015-01-01']]);
+  const p = checkRequest('/elements/count', [
+    ['bboxes', '1,2,3,4'],
+    ['time', '2015-01-01'],
+  ]);
   assert.equal(p.get('bboxes'), '1,2,3,4');
   assert.equal(p.get('time'), '2015-01-01');
 });
@@ -23,19 +26,38 @@ test('no parameters', () => {
 
 test('the first unknown parameter in request order is named', () => {
   throwsCode(
-    () => checkRequest('/elements/count', [['bboxes', 'x'], ['bbox', 'y'], ['filterr', 'z']]),
+    () =>
+      checkRequest('/elements/count', [
+        ['bboxes', 'x'],
+        ['bbox', 'y'],
+        ['filterr', 'z'],
+      ]),
     'PARAM_UNKNOWN',
     "Unknown parameter 'bbox' for this resource. Did you mean 'bboxes'?",
   );
   // Unknown is checked before duplicates.
-  throwsCode(() => checkRequest('/elements/count', [['filter', 'a'], ['filter', 'b'], ['x', '']]), 'PARAM_UNKNOWN');
+  throwsCode(
+    () =>
+      checkRequest('/elements/count', [
+        ['filter', 'a'],
+        ['filter', 'b'],
+        ['x', ''],
+      ]),
+    'PARAM_UNKNOWN',
+  );
   // Names are case-sensitive.
   throwsCode(() => checkRequest('/elements/count', [['Bboxes', 'x']]), 'PARAM_UNKNOWN');
 });
 
 test('duplicates name the parameter (first by first appearance)', () => {
   throwsCode(
-    () => checkRequest('/elements/count', [['filter', 'a'], ['bboxes', 'x'], ['bboxes', 'y'], ['filter', 'b']]),
+    () =>
+      checkRequest('/elements/count', [
+        ['filter', 'a'],
+        ['bboxes', 'x'],
+        ['bboxes', 'y'],
+        ['filter', 'b'],
+      ]),
     'PARAM_DUPLICATE',
     "Every parameter has to be unique. You can't give more than one 'filter' parameter.",
   );

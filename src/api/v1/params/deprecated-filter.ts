@@ -37,7 +37,15 @@ export function parseDeprecatedTypes(value: string | undefined): DeprecatedTypes
   else if (items.every((t) => FEATURE_TYPES.includes(t))) kind = 'feature';
   else throw new MaphistError('PARAM_INVALID', MSG.TYPES_INVALID, { parameter: 'types' });
   const types = [...new Set(items)];
-  const implied: Record<string, OsmType[]> = { node: ['node'], way: ['way'], relation: ['relation'], point: ['node'], line: ['way'], polygon: ['way', 'relation'], other: ['relation'] };
+  const implied: Record<string, OsmType[]> = {
+    node: ['node'],
+    way: ['way'],
+    relation: ['relation'],
+    point: ['node'],
+    line: ['way'],
+    polygon: ['way', 'relation'],
+    other: ['relation'],
+  };
   const osmTypes = (['node', 'way', 'relation'] as const).filter((t) => types.some((x) => implied[x]!.includes(t)));
   return { kind, types, osmTypes };
 }

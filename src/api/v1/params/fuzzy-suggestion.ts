@@ -39,9 +39,7 @@ const MIN_SCORE = 4;
  * tie the later one in `accepted`.
  */
 export function suggestParameters(unknown: string, accepted: readonly string[]): string[] {
-  const scored = accepted
-    .map((name, index) => ({ name, index, score: fuzzyScore(name, unknown) }))
-    .filter((c) => c.score > MIN_SCORE);
+  const scored = accepted.map((name, index) => ({ name, index, score: fuzzyScore(name, unknown) })).filter((c) => c.score > MIN_SCORE);
   if (scored.length <= 1) return scored.map((c) => c.name);
   scored.sort((a, b) => a.score - b.score || a.index - b.index);
   const a = scored[scored.length - 2]!;

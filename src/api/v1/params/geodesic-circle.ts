@@ -39,8 +39,7 @@ export function destination(lon: number, lat: number, azimuthDeg: number, distan
       sinSigma *
       (cos2SigmaM +
         (bigB / 4) *
-          (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) -
-            (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
+          (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) - (bigB / 6) * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) * (-3 + 4 * cos2SigmaM * cos2SigmaM)));
     const next = distance / (B * bigA) + deltaSigma;
     if (Math.abs(next - sigma) < 1e-12) {
       sigma = next;
@@ -52,15 +51,10 @@ export function destination(lon: number, lat: number, azimuthDeg: number, distan
   sinSigma = Math.sin(sigma);
   cosSigma = Math.cos(sigma);
   const tmp = sinU1 * sinSigma - cosU1 * cosSigma * cosAlpha1;
-  const lat2 = Math.atan2(
-    sinU1 * cosSigma + cosU1 * sinSigma * cosAlpha1,
-    (1 - F) * Math.sqrt(sinAlpha * sinAlpha + tmp * tmp),
-  );
+  const lat2 = Math.atan2(sinU1 * cosSigma + cosU1 * sinSigma * cosAlpha1, (1 - F) * Math.sqrt(sinAlpha * sinAlpha + tmp * tmp));
   const lambda = Math.atan2(sinSigma * sinAlpha1, cosU1 * cosSigma - sinU1 * sinSigma * cosAlpha1);
   const c = (F / 16) * cosSqAlpha * (4 + F * (4 - 3 * cosSqAlpha));
-  const l =
-    lambda -
-    (1 - c) * F * sinAlpha * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
+  const l = lambda - (1 - c) * F * sinAlpha * (sigma + c * sinSigma * (cos2SigmaM + c * cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM)));
   return [lon + l / rad, lat2 / rad];
 }
 

@@ -40,13 +40,13 @@ const lon = fc.double({ min: -179, max: 179, noNaN: true });
 const lat = fc.double({ min: -80, max: 80, noNaN: true });
 const id = fc.string({ unit: fc.constantFrom(...'abcXYZ 1_-='), minLength: 1, maxLength: 8 });
 
-const validBbox = fc.tuple(lon, lat, fc.double({ min: 1e-4, max: 1, noNaN: true }), fc.double({ min: 1e-4, max: 1, noNaN: true })).map(
-  ([x, y, w, h]) => [x, y, x + w, y + h].map((n) => n.toFixed(6)).join(','),
-);
+const validBbox = fc
+  .tuple(lon, lat, fc.double({ min: 1e-4, max: 1, noNaN: true }), fc.double({ min: 1e-4, max: 1, noNaN: true }))
+  .map(([x, y, w, h]) => [x, y, x + w, y + h].map((n) => n.toFixed(6)).join(','));
 const validBboxes = fc.array(validBbox, { minLength: 1, maxLength: 4 }).map((b) => b.join('|'));
-const validBcircles = fc.array(fc.tuple(lon, lat, fc.double({ min: 1, max: 50_000, noNaN: true })), { minLength: 1, maxLength: 3 }).map((cs) =>
-  cs.map((c) => c.map((n) => n.toFixed(5)).join(',')).join('|'),
-);
+const validBcircles = fc
+  .array(fc.tuple(lon, lat, fc.double({ min: 1, max: 50_000, noNaN: true })), { minLength: 1, maxLength: 3 })
+  .map((cs) => cs.map((c) => c.map((n) => n.toFixed(5)).join(',')).join('|'));
 /** A regular polygon (convex, so valid). */
 const ring = fc.tuple(lon, lat, fc.double({ min: 0.001, max: 1, noNaN: true }), fc.integer({ min: 3, max: 12 })).map(([x, y, r, n]) => {
   const pts: [number, number][] = [];
@@ -55,16 +55,19 @@ const ring = fc.tuple(lon, lat, fc.double({ min: 0.001, max: 1, noNaN: true }), 
   return pts;
 });
 // Distinct ids and distinct first points (the first pair repeating as the last pair makes one ring of all, docs/reference/v1-reference-behaviour.md §1.4).
-const validTextBpolys = fc.array(fc.tuple(id, ring), { minLength: 1, maxLength: 3 })
+const validTextBpolys = fc
+  .array(fc.tuple(id, ring), { minLength: 1, maxLength: 3 })
   .filter((items) => new Set(items.map(([i]) => i)).size === items.length && new Set(items.map(([, r]) => r[0]!.join())).size === items.length)
-  .chain(([...items]) =>
-  fc.boolean().map((withIds) => items.map(([i, r]) => (withIds ? `${i}:` : '') + r.map((p) => p.join(',')).join(',')).join('|')),
-);
-const validGeoJsonBpolys = fc.array(ring, { minLength: 1, maxLength: 3 }).map((rings) =>
-  JSON.stringify({ type: 'FeatureCollection', features: rings.map((r) => ({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [r] } })) }),
-);
+  .chain(([...items]) => fc.boolean().map((withIds) => items.map(([i, r]) => (withIds ? `${i}:` : '') + r.map((p) => p.join(',')).join(',')).join('|')));
+const validGeoJsonBpolys = fc
+  .array(ring, { minLength: 1, maxLength: 3 })
+  .map((rings) =>
+    JSON.stringify({ type: 'FeatureCollection', features: rings.map((r) => ({ type: 'Feature', geometry: { type: 'Polygon', coordinates: [r] } })) }),
+  );
 
-const day = fc.date({ min: new Date('2008-01-01T00:00:00Z'), max: new Date('2023-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+const day = fc
+  .date({ min: new Date('2008-01-01T00:00:00Z'), max: new Date('2023-01-01T00:00:00Z'), noInvalidDate: true })
+  .map((d) => d.toISOString().slice(0, 10));
 const validTime = fc.oneof(
   day,
   fc.array(day, { minLength: 1, maxLength: 5 }).map((d) => d.join(',')),
@@ -73,24 +76,56 @@ const validTime = fc.oneof(
   fc.tuple(day, fc.constantFrom('P1Y', 'P6M')).map(([a, p]) => `${a}//${p}`),
   fc.constantFrom('/', '//P1Y', '/2015-01-01', '2015-01-01/'),
 );
-const validFilter = fc.constantFrom('building=*', 'type:way and highway=residential', 'not (a=b or c!=*)', 'id:(1..5)', 'geometry:polygon and area:(1..100)', 'name="x y"', '');
+const validFilter = fc.constantFrom(
+  'building=*',
+  'type:way and highway=residential',
+  'not (a=b or c!=*)',
+  'id:(1..5)',
+  'geometry:polygon and area:(1..100)',
+  'name="x y"',
+  '',
+);
 
 test('bboxes: valid inputs parse, mutated and random ones fail only with catalog errors', () => {
-  fc.assert(fc.property(validBboxes, (v) => assert.ok(parseBboxes(v).length >= 1)), RUNS);
-  fc.assert(fc.property(fc.oneof(mutated(validBboxes), anyText), (v) => onlyCatalogErrors(() => parseBboxes(v))), RUNS);
+  fc.assert(
+    fc.property(validBboxes, (v) => assert.ok(parseBboxes(v).length >= 1)),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(fc.oneof(mutated(validBboxes), anyText), (v) => onlyCatalogErrors(() => parseBboxes(v))),
+    RUNS,
+  );
 });
 
 test('bcircles', () => {
-  fc.assert(fc.property(validBcircles, (v) => assert.ok(parseBcircles(v).every((a) => a.geometry.coordinates[0]!.length === 33))), RUNS);
-  fc.assert(fc.property(fc.oneof(mutated(validBcircles), anyText), (v) => onlyCatalogErrors(() => parseBcircles(v))), RUNS);
+  fc.assert(
+    fc.property(validBcircles, (v) => assert.ok(parseBcircles(v).every((a) => a.geometry.coordinates[0]!.length === 33))),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(fc.oneof(mutated(validBcircles), anyText), (v) => onlyCatalogErrors(() => parseBcircles(v))),
+    RUNS,
+  );
 });
 
 test('bpolys (text and GeoJSON)', () => {
-  fc.assert(fc.property(validTextBpolys, (v) => assert.ok(parseBpolys(v).areas.length >= 1)), RUNS);
-  fc.assert(fc.property(validGeoJsonBpolys, (v) => assert.ok(parseBpolys(v).areas.length >= 1)), RUNS);
   fc.assert(
-    fc.property(fc.oneof(mutated(validTextBpolys), mutated(validGeoJsonBpolys), anyText, fc.json().map((j) => `{"features":[${j}]}`)), (v) =>
-      onlyCatalogErrors(() => parseBoundary({ bpolys: v })),
+    fc.property(validTextBpolys, (v) => assert.ok(parseBpolys(v).areas.length >= 1)),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(validGeoJsonBpolys, (v) => assert.ok(parseBpolys(v).areas.length >= 1)),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(
+      fc.oneof(
+        mutated(validTextBpolys),
+        mutated(validGeoJsonBpolys),
+        anyText,
+        fc.json().map((j) => `{"features":[${j}]}`),
+      ),
+      (v) => onlyCatalogErrors(() => parseBoundary({ bpolys: v })),
     ),
     RUNS,
   );
@@ -114,7 +149,10 @@ test('time', () => {
 });
 
 test('filter and deprecated parameters', () => {
-  fc.assert(fc.property(validFilter, (v) => assert.ok(parseFilters({ filter: v }, { allowChangeset: false, ratio: false }).filter)), RUNS);
+  fc.assert(
+    fc.property(validFilter, (v) => assert.ok(parseFilters({ filter: v }, { allowChangeset: false, ratio: false }).filter)),
+    RUNS,
+  );
   fc.assert(
     fc.property(fc.oneof(mutated(validFilter.filter((s) => s !== '')), anyText), anyText, anyText, fc.boolean(), (f, types, keys, ratio) => {
       onlyCatalogErrors(() => parseFilters({ filter: f }, { allowChangeset: false, ratio }));
@@ -128,11 +166,23 @@ test('groupBy and timeout', () => {
   const routes = V1_ROUTES.filter((r) => r.groupBy.length > 0);
   fc.assert(
     fc.property(fc.constantFrom(...routes), anyText, anyText, anyText, (route, a, b, c) =>
-      onlyCatalogErrors(() => parseGrouping(route, new Map([['groupByKey', a], ['groupByKeys', b], ['groupByValues', c]]))),
+      onlyCatalogErrors(() =>
+        parseGrouping(
+          route,
+          new Map([
+            ['groupByKey', a],
+            ['groupByKeys', b],
+            ['groupByValues', c],
+          ]),
+        ),
+      ),
     ),
     RUNS,
   );
-  fc.assert(fc.property(anyText, (v) => onlyCatalogErrors(() => parseTimeout(v, 100))), RUNS);
+  fc.assert(
+    fc.property(anyText, (v) => onlyCatalogErrors(() => parseTimeout(v, 100))),
+    RUNS,
+  );
 });
 
 test('whole requests: random parameter lists fail only with catalog errors', () => {

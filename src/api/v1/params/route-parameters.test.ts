@@ -8,7 +8,10 @@ test('the route table has the 80 routes of docs/reference/v1-reference-behaviour
   assert.equal(count('elements'), 52);
   assert.equal(count('users'), 9);
   assert.equal(count('contributions') + count('contributionsLatest'), 6);
-  assert.equal(count('elementsExtraction') + count('elementsFullHistoryExtraction') + count('contributionsExtraction') + count('contributionsLatestExtraction'), 12);
+  assert.equal(
+    count('elementsExtraction') + count('elementsFullHistoryExtraction') + count('contributionsExtraction') + count('contributionsLatestExtraction'),
+    12,
+  );
   assert.equal(new Set(V1_ROUTES.map((r) => r.path)).size, 80);
   assert.deepEqual(findV1Route('/metadata')?.methods, ['GET']);
 });

@@ -10,7 +10,18 @@ export const WORLD_METADATA: StoreMetadata = {
   importTime: '2024-01-01T00:00:00Z',
   firstTimestamp: '2007-10-08T00:00:00Z',
   lastTimestamp: '2023-03-10T15:00:00Z',
-  spatialExtent: { type: 'Polygon', coordinates: [[[-180, -90], [180, -90], [180, 90], [-180, 90], [-180, -90]]] },
+  spatialExtent: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [-180, -90],
+        [180, -90],
+        [180, 90],
+        [-180, 90],
+        [-180, -90],
+      ],
+    ],
+  },
   dataBbox: [-180, -90, 180, 90],
   declaredBbox: null,
   replicationSequenceNumber: 0,
@@ -22,7 +33,18 @@ export const WORLD_METADATA: StoreMetadata = {
 /** A Heidelberg-sized extent. */
 export const HEIDELBERG_METADATA: StoreMetadata = {
   ...WORLD_METADATA,
-  spatialExtent: { type: 'Polygon', coordinates: [[[8.5, 49.3], [8.9, 49.3], [8.9, 49.5], [8.5, 49.5], [8.5, 49.3]]] },
+  spatialExtent: {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [8.5, 49.3],
+        [8.9, 49.3],
+        [8.9, 49.5],
+        [8.5, 49.5],
+        [8.5, 49.3],
+      ],
+    ],
+  },
   dataBbox: [8.5, 49.3, 8.9, 49.5],
 };
 

@@ -46,7 +46,11 @@ test('errors', () => {
   throwsCode(snap('2014-01-01/2015-01-01,2016-01-01'), 'TIME_INVALID', MSG.TIME_FORMAT);
   throwsCode(snap('2014-01-01/2015-01-01/1Y'), 'TIME_INVALID', MSG.TIME_PERIOD);
   throwsCode(snap('2014-01-01/2015-01-01/'), 'TIME_INVALID', MSG.TIME_PERIOD);
-  throwsCode(snap('2000-01-01'), 'TIME_OUTSIDE_DATA', `The given time parameter is not completely within the timeframe (${FIRST} to ${LAST}) of the underlying osh-data.`);
+  throwsCode(
+    snap('2000-01-01'),
+    'TIME_OUTSIDE_DATA',
+    `The given time parameter is not completely within the timeframe (${FIRST} to ${LAST}) of the underlying osh-data.`,
+  );
   throwsCode(snap('2014-01-01/2024-01-01'), 'TIME_OUTSIDE_DATA');
   throwsCode(snap('2010-01-01/2020-01-01/PT1S'), 'TIME_INVALID', /more than 100000 timestamps/);
   throwsCode(() => parseTime('2014-01-01', { metadata: WORLD_METADATA, use: 'intervals' }), 'TIME_INVALID', MSG.TIME_AT_LEAST_TWO);
@@ -56,7 +60,10 @@ test('exactly two timestamps for full-history and contributions extraction: t1,t
   assert.deepEqual(t('2017-07-01,2017-01-01', 'exactlyTwo'), ['2017-01-01T00:00:00Z', '2017-07-01T00:00:00Z']);
   assert.deepEqual(t('2017-01-01/2017-07-01', 'exactlyTwo'), ['2017-01-01T00:00:00Z', '2017-07-01T00:00:00Z']);
   assert.deepEqual(t('2017-07-01/2017-01-01', 'exactlyTwo'), ['2017-01-01T00:00:00Z', '2017-07-01T00:00:00Z']);
-  assert.deepEqual(t('/', 'exactlyTwo'), [WORLD_METADATA.firstTimestamp, WORLD_METADATA.lastTimestamp].map((x) => t(x)[0]));
+  assert.deepEqual(
+    t('/', 'exactlyTwo'),
+    [WORLD_METADATA.firstTimestamp, WORLD_METADATA.lastTimestamp].map((x) => t(x)[0]),
+  );
   assert.equal(t('2017-01-01/', 'exactlyTwo').length, 2);
   const two = (v: string | undefined) => () => parseTime(v, { metadata: WORLD_METADATA, use: 'exactlyTwo' });
   throwsCode(two('2017-01-01'), 'TIME_INVALID', MSG.TIME_AT_LEAST_TWO);

@@ -35,12 +35,7 @@ const KIND_OF: Partial<Record<V1RouteFamily, ExtractionKind>> = {
 
 export const EXTRACTION_ROUTES: readonly V1Route[] = V1_ROUTES.filter((r) => r.geometryType !== undefined);
 
-export async function answerExtraction(
-  route: V1Route,
-  options: ExtractionRouteOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
+export async function answerExtraction(route: V1Route, options: ExtractionRouteOptions, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const pairs = await collectPairs(request);
   const data = options.dataOf(request);
   const parsed = parseV1Request(route.path, pairs, {

@@ -19,7 +19,18 @@ export interface V2GoldenCase {
 
 export const TOWN = [1.515, 42.5, 1.54, 42.515];
 const TOWN_TEXT = TOWN.join(',');
-const TOWN_POLYGON = { type: 'Polygon', coordinates: [[[1.515, 42.5], [1.54, 42.5], [1.54, 42.515], [1.515, 42.515], [1.515, 42.5]]] };
+const TOWN_POLYGON = {
+  type: 'Polygon',
+  coordinates: [
+    [
+      [1.515, 42.5],
+      [1.54, 42.5],
+      [1.54, 42.515],
+      [1.515, 42.515],
+      [1.515, 42.5],
+    ],
+  ],
+};
 const TOWN_WKT = 'POLYGON((1.515 42.5, 1.54 42.5, 1.54 42.515, 1.515 42.515, 1.515 42.5))';
 const SERIES = { start: '2010-01-01T00:00:00Z', end: '2017-01-01T00:00:00Z', interval: 'P1Y' };
 const BINS = { start: '2010-01-01T00:00:00Z', end: '2017-01-01T00:00:00Z', binSize: 'P1Y' };
@@ -43,14 +54,32 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   stats('stats-features-length-json', '/stats/features/length.json', { aoi: TOWN, filter: HIGHWAYS, time: SERIES }),
   stats('stats-features-length-clip', '/stats/features/length.json', { aoi: TOWN, filter: HIGHWAYS, time: SERIES, clip: true }),
   stats('stats-features-area-csv', '/stats/features/area.csv', { aoi: TOWN, filter: BUILDINGS, time: SERIES }),
-  stats('stats-features-count-groupby-json', '/stats/features/count.json', { aoi: TOWN, filter: 'highway=*', time: SERIES, groupBy: { type: 'byTag', key: 'highway' } }),
-  stats('stats-features-count-groupby-csv', '/stats/features/count.csv', { aoi: TOWN, filter: 'highway=*', time: SERIES, groupBy: { type: 'byTag', key: 'highway' } }),
-  stats('stats-features-count-uneven', '/stats/features/count.json', { aoi: TOWN, filter: BUILDINGS, time: { start: '2010-01-31', end: '2010-06-15', interval: 'P1M' } }),
+  stats('stats-features-count-groupby-json', '/stats/features/count.json', {
+    aoi: TOWN,
+    filter: 'highway=*',
+    time: SERIES,
+    groupBy: { type: 'byTag', key: 'highway' },
+  }),
+  stats('stats-features-count-groupby-csv', '/stats/features/count.csv', {
+    aoi: TOWN,
+    filter: 'highway=*',
+    time: SERIES,
+    groupBy: { type: 'byTag', key: 'highway' },
+  }),
+  stats('stats-features-count-uneven', '/stats/features/count.json', {
+    aoi: TOWN,
+    filter: BUILDINGS,
+    time: { start: '2010-01-31', end: '2010-06-15', interval: 'P1M' },
+  }),
   stats('stats-contributors-count-json', '/stats/contributors/count.json', { aoi: TOWN, filter: BUILDINGS, time: BINS }),
   stats('stats-contributors-count-csv', '/stats/contributors/count.csv', { aoi: TOWN, filter: BUILDINGS, time: BINS }),
   stats('stats-contributions-count-json', '/stats/contributions/count.json', { aoi: TOWN, filter: BUILDINGS, time: BINS }),
   stats('stats-contributions-count-csv', '/stats/contributions/count.csv', { aoi: TOWN, filter: BUILDINGS, time: { start: 'earliest', end: 'latest' } }),
-  stats('stats-currentness-count-json', '/stats/currentness/count.json', { aoi: TOWN, filter: BUILDINGS, time: { start: 'earliest', end: 'latest', binSize: 'P1Y' } }),
+  stats('stats-currentness-count-json', '/stats/currentness/count.json', {
+    aoi: TOWN,
+    filter: BUILDINGS,
+    time: { start: 'earliest', end: 'latest', binSize: 'P1Y' },
+  }),
   stats('stats-currentness-count-csv', '/stats/currentness/count.csv', { aoi: TOWN, filter: BUILDINGS, time: BINS }),
   stats('stats-currentness-length-json', '/stats/currentness/length.json', { aoi: TOWN, filter: HIGHWAYS, time: BINS }),
   stats('stats-currentness-area-json', '/stats/currentness/area.json', { aoi: TOWN, filter: BUILDINGS, time: BINS, clip: true }),
@@ -61,20 +90,71 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   stats('stats-currentness-count-route-relations', '/stats/currentness/count.json', { aoi: COUNTRY, filter: ROUTES, time: SERIES }),
   stats('stats-features-count-relations', '/stats/features/count.json', { aoi: COUNTRY, filter: 'type:relation', time: SERIES }),
   stats('stats-contributions-count-relations', '/stats/contributions/count.json', { aoi: COUNTRY, filter: 'type:relation', time: SERIES }),
-  stats('stats-contributions-count-multipolygons', '/stats/contributions/count.json', { aoi: COUNTRY, filter: 'type:relation and type=multipolygon', time: SERIES }),
-  stats('extraction-contributions-route-relations', '/extraction/contributions.parquet', { aoi: COUNTRY, filter: ROUTES, time: { start: '2010-01-01', end: '2017-01-01' } }),
-  stats('extraction-features-route-relations', '/extraction/features.parquet', { aoi: COUNTRY, filter: ROUTES, time: { start: '2010-01-01', end: '2017-01-01' } }),
-  stats('extraction-collections-route-relations', '/extraction/collections.parquet', { aoi: COUNTRY, filter: ROUTES, time: '2016-01-01T00:00:00Z', clip: false }),
+  stats('stats-contributions-count-multipolygons', '/stats/contributions/count.json', {
+    aoi: COUNTRY,
+    filter: 'type:relation and type=multipolygon',
+    time: SERIES,
+  }),
+  stats('extraction-contributions-route-relations', '/extraction/contributions.parquet', {
+    aoi: COUNTRY,
+    filter: ROUTES,
+    time: { start: '2010-01-01', end: '2017-01-01' },
+  }),
+  stats('extraction-features-route-relations', '/extraction/features.parquet', {
+    aoi: COUNTRY,
+    filter: ROUTES,
+    time: { start: '2010-01-01', end: '2017-01-01' },
+  }),
+  stats('extraction-collections-route-relations', '/extraction/collections.parquet', {
+    aoi: COUNTRY,
+    filter: ROUTES,
+    time: '2016-01-01T00:00:00Z',
+    clip: false,
+  }),
   // ---- extraction (need the GeoParquet extraction) ----
-  { name: 'extraction-features-get', method: 'GET', path: '/extraction/features.parquet', query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: 'latest' }, engine: true },
-  { name: 'extraction-features-get-range', method: 'GET', path: '/extraction/features.parquet', query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: '2015-01-01/2016-01-01', clip: 'false' }, engine: true },
+  {
+    name: 'extraction-features-get',
+    method: 'GET',
+    path: '/extraction/features.parquet',
+    query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: 'latest' },
+    engine: true,
+  },
+  {
+    name: 'extraction-features-get-range',
+    method: 'GET',
+    path: '/extraction/features.parquet',
+    query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: '2015-01-01/2016-01-01', clip: 'false' },
+    engine: true,
+  },
   stats('extraction-features-post', '/extraction/features.parquet', { aoi: TOWN_POLYGON, filter: BUILDINGS, time: '2016-01-01T00:00:00Z' }),
-  { name: 'extraction-collections-get', method: 'GET', path: '/extraction/collections.parquet', query: { aoi: TOWN_TEXT, filter: 'type:relation', time: 'latest' }, engine: true },
+  {
+    name: 'extraction-collections-get',
+    method: 'GET',
+    path: '/extraction/collections.parquet',
+    query: { aoi: TOWN_TEXT, filter: 'type:relation', time: 'latest' },
+    engine: true,
+  },
   stats('extraction-collections-post', '/extraction/collections.parquet', { aoi: TOWN, filter: 'type:relation', time: 'latest', member_filter: 'type:way' }),
-  { name: 'extraction-collections-members-get', method: 'GET', path: '/extraction/collections_members.parquet', query: { aoi: TOWN_TEXT, filter: 'type:relation', time: 'latest' }, engine: true },
+  {
+    name: 'extraction-collections-members-get',
+    method: 'GET',
+    path: '/extraction/collections_members.parquet',
+    query: { aoi: TOWN_TEXT, filter: 'type:relation', time: 'latest' },
+    engine: true,
+  },
   stats('extraction-collections-members-post', '/extraction/collections_members.parquet', { aoi: TOWN, filter: 'type:relation', time: 'latest' }),
-  { name: 'extraction-contributions-get', method: 'GET', path: '/extraction/contributions.parquet', query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: '2015-01-01/2016-01-01' }, engine: true },
-  stats('extraction-contributions-post', '/extraction/contributions.parquet', { aoi: TOWN, filter: BUILDINGS, time: { start: '2015-01-01', end: '2016-01-01' } }),
+  {
+    name: 'extraction-contributions-get',
+    method: 'GET',
+    path: '/extraction/contributions.parquet',
+    query: { aoi: TOWN_TEXT, filter: BUILDINGS, time: '2015-01-01/2016-01-01' },
+    engine: true,
+  },
+  stats('extraction-contributions-post', '/extraction/contributions.parquet', {
+    aoi: TOWN,
+    filter: BUILDINGS,
+    time: { start: '2015-01-01', end: '2016-01-01' },
+  }),
 
   // ---- no engine needed ----
   { name: 'metadata', method: 'GET', path: '/metadata' },
@@ -115,8 +195,36 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   bad('error-aoi-bbox-order', '/stats/features/count.json', { aoi: [1.54, 42.5, 1.515, 42.515], filter: '*', time: 'latest' }),
   bad('error-aoi-bbox-latitude', '/stats/features/count.json', { aoi: [1, -91, 2, 42], filter: '*', time: 'latest' }),
   bad('error-aoi-feature-collection', '/stats/features/count.json', { aoi: { type: 'FeatureCollection', features: [] }, filter: '*', time: 'latest' }),
-  bad('error-aoi-self-intersecting', '/stats/features/count.json', { aoi: { type: 'Polygon', coordinates: [[[1.5, 42.5], [1.6, 42.6], [1.6, 42.5], [1.5, 42.6], [1.5, 42.5]]] }, filter: '*', time: 'latest' }),
-  bad('error-aoi-ring-too-short', '/stats/features/count.json', { aoi: { type: 'Polygon', coordinates: [[[1.5, 42.5], [1.6, 42.6], [1.5, 42.5]]] }, filter: '*', time: 'latest' }),
+  bad('error-aoi-self-intersecting', '/stats/features/count.json', {
+    aoi: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1.5, 42.5],
+          [1.6, 42.6],
+          [1.6, 42.5],
+          [1.5, 42.6],
+          [1.5, 42.5],
+        ],
+      ],
+    },
+    filter: '*',
+    time: 'latest',
+  }),
+  bad('error-aoi-ring-too-short', '/stats/features/count.json', {
+    aoi: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1.5, 42.5],
+          [1.6, 42.6],
+          [1.5, 42.5],
+        ],
+      ],
+    },
+    filter: '*',
+    time: 'latest',
+  }),
   bad('error-aoi-wkt-point', '/stats/features/count.json', { aoi: 'POINT(1.5 42.5)', filter: '*', time: 'latest' }),
   bad('error-aoi-wkt-syntax', '/stats/features/count.json', { aoi: 'POLYGON((1.5 42.5, 1.6', filter: '*', time: 'latest' }),
   bad('error-aoi-json-text', '/stats/features/count.json', { aoi: '{"type": "Polygon"', filter: '*', time: 'latest' }),
@@ -126,11 +234,27 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   bad('error-time-not-a-date', '/stats/features/count.json', { aoi: TOWN, filter: '*', time: 'yesterday' }),
   bad('error-time-end-before-start', '/stats/features/count.json', { aoi: TOWN, filter: '*', time: { start: '2016-01-01', end: '2015-01-01' } }),
   bad('error-time-equal-start-end', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2016-01-01', end: '2016-01-01' } }),
-  bad('error-time-series-too-large', '/stats/features/count.json', { aoi: TOWN, filter: '*', time: { start: '2008-01-01', end: '2016-01-01', interval: 'P1D' } }),
-  bad('error-time-bad-duration', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2010-01-01', end: '2016-01-01', binSize: '1 year' } }),
+  bad('error-time-series-too-large', '/stats/features/count.json', {
+    aoi: TOWN,
+    filter: '*',
+    time: { start: '2008-01-01', end: '2016-01-01', interval: 'P1D' },
+  }),
+  bad('error-time-bad-duration', '/stats/contributors/count.json', {
+    aoi: TOWN,
+    filter: '*',
+    time: { start: '2010-01-01', end: '2016-01-01', binSize: '1 year' },
+  }),
   bad('error-time-missing-start', '/stats/currentness/count.json', { aoi: TOWN, filter: '*', time: { end: '2016-01-01' } }),
-  stats('stats-contributors-count-interval', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2010-01-01', end: '2016-01-01', interval: 'P1Y' } }),
-  bad('error-time-interval-binsize-differ', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: { start: '2010-01-01', end: '2016-01-01', interval: 'P1Y', binSize: 'P1M' } }),
+  stats('stats-contributors-count-interval', '/stats/contributors/count.json', {
+    aoi: TOWN,
+    filter: '*',
+    time: { start: '2010-01-01', end: '2016-01-01', interval: 'P1Y' },
+  }),
+  bad('error-time-interval-binsize-differ', '/stats/contributors/count.json', {
+    aoi: TOWN,
+    filter: '*',
+    time: { start: '2010-01-01', end: '2016-01-01', interval: 'P1Y', binSize: 'P1M' },
+  }),
   bad('error-filter-geometry-other', '/stats/features/count.json', { aoi: TOWN, filter: 'geometry:other', time: '2016-01-01T00:00:00Z' }),
   bad('error-time-timestamp-on-bins', '/stats/contributors/count.json', { aoi: TOWN, filter: '*', time: '2016-01-01' }),
   bad('error-time-range-on-collections', '/extraction/collections.parquet', { aoi: TOWN, filter: '*', time: { start: '2015-01-01', end: '2016-01-01' } }),
@@ -143,8 +267,23 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   bad('error-groupby-no-key', '/stats/features/count.json', { aoi: TOWN, filter: '*', time: 'latest', groupBy: { type: 'byTag' } }),
   // ---- GET extraction ----
   { name: 'error-extraction-get-missing', method: 'GET', path: '/extraction/features.parquet', query: { aoi: TOWN_TEXT } },
-  { name: 'error-extraction-get-aoi-polygon', method: 'GET', path: '/extraction/features.parquet', query: { aoi: JSON.stringify(TOWN_POLYGON), filter: '*', time: 'latest' } },
+  {
+    name: 'error-extraction-get-aoi-polygon',
+    method: 'GET',
+    path: '/extraction/features.parquet',
+    query: { aoi: JSON.stringify(TOWN_POLYGON), filter: '*', time: 'latest' },
+  },
   { name: 'error-extraction-get-time', method: 'GET', path: '/extraction/contributions.parquet', query: { aoi: TOWN_TEXT, filter: '*', time: 'latest' } },
-  { name: 'error-extraction-get-clip', method: 'GET', path: '/extraction/features.parquet', query: { aoi: TOWN_TEXT, filter: '*', time: 'latest', clip: 'maybe' } },
-  { name: 'error-extraction-get-unknown', method: 'GET', path: '/extraction/features.parquet', query: { aoi: TOWN_TEXT, filter: '*', time: 'latest', bboxes: TOWN_TEXT } },
+  {
+    name: 'error-extraction-get-clip',
+    method: 'GET',
+    path: '/extraction/features.parquet',
+    query: { aoi: TOWN_TEXT, filter: '*', time: 'latest', clip: 'maybe' },
+  },
+  {
+    name: 'error-extraction-get-unknown',
+    method: 'GET',
+    path: '/extraction/features.parquet',
+    query: { aoi: TOWN_TEXT, filter: '*', time: 'latest', bboxes: TOWN_TEXT },
+  },
 ];

@@ -29,7 +29,19 @@ describe('v2 golden answers (sample/andorra.osh.pbf)', () => {
   it('has distinct case names covering every endpoint', () => {
     assert.equal(new Set(V2_GOLDEN_CASES.map((c) => c.name)).size, V2_GOLDEN_CASES.length);
     const paths = new Set(V2_GOLDEN_CASES.map((c) => c.path));
-    for (const p of ['/stats/features/count.json', '/stats/features/length.json', '/stats/features/area.csv', '/stats/contributors/count.csv', '/stats/contributions/count.json', '/stats/currentness/area.json', '/extraction/collections_members.parquet', '/extraction/contributions.parquet', '/metadata', '/health', '/filter/validation']) {
+    for (const p of [
+      '/stats/features/count.json',
+      '/stats/features/length.json',
+      '/stats/features/area.csv',
+      '/stats/contributors/count.csv',
+      '/stats/contributions/count.json',
+      '/stats/currentness/area.json',
+      '/extraction/collections_members.parquet',
+      '/extraction/contributions.parquet',
+      '/metadata',
+      '/health',
+      '/filter/validation',
+    ]) {
       assert.ok(paths.has(p), p);
     }
   });

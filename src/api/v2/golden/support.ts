@@ -48,7 +48,11 @@ export async function send(base: string, c: V2GoldenCase): Promise<V2Answer> {
     if (v !== null) headers[h] = v;
   }
   const text = /json|csv|text/.test(contentType) || bytes.length === 0;
-  const body = text ? bytes.toString('utf8') : contentType.includes('parquet') ? await parquetSummary(bytes) : `<${bytes.length} bytes, sha256 ${sha256(bytes)}>`;
+  const body = text
+    ? bytes.toString('utf8')
+    : contentType.includes('parquet')
+      ? await parquetSummary(bytes)
+      : `<${bytes.length} bytes, sha256 ${sha256(bytes)}>`;
   return { status: res.status, contentType, headers, body };
 }
 
@@ -62,7 +66,12 @@ function stable(v: unknown): unknown {
   if (typeof v === 'bigint') return v.toString();
   if (v instanceof Date) return v.toISOString();
   if (Array.isArray(v)) return v.map(stable);
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, stable(x)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, x]) => [k, stable(x)]),
+    );
   return v;
 }
 
@@ -88,7 +97,6 @@ async function parquetSummary(bytes: Buffer): Promise<string> {
 export function goldenPath(c: V2GoldenCase): string {
   return join(GOLDEN_DIR, `${c.name}.json`);
 }
-
 
 export function readGolden(c: V2GoldenCase): V2GoldenFile {
   return JSON.parse(readFileSync(goldenPath(c), 'utf8')) as V2GoldenFile;

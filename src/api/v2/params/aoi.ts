@@ -87,7 +87,18 @@ export function bboxAoi([xmin, ymin, xmax, ymax]: BBox): AreaOfInterest {
 }
 
 function box(xmin: number, ymin: number, xmax: number, ymax: number): Polygon {
-  return { type: 'Polygon', coordinates: [[[xmin, ymin], [xmax, ymin], [xmax, ymax], [xmin, ymax], [xmin, ymin]]] };
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [xmin, ymin],
+        [xmax, ymin],
+        [xmax, ymax],
+        [xmin, ymax],
+        [xmin, ymin],
+      ],
+    ],
+  };
 }
 
 function area(geometry: Polygon | MultiPolygon, bbox: BBox): AreaOfInterest {
@@ -96,7 +107,10 @@ function area(geometry: Polygon | MultiPolygon, bbox: BBox): AreaOfInterest {
 
 function parseGeoJson(o: Record<string, unknown>): Polygon | MultiPolygon {
   if (o.type !== 'Polygon' && o.type !== 'MultiPolygon') {
-    return fail("A GeoJSON aoi must be a geometry of type 'Polygon' or 'MultiPolygon' (not a Feature or FeatureCollection).", 'literal_error', [...LOC, 'type']);
+    return fail("A GeoJSON aoi must be a geometry of type 'Polygon' or 'MultiPolygon' (not a Feature or FeatureCollection).", 'literal_error', [
+      ...LOC,
+      'type',
+    ]);
   }
   const loc = [...LOC, 'coordinates'];
   if (o.type === 'Polygon') return { type: 'Polygon', coordinates: rings(o.coordinates, loc) };

@@ -14,7 +14,13 @@ export function parseGroupBy(value: unknown): string | undefined {
     if (k !== 'type' && k !== 'key') throw invalidInput('PARAM_INVALID', ['groupBy', k], 'Extra inputs are not permitted', 'extra_forbidden');
   }
   if (g.type !== 'byTag') throw invalidInput('PARAM_INVALID', ['groupBy', 'type'], "Input should be 'byTag'", 'literal_error');
-  if (typeof g.key !== 'string') throw invalidInput('PARAM_INVALID', ['groupBy', 'key'], g.key === undefined ? 'Field required' : 'Input should be a valid string', g.key === undefined ? 'missing' : 'string_type');
+  if (typeof g.key !== 'string')
+    throw invalidInput(
+      'PARAM_INVALID',
+      ['groupBy', 'key'],
+      g.key === undefined ? 'Field required' : 'Input should be a valid string',
+      g.key === undefined ? 'missing' : 'string_type',
+    );
   if (g.key === '') throw invalidInput('PARAM_INVALID', ['groupBy', 'key'], 'String should have at least 1 character', 'string_too_short');
   return g.key;
 }

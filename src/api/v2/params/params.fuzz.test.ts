@@ -34,8 +34,14 @@ const anyJson = fc.oneof(fc.jsonValue({ maxDepth: 4 }), anyText, fc.array(fc.dou
 const timestamp = fc.integer({ min: EARLIEST, max: Date.UTC(2030, 0, 1) / 1000 });
 
 test('the aoi parser never throws anything but a validation error', () => {
-  fc.assert(fc.property(anyJson, (v) => onlyValidationErrors(() => parseAoi(v))), RUNS);
-  fc.assert(fc.property(anyText, (v) => onlyValidationErrors(() => parseAoiText(v))), RUNS);
+  fc.assert(
+    fc.property(anyJson, (v) => onlyValidationErrors(() => parseAoi(v))),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(anyText, (v) => onlyValidationErrors(() => parseAoiText(v))),
+    RUNS,
+  );
   const ring = fc.array(fc.tuple(fc.double({ min: -200, max: 200 }), fc.double({ min: -100, max: 100 })), { minLength: 0, maxLength: 7 });
   fc.assert(
     fc.property(ring, (r) => onlyValidationErrors(() => parseAoi({ type: 'Polygon', coordinates: [[...r, ...(r.length > 0 ? [r[0]!] : [])]] }))),
@@ -44,7 +50,12 @@ test('the aoi parser never throws anything but a validation error', () => {
 });
 
 test('valid bboxes and their WKT round-trip', () => {
-  const bbox = fc.tuple(fc.double({ min: -179, max: 170, noNaN: true }), fc.double({ min: -89, max: 80, noNaN: true }), fc.double({ min: 1e-6, max: 9, noNaN: true }), fc.double({ min: 1e-6, max: 9, noNaN: true }));
+  const bbox = fc.tuple(
+    fc.double({ min: -179, max: 170, noNaN: true }),
+    fc.double({ min: -89, max: 80, noNaN: true }),
+    fc.double({ min: 1e-6, max: 9, noNaN: true }),
+    fc.double({ min: 1e-6, max: 9, noNaN: true }),
+  );
   fc.assert(
     fc.property(bbox, ([x, y, w, h]) => {
       const b: [number, number, number, number] = [x + 0, y + 0, x + w, y + h]; // + 0: no -0
@@ -60,7 +71,12 @@ test('valid bboxes and their WKT round-trip', () => {
 
 test('the time parsers never throw anything but a validation error', () => {
   const timeObject = fc.record(
-    { start: fc.oneof(anyText, fc.constantFrom('earliest', 'latest', '2010-01-01')), end: fc.oneof(anyText, fc.constantFrom('latest', '2016-01-01')), interval: anyText, binSize: anyText },
+    {
+      start: fc.oneof(anyText, fc.constantFrom('earliest', 'latest', '2010-01-01')),
+      end: fc.oneof(anyText, fc.constantFrom('latest', '2016-01-01')),
+      interval: anyText,
+      binSize: anyText,
+    },
     { requiredKeys: [] },
   );
   const input = fc.oneof(anyJson, timeObject);
@@ -78,7 +94,10 @@ test('the time parsers never throw anything but a validation error', () => {
 });
 
 test('timestamps round-trip and series are ascending, within range, at most 1000 points', () => {
-  fc.assert(fc.property(timestamp, (t) => assert.equal(parseTimestamp(formatTimestamp(t), ['time'], ctx), t)), RUNS);
+  fc.assert(
+    fc.property(timestamp, (t) => assert.equal(parseTimestamp(formatTimestamp(t), ['time'], ctx), t)),
+    RUNS,
+  );
   const period = fc.constantFrom('P1D', 'P1M', 'P1Y', 'PT1H', 'P1W', 'P3M', 'P1MT1S', 'P2Y');
   fc.assert(
     fc.property(timestamp, timestamp, period, (a, b, p) => {
@@ -106,6 +125,12 @@ test('filter, groupBy and member_filter never throw anything but a validation er
     RUNS,
   );
   const key = fc.string({ unit: fc.constantFrom(...'abz_:-09'), minLength: 1, maxLength: 8 });
-  fc.assert(fc.property(key, key, (k, v) => assert.equal(parseV2Filter(`${k}=${v}`).source, `${k}=${v}`)), RUNS);
-  fc.assert(fc.property(key, (k) => assert.equal(parseGroupBy({ type: 'byTag', key: k }), k)), RUNS);
+  fc.assert(
+    fc.property(key, key, (k, v) => assert.equal(parseV2Filter(`${k}=${v}`).source, `${k}=${v}`)),
+    RUNS,
+  );
+  fc.assert(
+    fc.property(key, (k) => assert.equal(parseGroupBy({ type: 'byTag', key: k }), k)),
+    RUNS,
+  );
 });

@@ -30,7 +30,14 @@ function rejects(f: () => unknown, msg: RegExp, loc?: (string | number)[]): void
 describe('v2 time', () => {
   it('reads naive, Z and zero-offset timestamps as UTC and rejects other offsets', () => {
     const t = Date.UTC(2020, 0, 1) / 1000;
-    for (const s of ['2020-01-01', '2020-01-01T00:00', '2020-01-01T00:00:00', '2020-01-01T00:00:00Z', '2020-01-01T00:00:00+00:00', '2020-01-01T00:00:00.000Z']) {
+    for (const s of [
+      '2020-01-01',
+      '2020-01-01T00:00',
+      '2020-01-01T00:00:00',
+      '2020-01-01T00:00:00Z',
+      '2020-01-01T00:00:00+00:00',
+      '2020-01-01T00:00:00.000Z',
+    ]) {
       assert.equal(parseTimestamp(s, ['time'], ctx), t, s);
     }
     rejects(() => parseTimestamp('2020-01-01T00:00:00+02:00', ['time'], ctx), /^Only UTC timestamps are supported\.$/);
@@ -40,9 +47,16 @@ describe('v2 time', () => {
 
   it('builds calendar-aware series with the end appended when uneven', () => {
     assert.deepEqual(iso(parseFeatureStatsTime({ start: '2020-01-31', end: '2020-04-15', interval: 'P1M' }, ctx)), [
-      '2020-01-31T00:00:00Z', '2020-02-29T00:00:00Z', '2020-03-31T00:00:00Z', '2020-04-15T00:00:00Z',
+      '2020-01-31T00:00:00Z',
+      '2020-02-29T00:00:00Z',
+      '2020-03-31T00:00:00Z',
+      '2020-04-15T00:00:00Z',
     ]);
-    assert.deepEqual(iso(parseFeatureStatsTime({ start: '2020-01-01', end: '2022-01-01', interval: 'P1Y' }, ctx)), ['2020-01-01T00:00:00Z', '2021-01-01T00:00:00Z', '2022-01-01T00:00:00Z']);
+    assert.deepEqual(iso(parseFeatureStatsTime({ start: '2020-01-01', end: '2022-01-01', interval: 'P1Y' }, ctx)), [
+      '2020-01-01T00:00:00Z',
+      '2021-01-01T00:00:00Z',
+      '2022-01-01T00:00:00Z',
+    ]);
     assert.deepEqual(iso(parseFeatureStatsTime({ start: '2020-01-01', end: '2022-01-01' }, ctx)), ['2020-01-01T00:00:00Z', '2022-01-01T00:00:00Z']);
     assert.deepEqual(parseFeatureStatsTime('latest', ctx), [ctx.latest]);
   });
@@ -88,8 +102,28 @@ describe('v2 aoi', () => {
   it('reads bbox arrays, GeoJSON, WKT and JSON text', () => {
     const bbox = parseAoi([1, 2, 3, 4]);
     assert.deepEqual(bbox.bbox, [1, 2, 3, 4]);
-    const geojson = { type: 'Polygon', coordinates: [[[1, 2, 5], [3, 2, 5], [3, 4, 5], [1, 2, 5]]] };
-    assert.deepEqual(parseAoi(geojson).geometry, { type: 'Polygon', coordinates: [[[1, 2], [3, 2], [3, 4], [1, 2]]] });
+    const geojson = {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1, 2, 5],
+          [3, 2, 5],
+          [3, 4, 5],
+          [1, 2, 5],
+        ],
+      ],
+    };
+    assert.deepEqual(parseAoi(geojson).geometry, {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1, 2],
+          [3, 2],
+          [3, 4],
+          [1, 2],
+        ],
+      ],
+    });
     assert.deepEqual(parseAoi(JSON.stringify(geojson)).geometry, parseAoi(geojson).geometry);
     assert.deepEqual(parseAoi('[1,2,3,4]').bbox, [1, 2, 3, 4]);
     assert.equal(parseAoi('MULTIPOLYGON(((1 2, 3 2, 3 4, 1 2)))').geometry.type, 'MultiPolygon');
@@ -101,7 +135,26 @@ describe('v2 aoi', () => {
     assert.deepEqual(west.geometry.coordinates.length, 2);
     assert.deepEqual(west.geometry, {
       type: 'MultiPolygon',
-      coordinates: [[[[170, 0], [180, 0], [180, 10], [170, 10], [170, 0]]], [[[-180, 0], [-170, 0], [-170, 10], [-180, 10], [-180, 0]]]],
+      coordinates: [
+        [
+          [
+            [170, 0],
+            [180, 0],
+            [180, 10],
+            [170, 10],
+            [170, 0],
+          ],
+        ],
+        [
+          [
+            [-180, 0],
+            [-170, 0],
+            [-170, 10],
+            [-180, 10],
+            [-180, 0],
+          ],
+        ],
+      ],
     });
     assert.equal(parseAoi([170, 0, 190, 10]).geometry.type, 'MultiPolygon');
     assert.deepEqual(parseAoi([-200, 0, 200, 10]).bbox, [-180, 0, 180, 10]);
@@ -112,8 +165,37 @@ describe('v2 aoi', () => {
   });
 
   it('names what is wrong with a polygon (422, not 500)', () => {
-    rejects(() => parseAoi({ type: 'Polygon', coordinates: [[[0, 0], [1, 1], [1, 0], [0, 1], [0, 0]]] }), /not a valid polygon: the outer ring crosses itself/);
-    rejects(() => parseAoi({ type: 'Polygon', coordinates: [[[0, 0], [1, 1], [0, 0]]] }), /at least 4 positions/, ['aoi', 'coordinates', 0]);
+    rejects(
+      () =>
+        parseAoi({
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [1, 0],
+              [0, 1],
+              [0, 0],
+            ],
+          ],
+        }),
+      /not a valid polygon: the outer ring crosses itself/,
+    );
+    rejects(
+      () =>
+        parseAoi({
+          type: 'Polygon',
+          coordinates: [
+            [
+              [0, 0],
+              [1, 1],
+              [0, 0],
+            ],
+          ],
+        }),
+      /at least 4 positions/,
+      ['aoi', 'coordinates', 0],
+    );
     rejects(() => parseAoi({ type: 'Point', coordinates: [0, 0] }), /Polygon' or 'MultiPolygon/);
     rejects(() => parseAoi('POINT(1 2)'), /POLYGON or MULTIPOLYGON/);
     rejects(() => parseAoi('POLYGON((1 2, 3'), /not valid WKT/);

@@ -63,7 +63,12 @@ function seriesOf(value: Record<string, unknown>, start: number, end: number): n
   if (interval !== undefined && binSize !== undefined) {
     const other = buildSeries(start, end, binSize, LOC);
     if (other.length !== series.length || other.some((t, i) => t !== series[i])) {
-      throw invalidInput('TIME_INVALID', [...LOC, 'binSize'], '`binSize` is an alias of `interval`; give one of them, or the same duration in both.', 'value_error');
+      throw invalidInput(
+        'TIME_INVALID',
+        [...LOC, 'binSize'],
+        '`binSize` is an alias of `interval`; give one of them, or the same duration in both.',
+        'value_error',
+      );
     }
   }
   return series;
@@ -72,7 +77,7 @@ function seriesOf(value: Record<string, unknown>, start: number, end: number): n
 /** stats/features: the series points. */
 export function parseFeatureStatsTime(value: unknown, ctx: TimestampContext): number[] {
   if (typeof value === 'string') return [parseTimestamp(value, LOC, ctx, ['latest'])];
-  if (!isRecord(value)) throw shapeError('a timestamp, \'latest\' or a time series {start, end, interval}');
+  if (!isRecord(value)) throw shapeError("a timestamp, 'latest' or a time series {start, end, interval}");
   onlyFields(value, ['start', 'end', 'interval', 'binSize']);
   const { start, end } = parseRange(value, ctx);
   return seriesOf(value, start, end);
@@ -113,7 +118,8 @@ export function parseExtractionTimeText(value: string, kind: ExtractionKind, ctx
   const range = kind === 'features' || kind === 'contributions';
   if (parts.length === 2 && range) return parseRange({ start: parts[0], end: parts[1] }, ctx);
   if (parts.length === 1 && kind !== 'contributions') return { at: parseTimestamp(value, LOC, ctx, ['latest']) };
-  const expected = kind === 'contributions' ? 'a time range start/end' : kind === 'features' ? "a timestamp, 'latest' or a time range start/end" : "a timestamp or 'latest'";
+  const expected =
+    kind === 'contributions' ? 'a time range start/end' : kind === 'features' ? "a timestamp, 'latest' or a time range start/end" : "a timestamp or 'latest'";
   throw invalidInput('TIME_INVALID', LOC, `Input should be ${expected} (ISO-8601, UTC).`, 'value_error');
 }
 

@@ -19,15 +19,35 @@ export const FILTER_VALIDATION_PATHS = ['/filter/validation', '/filter/validate'
 export function registerFilterValidationRoutes(app: FastifyInstance, ctx: V2Context): void {
   for (const path of FILTER_VALIDATION_PATHS) {
     ctx.allow(path, 'GET', 'HEAD', 'POST');
-    app.get(path, { schema: { querystring: FILTER_VALIDATION_QUERY_SCHEMA, tags: ['Filter Validation'], summary: 'Check the syntax of a filter (200 valid, 422 with the located error)' } as FastifySchema }, async (request) => {
-      const { filter } = request.query as { filter: string };
-      inPart('query', () => parseV2Filter(filter));
-      return answer(filter);
-    });
-    app.post(path, { schema: { body: FILTER_VALIDATION_BODY_SCHEMA, tags: ['Filter Validation'], summary: 'Check the syntax of a filter (200 valid, 422 with the located error)' } as FastifySchema }, async (request) => {
-      const { filter } = request.body as { filter: string };
-      inPart('body', () => parseV2Filter(filter));
-      return answer(filter);
-    });
+    app.get(
+      path,
+      {
+        schema: {
+          querystring: FILTER_VALIDATION_QUERY_SCHEMA,
+          tags: ['Filter Validation'],
+          summary: 'Check the syntax of a filter (200 valid, 422 with the located error)',
+        } as FastifySchema,
+      },
+      async (request) => {
+        const { filter } = request.query as { filter: string };
+        inPart('query', () => parseV2Filter(filter));
+        return answer(filter);
+      },
+    );
+    app.post(
+      path,
+      {
+        schema: {
+          body: FILTER_VALIDATION_BODY_SCHEMA,
+          tags: ['Filter Validation'],
+          summary: 'Check the syntax of a filter (200 valid, 422 with the located error)',
+        } as FastifySchema,
+      },
+      async (request) => {
+        const { filter } = request.body as { filter: string };
+        inPart('body', () => parseV2Filter(filter));
+        return answer(filter);
+      },
+    );
   }
 }

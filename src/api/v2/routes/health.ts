@@ -9,7 +9,12 @@ const SCHEMA = {
   tags: ['Health'],
   summary: 'Is the service up and its database readable?',
   response: {
-    200: { description: 'The service answers and its database is readable.', type: 'object', properties: { status: { type: 'string', const: 'Ok' } }, required: ['status'] },
+    200: {
+      description: 'The service answers and its database is readable.',
+      type: 'object',
+      properties: { status: { type: 'string', const: 'Ok' } },
+      required: ['status'],
+    },
     503: { description: 'The database cannot be read.', type: 'object', properties: { status: { type: 'string' } }, required: ['status'] },
   },
 } as FastifySchema;

@@ -40,7 +40,9 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
   const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply, at: ReturnType<V2Context['at']>) => Promise<FastifyReply>) => {
     ctx.allow(path, 'POST');
     const docs = { tags: ['Statistics'], summary: summaryOf(path), security: API_KEY_SECURITY } as FastifySchema;
-    app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) => handler(request.body, reply, ctx.at(request)));
+    app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) =>
+      handler(request.body, reply, ctx.at(request)),
+    );
   };
   /** The request's one signal (time limit, disconnect, shutdown); the error handler maps a timeout to 504. */
   const limited = async <T>(reply: FastifyReply, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
@@ -60,7 +62,9 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
       });
       post(`/stats/currentness/${measure}.${format}`, CURRENTNESS_BODY_SCHEMA, async (body, reply, { data, time }) => {
         const r = binStatsRequest(body, 'currentness', measure, format, time);
-        const values = await limited(reply, (signal) => data.stats.currentness({ aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip, signal }));
+        const values = await limited(reply, (signal) =>
+          data.stats.currentness({ aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip, signal }),
+        );
         return send(reply, format, binsTable(r.edges, values));
       });
     }

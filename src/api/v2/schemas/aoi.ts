@@ -2,7 +2,8 @@
 
 export const BBOX_SCHEMA = {
   type: 'array',
-  description: 'Bounding box [xmin, ymin, xmax, ymax] in WGS84 longitude/latitude. A bbox crossing the antimeridian (xmin < -180 or xmax > 180) is split in two.',
+  description:
+    'Bounding box [xmin, ymin, xmax, ymax] in WGS84 longitude/latitude. A bbox crossing the antimeridian (xmin < -180 or xmax > 180) is split in two.',
   items: { type: 'number' },
   minItems: 4,
   maxItems: 4,
@@ -11,7 +12,8 @@ export const BBOX_SCHEMA = {
 
 export const GEOJSON_POLYGONAL_SCHEMA = {
   type: 'object',
-  description: 'A GeoJSON geometry of type Polygon or MultiPolygon (not a Feature or FeatureCollection). Positions may be 2D or 3D; rings need at least 4 positions.',
+  description:
+    'A GeoJSON geometry of type Polygon or MultiPolygon (not a Feature or FeatureCollection). Positions may be 2D or 3D; rings need at least 4 positions.',
   properties: {
     type: { type: 'string', enum: ['Polygon', 'MultiPolygon'] },
     coordinates: { type: 'array', items: { type: 'array' } },
@@ -19,7 +21,19 @@ export const GEOJSON_POLYGONAL_SCHEMA = {
   },
   required: ['type', 'coordinates'],
   additionalProperties: false,
-  examples: [{ type: 'Polygon', coordinates: [[[1.5, 42.5], [1.56, 42.5], [1.53, 42.55], [1.5, 42.5]]] }],
+  examples: [
+    {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [1.5, 42.5],
+          [1.56, 42.5],
+          [1.53, 42.55],
+          [1.5, 42.5],
+        ],
+      ],
+    },
+  ],
 } as const;
 
 export const WKT_OR_JSON_TEXT_SCHEMA = {

@@ -8,8 +8,16 @@ export const TIMESTAMP_SCHEMA = {
   examples: ['2024-01-01T00:00:00Z', 'latest'],
 } as const;
 
-const START = { type: 'string', description: `Start of the range (inclusive). ${TS_DESC} \`earliest\` = 2007-10-08T00:00:00Z.`, examples: ['2020-01-01T00:00:00Z'] } as const;
-const END = { type: 'string', description: `End of the range; strictly after start. ${TS_DESC} \`latest\` = the last timestamp of the data.`, examples: ['2024-01-01T00:00:00Z'] } as const;
+const START = {
+  type: 'string',
+  description: `Start of the range (inclusive). ${TS_DESC} \`earliest\` = 2007-10-08T00:00:00Z.`,
+  examples: ['2020-01-01T00:00:00Z'],
+} as const;
+const END = {
+  type: 'string',
+  description: `End of the range; strictly after start. ${TS_DESC} \`latest\` = the last timestamp of the data.`,
+  examples: ['2024-01-01T00:00:00Z'],
+} as const;
 
 /** The alias of `interval` (an earlier release candidate's name for the bin size). */
 const BIN_SIZE = {

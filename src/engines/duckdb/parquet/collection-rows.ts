@@ -23,8 +23,20 @@ import { encodeWkb } from '../../../geometry/wkb.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { bboxStruct, outputGeometry } from './geometry-output.js';
 import {
-  areaSql, collectionFilterSql, columnsAt, isInteger, memberFilterSql, selectList, setGeometry, stateColumnsSql, stateRecord, storeBBox, usersJoin,
-  STATE_COLUMNS, STATE_COLUMN_COUNT, type RowContext,
+  areaSql,
+  collectionFilterSql,
+  columnsAt,
+  isInteger,
+  memberFilterSql,
+  selectList,
+  setGeometry,
+  stateColumnsSql,
+  stateRecord,
+  storeBBox,
+  usersJoin,
+  STATE_COLUMNS,
+  STATE_COLUMN_COUNT,
+  type RowContext,
 } from './rows-common.js';
 
 /** A row: the relation's state, the member's place, the member's state, the member's geometry. */
@@ -128,7 +140,13 @@ export async function* collectionRecords(ctx: RowContext, request: CollectionsEx
     const batch: ExtractionRecord[] = [];
     for (const r of rows) {
       const g = outputGeometry(
-        ctx.plan, r[GEOMETRY.geometry] as Uint8Array, r[GEOMETRY.geometry_type] as number, storeBBox(r, MEMBER)!, r[GEOMETRY.interior] as boolean, request.clip, !members,
+        ctx.plan,
+        r[GEOMETRY.geometry] as Uint8Array,
+        r[GEOMETRY.geometry_type] as number,
+        storeBBox(r, MEMBER)!,
+        r[GEOMETRY.interior] as boolean,
+        request.clip,
+        !members,
       );
       if (g === null) continue;
       if (members) {

@@ -11,14 +11,34 @@ import type { ContributionsExtractionRequest, ExtractionRecord } from '../../../
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  columnsAt, filterSql, isInteger, pairs, selectList, setGeometry, stateColumnsSql, stateRecord, storeBBox, usersJoin, STATE_COLUMNS, STATE_COLUMN_COUNT,
+  columnsAt,
+  filterSql,
+  isInteger,
+  pairs,
+  selectList,
+  setGeometry,
+  stateColumnsSql,
+  stateRecord,
+  storeBBox,
+  usersJoin,
+  STATE_COLUMNS,
+  STATE_COLUMN_COUNT,
   type RowContext,
 } from './rows-common.js';
 
 /** After the state's columns: its geometry, the change flags, the tags before and the changeset's tags. */
 const CONTRIBUTION_COLUMNS = [
-  'geometry_type', 'geometry', 'interior', 'deleted', 'is_creation', 'tag_change', 'geometry_change',
-  'tags_before_keys', 'tags_before_values', 'changeset_tag_keys', 'changeset_tag_values',
+  'geometry_type',
+  'geometry',
+  'interior',
+  'deleted',
+  'is_creation',
+  'tag_change',
+  'geometry_change',
+  'tags_before_keys',
+  'tags_before_values',
+  'changeset_tag_keys',
+  'changeset_tag_values',
 ] as const;
 const STATE = columnsAt(STATE_COLUMNS);
 const AT = columnsAt(CONTRIBUTION_COLUMNS, STATE_COLUMN_COUNT);

@@ -10,7 +10,17 @@ import type { ExtractionRecord, FeaturesExtractionRequest } from '../../../query
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { outputGeometry } from './geometry-output.js';
 import {
-  columnsAt, filterSql, isInteger, selectList, setGeometry, stateColumnsSql, stateRecord, storeBBox, usersJoin, STATE_COLUMNS, STATE_COLUMN_COUNT,
+  columnsAt,
+  filterSql,
+  isInteger,
+  selectList,
+  setGeometry,
+  stateColumnsSql,
+  stateRecord,
+  storeBBox,
+  usersJoin,
+  STATE_COLUMNS,
+  STATE_COLUMN_COUNT,
   type RowContext,
 } from './rows-common.js';
 
@@ -21,11 +31,16 @@ const AT = columnsAt(GEOMETRY_COLUMNS, STATE_COLUMN_COUNT);
 
 export function featureSql(ctx: RowContext, request: FeaturesExtractionRequest): string {
   const plan = ctx.plan;
-  const time = 'at' in request.time
-    ? `st.valid_from <= ${isInteger(request.time.at)} AND st.valid_to > ${isInteger(request.time.at)}`
-    : `st.valid_to > ${isInteger(request.time.start)} AND st.valid_from < ${isInteger(request.time.end)}`;
+  const time =
+    'at' in request.time
+      ? `st.valid_from <= ${isInteger(request.time.at)} AND st.valid_to > ${isInteger(request.time.at)}`
+      : `st.valid_to > ${isInteger(request.time.start)} AND st.valid_from < ${isInteger(request.time.end)}`;
   const withClause = plan.withSql ? `WITH ${plan.withSql}\n` : '';
-  const geometry = selectList(GEOMETRY_COLUMNS, { geometry_type: 'st.geometry_type::INTEGER', geometry: 'st.geometry', interior: `coalesce(${plan.interiorWithSql}, FALSE)` });
+  const geometry = selectList(GEOMETRY_COLUMNS, {
+    geometry_type: 'st.geometry_type::INTEGER',
+    geometry: 'st.geometry',
+    interior: `coalesce(${plan.interiorWithSql}, FALSE)`,
+  });
   return `${withClause}SELECT ${stateColumnsSql('st')}, ${geometry}
 FROM states st ${usersJoin('st')}
 WHERE NOT st.deleted AND st.geometry_type NOT IN (0, 7) AND ${time}
@@ -37,7 +52,14 @@ export async function* featureRecords(ctx: RowContext, request: FeaturesExtracti
   for await (const rows of streamRows(ctx.store, featureSql(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
     for (const r of rows) {
-      const g = outputGeometry(ctx.plan, r[AT.geometry] as Uint8Array, r[AT.geometry_type] as number, storeBBox(r, STATE)!, r[AT.interior] as boolean, request.clip);
+      const g = outputGeometry(
+        ctx.plan,
+        r[AT.geometry] as Uint8Array,
+        r[AT.geometry_type] as number,
+        storeBBox(r, STATE)!,
+        r[AT.interior] as boolean,
+        request.clip,
+      );
       if (g === null) continue;
       batch.push(setGeometry(stateRecord(r, STATE), g, true));
     }

@@ -42,7 +42,13 @@ export function bboxStruct(g: Geometry): BBoxStruct | null {
  * reported unclipped, as the reference's ST_Covers test would.
  */
 export function outputGeometry(
-  plan: AreaPlan, wkb: Uint8Array, typeCode: number, bbox: BBoxStruct, interior: boolean, clip: boolean, decode = false,
+  plan: AreaPlan,
+  wkb: Uint8Array,
+  typeCode: number,
+  bbox: BBoxStruct,
+  interior: boolean,
+  clip: boolean,
+  decode = false,
 ): OutputGeometry | null {
   const geomType = GEOMETRY_TYPE_NAME[typeCode] ?? 'GeometryCollection';
   if (interior) return { wkb, geomType, bbox, clipped: false, geometry: decode ? decodeWkb(wkb) : undefined };

@@ -58,7 +58,10 @@ describe('contributions.parquet on the handmade history', () => {
 
   it('types and counts per element match the hand-derived contributions', async () => {
     const { path, stats } = await extractToFile(x, {
-      kind: 'contributions', aoi: WORLD, time: { start: epoch('2020-01-01T00:00:00Z'), end: epoch('2021-01-01T00:00:00Z') }, filter: parseFilter('', { version: 2 }),
+      kind: 'contributions',
+      aoi: WORLD,
+      time: { start: epoch('2020-01-01T00:00:00Z'), end: epoch('2021-01-01T00:00:00Z') },
+      filter: parseFilter('', { version: 2 }),
     });
     const { rows } = await readWithHyparquet(path);
     // Version 2 leaves out the never-tagged elements (handmade.ts): 29 contributions in the file, 12 seen.
@@ -88,7 +91,10 @@ describe('contributions.parquet on the handmade history', () => {
 
   it('a filter matches tags or tags_before (the deletion of a bench is a bench contribution)', async () => {
     const { path } = await extractToFile(x, {
-      kind: 'contributions', aoi: WORLD, time: { start: epoch('2020-01-01T00:00:00Z'), end: epoch('2021-01-01T00:00:00Z') }, filter: parseFilter('amenity=bench', { version: 2 }),
+      kind: 'contributions',
+      aoi: WORLD,
+      time: { start: epoch('2020-01-01T00:00:00Z'), end: epoch('2021-01-01T00:00:00Z') },
+      filter: parseFilter('amenity=bench', { version: 2 }),
     });
     const { rows } = await readWithHyparquet(path);
     // n5 v1 (bench), v2 (bench, backrest), v3 deletion (tags_before bench); v4 is a waste basket created over the deletion.
@@ -96,7 +102,13 @@ describe('contributions.parquet on the handmade history', () => {
   });
 
   it('features at an instant carry edits (kept states before + 1) and the state of the instant', async () => {
-    const { path } = await extractToFile(x, { kind: 'features', aoi: WORLD, time: { at: epoch('2020-03-15T00:00:00Z') }, filter: parseFilter('building=*', { version: 2 }), clip: true });
+    const { path } = await extractToFile(x, {
+      kind: 'features',
+      aoi: WORLD,
+      time: { at: epoch('2020-03-15T00:00:00Z') },
+      filter: parseFilter('building=*', { version: 2 }),
+      clip: true,
+    });
     const { rows } = await readWithHyparquet(path);
     assert.equal(rows.length, 1);
     const w = rows[0];

@@ -62,11 +62,33 @@ describe('GeoParquet extraction on the sample store', () => {
 
   it('the independent reader (hyparquet) sees the same rows and valid GeoParquet metadata', async () => {
     const aoi: BBox = [1.5, 42.5, 1.55, 42.55];
-    const { path, stats } = await extractToFile(x, { kind: 'features', aoi: bboxArea(aoi), time: { at: T }, filter: parseFilter('building=*', { version: 2 }), clip: true });
+    const { path, stats } = await extractToFile(x, {
+      kind: 'features',
+      aoi: bboxArea(aoi),
+      time: { at: T },
+      filter: parseFilter('building=*', { version: 2 }),
+      clip: true,
+    });
     const { rows, kv, columns } = await readWithHyparquet(path);
     assert.equal(rows.length, stats.rows);
     assert.ok(rows.length > 100, `${rows.length} buildings`);
-    assert.deepEqual(columns, ['osm_type', 'osm_id', 'edit_timestamp', 'valid_to_timestamp', 'version', 'minor_version', 'edits', 'user_id', 'user_name', 'changeset_id', 'tags', 'bbox', 'geom_type', 'geom', 'clipped']);
+    assert.deepEqual(columns, [
+      'osm_type',
+      'osm_id',
+      'edit_timestamp',
+      'valid_to_timestamp',
+      'version',
+      'minor_version',
+      'edits',
+      'user_id',
+      'user_name',
+      'changeset_id',
+      'tags',
+      'bbox',
+      'geom_type',
+      'geom',
+      'clipped',
+    ]);
     const geo = JSON.parse(kv.get('geo')!);
     assert.equal(geo.version, '1.1.0');
     assert.ok(columns.includes(geo.primary_column));
@@ -82,14 +104,22 @@ describe('GeoParquet extraction on the sample store', () => {
     const ext = [Infinity, Infinity, -Infinity, -Infinity];
     for (const r of rows) {
       const b = r.bbox as { xmin: number; ymin: number; xmax: number; ymax: number };
-      ext[0] = Math.min(ext[0], b.xmin); ext[1] = Math.min(ext[1], b.ymin);
-      ext[2] = Math.max(ext[2], b.xmax); ext[3] = Math.max(ext[3], b.ymax);
+      ext[0] = Math.min(ext[0], b.xmin);
+      ext[1] = Math.min(ext[1], b.ymin);
+      ext[2] = Math.max(ext[2], b.xmax);
+      ext[3] = Math.max(ext[3], b.ymax);
       assert.ok(b.xmin >= aoi[0] - 1e-12 && b.xmax <= aoi[2] + 1e-12 && b.ymin >= aoi[1] - 1e-12 && b.ymax <= aoi[3] + 1e-12);
       assert.ok((r.tags as Record<string, string>).building !== undefined);
     }
     assert.deepEqual(col.bbox, ext);
     // Same rows as DuckDB reads, in the same order; clipped geometries are the clip kernel's result of the store's.
-    const duck = await db.query<{ id: number; geom: string; clipped: boolean; store: string; ts: number }>(`SELECT p.osm_id::DOUBLE AS id, lower(hex(p.geom)) AS geom, p.clipped,
+    const duck = await db.query<{
+      id: number;
+      geom: string;
+      clipped: boolean;
+      store: string;
+      ts: number;
+    }>(`SELECT p.osm_id::DOUBLE AS id, lower(hex(p.geom)) AS geom, p.clipped,
         lower(hex(c.geometry)) AS store, epoch(p.edit_timestamp)::DOUBLE AS ts
       FROM read_parquet('${path}', file_row_number = true) p
       JOIN contributions c ON c.type = p.osm_type AND c.id = p.osm_id AND c.version = p.version AND c.minor_version = p.minor_version
@@ -126,7 +156,13 @@ describe('GeoParquet extraction on the sample store', () => {
   it('features over a range: every state overlapping [start, end)', async () => {
     const start = epoch('2014-01-01T00:00:00Z');
     const end = epoch('2015-01-01T00:00:00Z');
-    const { path, stats } = await extractToFile(x, { kind: 'features', aoi: bboxArea(world), time: { start, end }, filter: parseFilter('highway=*', { version: 2 }), clip: true });
+    const { path, stats } = await extractToFile(x, {
+      kind: 'features',
+      aoi: bboxArea(world),
+      time: { start, end },
+      filter: parseFilter('highway=*', { version: 2 }),
+      clip: true,
+    });
     const ts = (t: number) => `make_timestamp(${t}::BIGINT * 1000000)`;
     const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM contributions
       WHERE NOT deleted AND geometry_type IS NOT NULL AND geometry_type <> 'GeometryCollection' AND tags['highway'] IS NOT NULL
@@ -147,9 +183,14 @@ describe('GeoParquet extraction on the sample store', () => {
       FROM contributions WHERE NOT collapsed AND xmin IS NOT NULL AND valid_from >= ${ts(start)} AND valid_from < ${ts(end)} AND ${EVER_TAGGED}
         AND (type <> 'relation' OR coalesce(tags['type'], '') IN ('multipolygon', 'boundary') OR coalesce(tags_before['type'], '') IN ('multipolygon', 'boundary'))
       GROUP BY 1 ORDER BY 1`);
-    const got = await db.query<{ t: string; n: number }>(`SELECT contribution_type AS t, count(*)::INTEGER AS n FROM ${readParquetSql(path)} GROUP BY 1 ORDER BY 1`);
+    const got = await db.query<{ t: string; n: number }>(
+      `SELECT contribution_type AS t, count(*)::INTEGER AS n FROM ${readParquetSql(path)} GROUP BY 1 ORDER BY 1`,
+    );
     assert.deepEqual(got, expected);
-    assert.equal(stats.rows, expected.reduce((s, e) => s + e.n, 0));
+    assert.equal(
+      stats.rows,
+      expected.reduce((s, e) => s + e.n, 0),
+    );
     assert.ok(expected.find((e) => e.t === 'DELETION')!.n > 0);
     const [bad] = await db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM ${readParquetSql(path)}
       WHERE (contribution_type = 'DELETION') <> (tags = tags_before) AND contribution_type IN ('DELETION', 'CREATION')
@@ -182,7 +223,14 @@ describe('GeoParquet extraction on the sample store', () => {
     assert.equal(c.length, r);
     for (const row of c) for (const t of row.types) assert.ok(['MultiPoint', 'MultiLineString', 'MultiPolygon'].includes(t), t);
     // member_filter: only the ways.
-    const ways = await extractToFile(x, { kind: 'collections_members', aoi, time: { at: T }, filter: ALL, memberFilter: parseFilter('type:way', { version: 2 }), clip: true });
+    const ways = await extractToFile(x, {
+      kind: 'collections_members',
+      aoi,
+      time: { at: T },
+      filter: ALL,
+      memberFilter: parseFilter('type:way', { version: 2 }),
+      clip: true,
+    });
     const [{ w }] = await db.query<{ w: number }>(`SELECT count(*) FILTER (WHERE osm_type = 'way')::INTEGER AS w FROM ${readParquetSql(members.path)}`);
     assert.equal(ways.stats.rows, w);
   });
@@ -207,7 +255,9 @@ describe('GeoParquet extraction on the sample store', () => {
     await assert.rejects(x.writeWithStats(request, out, controller.signal), (e) => e === reason);
     assert.equal(writes, 1);
     assert.ok(bytes > 1000);
-    const [{ n }] = await db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM contributions WHERE NOT deleted AND geometry_type IS NOT NULL AND geometry_type <> 'GeometryCollection' AND ${EVER_TAGGED}`);
+    const [{ n }] = await db.query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM contributions WHERE NOT deleted AND geometry_type IS NOT NULL AND geometry_type <> 'GeometryCollection' AND ${EVER_TAGGED}`,
+    );
     assert.ok(n > 5 * 10_000, `the whole history has ${n} rows, many row groups`);
     // Without the abort the same request writes every row.
     const full = await extractToFile(x, request);
@@ -241,16 +291,30 @@ describe('GeoParquet extraction on the sample store', () => {
     assert.ok(maxQueued <= maxChunk, `queued ${maxQueued} bytes, largest chunk ${maxChunk}`);
   });
 
-  it('a polygon area (not a rectangle): every kind runs; clipped geometries lie in the polygon\'s bbox', async () => {
+  it("a polygon area (not a rectangle): every kind runs; clipped geometries lie in the polygon's bbox", async () => {
     const aoi = {
       id: 'triangle',
-      geometry: { type: 'Polygon' as const, coordinates: [[[1.45, 42.45], [1.65, 42.45], [1.55, 42.6], [1.45, 42.45]] as [number, number][]] },
+      geometry: {
+        type: 'Polygon' as const,
+        coordinates: [
+          [
+            [1.45, 42.45],
+            [1.65, 42.45],
+            [1.55, 42.6],
+            [1.45, 42.45],
+          ] as [number, number][],
+        ],
+      },
       bbox: [1.45, 42.45, 1.65, 42.6] as BBox,
     };
     const features = await extractToFile(x, { kind: 'features', aoi, time: { at: T }, filter: ALL, clip: true });
     const unclipped = await extractToFile(x, { kind: 'features', aoi, time: { at: T }, filter: ALL, clip: false });
     assert.equal(features.stats.rows, unclipped.stats.rows, 'clipping changes geometries, not membership');
-    const [f] = await db.query<{ n: number; clipped: number; outside: number }>(`SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE clipped)::INTEGER AS clipped,
+    const [f] = await db.query<{
+      n: number;
+      clipped: number;
+      outside: number;
+    }>(`SELECT count(*)::INTEGER AS n, count(*) FILTER (WHERE clipped)::INTEGER AS clipped,
         count(*) FILTER (WHERE bbox.xmin < 1.45 - 1e-9 OR bbox.xmax > 1.65 + 1e-9 OR bbox.ymin < 42.45 - 1e-9 OR bbox.ymax > 42.6 + 1e-9)::INTEGER AS outside
       FROM ${readParquetSql(features.path)}`);
     assert.ok(f.n > 1000 && f.clipped > 0, JSON.stringify(f));

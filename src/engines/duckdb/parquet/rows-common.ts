@@ -70,8 +70,22 @@ export function selectList<N extends string>(names: readonly N[], sql: Readonly<
 
 /** The columns of a state every file reads (16 values). */
 export const STATE_COLUMNS = [
-  'type', 'id', 'valid_from', 'valid_to', 'version', 'minor_version', 'edits', 'user_id', 'user_name', 'changeset',
-  'tag_keys', 'tag_values', 'xmin', 'ymin', 'xmax', 'ymax',
+  'type',
+  'id',
+  'valid_from',
+  'valid_to',
+  'version',
+  'minor_version',
+  'edits',
+  'user_id',
+  'user_name',
+  'changeset',
+  'tag_keys',
+  'tag_values',
+  'xmin',
+  'ymin',
+  'xmax',
+  'ymax',
 ] as const;
 export type StateColumn = (typeof STATE_COLUMNS)[number];
 export const STATE_COLUMN_COUNT = STATE_COLUMNS.length;

@@ -22,7 +22,18 @@ export async function extractToFile(x: MaphistParquetExtraction, request: Extrac
 export function bboxArea(b: BBox): AreaOfInterest {
   return {
     id: 'test',
-    geometry: { type: 'Polygon', coordinates: [[[b[0], b[1]], [b[2], b[1]], [b[2], b[3]], [b[0], b[3]], [b[0], b[1]]]] },
+    geometry: {
+      type: 'Polygon',
+      coordinates: [
+        [
+          [b[0], b[1]],
+          [b[2], b[1]],
+          [b[2], b[3]],
+          [b[0], b[3]],
+          [b[0], b[1]],
+        ],
+      ],
+    },
     bbox: b,
   };
 }

@@ -58,14 +58,25 @@ const SNAPSHOT_COLUMNS = ['f', 'e', 'g', 'v', 'n', 'b'] as const satisfies reado
  * Rows placed by their history's bbox (`AreaPlan.placedRowids`) join the inner scan as a
  * `UNION ALL` branch of their own, interior.
  */
-export function snapshotSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: Measure }): Statement<SnapshotRow> {
+export function snapshotSql(p: {
+  area: AreaPlan;
+  timestamps: readonly number[];
+  filterSql: string;
+  codeSql: string;
+  measure: Measure;
+}): Statement<SnapshotRow> {
   const ts = p.timestamps;
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
   const e = countBelowWithSql('valid_to', ts, 'ts_to');
   const placed = placedRows(p.area);
   const ctes = [p.area.withSql, f.withSql, e.withSql, placed?.withSql ?? ''].filter((x) => x !== '');
-  return statement(`${ctes.length > 0 ? `WITH ${ctes.join(',\n')}
-` : ''}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
+  return statement(
+    `${
+      ctes.length > 0
+        ? `WITH ${ctes.join(',\n')}
+`
+        : ''
+    }SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
 FROM (
   SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g,
          CASE WHEN interior THEN -1 ELSE rid END AS b,
@@ -73,14 +84,20 @@ FROM (
   FROM (
     SELECT *, rowid AS rid, coalesce(${p.area.interiorWithSql}, FALSE) AS interior FROM states
     WHERE NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]}
-      AND ${p.area.intersectsSql} AND ${p.filterSql}${placed ? `
+      AND ${p.area.intersectsSql} AND ${p.filterSql}${
+        placed
+          ? `
     UNION ALL
     SELECT *, TRUE AS interior FROM ${PLACED_CTE}
-    WHERE NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]} AND ${p.filterSql}` : ''}
+    WHERE NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]} AND ${p.filterSql}`
+          : ''
+      }
   )
 )
 WHERE f < e
-GROUP BY f, e, g, b`, SNAPSHOT_COLUMNS);
+GROUP BY f, e, g, b`,
+    SNAPSHOT_COLUMNS,
+  );
 }
 
 /**
@@ -123,9 +140,13 @@ function contributionCandidatesSql(p: {
   const ctes = [p.area.withSql, p.extraWith ?? '', placed?.withSql ?? ''].filter((x) => x !== '');
   return `WITH ${ctes.map((c) => `${c},\n`).join('')}e AS (
   SELECT DISTINCT type, id FROM states st
-  WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}${placed ? `
+  WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}${
+    placed
+      ? `
   UNION ALL
-  SELECT type, id FROM ${PLACED_CTE} WHERE NOT collapsed AND valid_from < ${t1}` : ''}
+  SELECT type, id FROM ${PLACED_CTE} WHERE NOT collapsed AND valid_from < ${t1}`
+      : ''
+  }
 ),
 s AS (
   SELECT st.rid, st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted,
@@ -184,8 +205,26 @@ export interface ContributionListRow {
 }
 
 const CONTRIBUTION_LIST_COLUMNS = [
-  'type', 'id', 'valid_from', 'user_id', 'deleted', 'm', 'hit', 'interior', 'p_deleted', 'p_m', 'p_hit', 'p_interior',
-  'tag_change', 'geometry_change', 'tags', 'tags_before', 'g_rid', 'p_rid', 'run', 'p_run',
+  'type',
+  'id',
+  'valid_from',
+  'user_id',
+  'deleted',
+  'm',
+  'hit',
+  'interior',
+  'p_deleted',
+  'p_m',
+  'p_hit',
+  'p_interior',
+  'tag_change',
+  'geometry_change',
+  'tags',
+  'tags_before',
+  'g_rid',
+  'p_rid',
+  'run',
+  'p_run',
 ] as const satisfies readonly (keyof ContributionListRow)[];
 
 /**
@@ -198,7 +237,8 @@ const CONTRIBUTION_LIST_COLUMNS = [
  * latest/count does not use the list: it aggregates like the counts, `latest`.)
  */
 export function contributionListSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string }): Statement<ContributionListRow> {
-  return statement(`${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
+  return statement(
+    `${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
        deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        tag_kv::DOUBLE[] AS tags, tag_kv_before::DOUBLE[] AS tags_before,
@@ -207,7 +247,9 @@ SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from
        run::DOUBLE AS run, (run - new_run::INTEGER)::DOUBLE AS p_run
 FROM c
 WHERE ci OR pi
-ORDER BY type, id, valid_from, version, minor_version`, CONTRIBUTION_LIST_COLUMNS);
+ORDER BY type, id, valid_from, version, minor_version`,
+    CONTRIBUTION_LIST_COLUMNS,
+  );
 }
 
 /** Contribution types as SQL over the sure rows' flags (`ci`, `pi`: in now / before), or null for "every type". */
@@ -251,8 +293,31 @@ export interface ContributionAggregateRow {
 }
 
 const CONTRIBUTION_AGGREGATE_COLUMNS = [
-  'k', 'g', 'gb', 'kind', 'user_id', 'n', 'b', 'type', 'id', 'valid_from', 'deleted', 'm', 'hit', 'interior',
-  'p_deleted', 'p_m', 'p_hit', 'p_interior', 'tag_change', 'geometry_change', 'g_rid', 'p_rid', 'run', 'p_run', 'ord',
+  'k',
+  'g',
+  'gb',
+  'kind',
+  'user_id',
+  'n',
+  'b',
+  'type',
+  'id',
+  'valid_from',
+  'deleted',
+  'm',
+  'hit',
+  'interior',
+  'p_deleted',
+  'p_m',
+  'p_hit',
+  'p_interior',
+  'tag_change',
+  'geometry_change',
+  'g_rid',
+  'p_rid',
+  'run',
+  'p_run',
+  'ord',
 ] as const satisfies readonly (keyof ContributionAggregateRow)[];
 
 /**
@@ -300,7 +365,8 @@ export function contributionAggregateSql(p: {
   const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${types === null ? '' : ' AND NOT (ci AND pi AND geometry_change)'}`;
   const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
   const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');
-  return statement(`${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
+  return statement(
+    `${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
 d0 AS (
   SELECT *, coalesce(${sure}, FALSE) AS sure${p.latest ? '' : ', NULL::BIGINT AS ord'} FROM c WHERE ci OR pi
 ),
@@ -327,7 +393,9 @@ FROM (
   FROM d
   WHERE NOT sure OR ${types ?? 'TRUE'}
 )
-GROUP BY k, g, gb, kind, user_id, b`, CONTRIBUTION_AGGREGATE_COLUMNS);
+GROUP BY k, g, gb, kind, user_id, b`,
+    CONTRIBUTION_AGGREGATE_COLUMNS,
+  );
 }
 
 /**
@@ -364,12 +432,15 @@ export interface GeometryByRowidRow {
  */
 export function geometriesByRowidSql(rowids: readonly number[], intersectsSql = 'TRUE'): Statement<GeometryByRowidRow> {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
-  return statement(`WITH g AS (
+  return statement(
+    `WITH g AS (
   SELECT st.rowid AS r, st.geometry FROM states st SEMI JOIN (SELECT unnest([${rowids.join(',')}]::BIGINT[]) AS r) x ON st.rowid = x.r
   WHERE ${rowidRangeSql(rowids, 'st.')} AND ${intersectsSql}
 ),
 d AS (SELECT geometry, row_number() OVER () AS gid FROM (SELECT DISTINCT geometry FROM g WHERE geometry IS NOT NULL))
 SELECT g.r::DOUBLE AS r, d.gid::DOUBLE AS gid, NULL::BLOB AS geometry FROM g JOIN d ON g.geometry = d.geometry
 UNION ALL
-SELECT NULL::DOUBLE, gid::DOUBLE, geometry FROM d`, ['r', 'gid', 'geometry']);
+SELECT NULL::DOUBLE, gid::DOUBLE, geometry FROM d`,
+    ['r', 'gid', 'geometry'],
+  );
 }

@@ -104,15 +104,23 @@ function geometryColumns(points = false): string {
  * looks them up with `versionStatesSql`, batch by batch (a join here made DuckDB build its hash
  * table on the side carrying the geometries, which does not fit the streaming instance's memory).
  */
-export function snapshotExtractionSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; points?: boolean }): Statement<SnapshotExtractionRow> {
+export function snapshotExtractionSql(p: {
+  area: AreaPlan;
+  timestamps: readonly number[];
+  filterSql: string;
+  points?: boolean;
+}): Statement<SnapshotExtractionRow> {
   const ts = p.timestamps;
-  return statement(`SELECT st.type::INTEGER AS type, st.id::DOUBLE AS id, st.version::INTEGER AS version, st.minor_version::INTEGER AS minor_version,
+  return statement(
+    `SELECT st.type::INTEGER AS type, st.id::DOUBLE AS id, st.version::INTEGER AS version, st.minor_version::INTEGER AS minor_version,
        st.changeset::DOUBLE AS changeset, st.valid_from::DOUBLE AS valid_from, t.ts::DOUBLE AS ts,
        coalesce(${p.area.interiorSql}, FALSE) AS interior, ${geometryColumns(p.points)}, map_keys(st.tags) AS tag_keys, map_values(st.tags) AS tag_values
 FROM states st JOIN (VALUES ${values(ts)}) t(ts) ON st.valid_from <= t.ts AND st.valid_to > t.ts
 WHERE NOT st.deleted AND st.valid_from <= ${ts[ts.length - 1]} AND st.valid_to > ${ts[0]}
   AND ${p.area.intersectsSql} AND ${p.filterSql}
-ORDER BY st.type, st.id, t.ts`, ['type', 'id', 'version', 'minor_version', 'changeset', 'valid_from', 'ts', 'interior', 'geometry', 'x', 'y', 'tag_keys', 'tag_values']);
+ORDER BY st.type, st.id, t.ts`,
+    ['type', 'id', 'version', 'minor_version', 'changeset', 'valid_from', 'ts', 'interior', 'geometry', 'x', 'y', 'tag_keys', 'tag_values'],
+  );
 }
 
 /**
@@ -121,16 +129,25 @@ ORDER BY st.type, st.id, t.ts`, ['type', 'id', 'version', 'minor_version', 'chan
  * interior, geometry, x, y (`geometryColumns`), tag keys, tag values. A member-induced state reports its version's
  * changeset (looked up as for snapshots).
  */
-export function fullHistoryExtractionSql(p: { area: AreaPlan; t1: number; t2: number; filterSql: string; points?: boolean }): Statement<FullHistoryExtractionRow> {
+export function fullHistoryExtractionSql(p: {
+  area: AreaPlan;
+  t1: number;
+  t2: number;
+  filterSql: string;
+  points?: boolean;
+}): Statement<FullHistoryExtractionRow> {
   const [t1, t2] = [p.t1, p.t2];
   values([t1, t2]);
-  return statement(`SELECT st.type::INTEGER AS type, st.id::DOUBLE AS id, st.version::INTEGER AS version, st.minor_version::INTEGER AS minor_version,
+  return statement(
+    `SELECT st.type::INTEGER AS type, st.id::DOUBLE AS id, st.version::INTEGER AS version, st.minor_version::INTEGER AS minor_version,
        st.changeset::DOUBLE AS changeset, greatest(st.valid_from, ${t1})::DOUBLE AS valid_from, least(st.valid_to, ${t2})::DOUBLE AS valid_to,
        coalesce(${p.area.interiorSql}, FALSE) AS interior, ${geometryColumns(p.points)}, map_keys(st.tags) AS tag_keys, map_values(st.tags) AS tag_values
 FROM states st
 WHERE NOT st.deleted AND st.valid_from < ${t2} AND st.valid_to > ${t1}
   AND ${p.area.intersectsSql} AND ${p.filterSql}
-ORDER BY st.type, st.id, st.valid_from, st.version, st.minor_version`, ['type', 'id', 'version', 'minor_version', 'changeset', 'valid_from', 'valid_to', 'interior', 'geometry', 'x', 'y', 'tag_keys', 'tag_values']);
+ORDER BY st.type, st.id, st.valid_from, st.version, st.minor_version`,
+    ['type', 'id', 'version', 'minor_version', 'changeset', 'valid_from', 'valid_to', 'interior', 'geometry', 'x', 'y', 'tag_keys', 'tag_values'],
+  );
 }
 
 /**
@@ -140,11 +157,18 @@ ORDER BY st.type, st.id, st.valid_from, st.version, st.minor_version`, ['type', 
  * what a feature prints: version, the version's changeset, the state's (contribution) changeset,
  * the tags and always both geometries.
  */
-export function contributionExtractionSql(p: { area: AreaPlan; t1: number; t2: number; filterSql: string; batchSql?: string }): Statement<ContributionExtractionRow> {
+export function contributionExtractionSql(p: {
+  area: AreaPlan;
+  t1: number;
+  t2: number;
+  filterSql: string;
+  batchSql?: string;
+}): Statement<ContributionExtractionRow> {
   const [t0, t1] = [p.t1, p.t2];
   values([t0, t1]);
   const batch = p.batchSql === undefined ? '' : ` AND ${p.batchSql}`;
-  return statement(`WITH e AS (
+  return statement(
+    `WITH e AS (
   SELECT DISTINCT type, id FROM states st
   WHERE ${contributionElementsWhere({ area: p.area, t2: t1 })}${batch}
 ),
@@ -170,10 +194,33 @@ SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from
 FROM w
 WHERE valid_from >= ${t0}
   AND ((NOT deleted AND m AND hit) OR (p_deleted = FALSE AND p_m AND p_hit))
-ORDER BY type, id, valid_from, version, minor_version`, [
-    'type', 'id', 'valid_from', 'user_id', 'deleted', 'm', 'hit', 'interior', 'p_deleted', 'p_m', 'p_hit', 'p_interior', 'tag_change', 'geometry_change',
-    'tags', 'tags_before', 'geom', 'p_geom', 'version', 'version_changeset', 'changeset', 'tag_keys', 'tag_values',
-  ]);
+ORDER BY type, id, valid_from, version, minor_version`,
+    [
+      'type',
+      'id',
+      'valid_from',
+      'user_id',
+      'deleted',
+      'm',
+      'hit',
+      'interior',
+      'p_deleted',
+      'p_m',
+      'p_hit',
+      'p_interior',
+      'tag_change',
+      'geometry_change',
+      'tags',
+      'tags_before',
+      'geom',
+      'p_geom',
+      'version',
+      'version_changeset',
+      'changeset',
+      'tag_keys',
+      'tag_values',
+    ],
+  );
 }
 
 /** What the candidate rows of a snapshot or full-history extraction have in common (alias `st`). */
@@ -214,11 +261,14 @@ export function contributionElementsWhere(p: { area: AreaPlan; t2: number }): st
  * memory, and which delays the first feature until it ends.
  */
 export function typeRowsSql(where: string): Statement<TypeRowsRow> {
-  return statement(`SELECT st.type::INTEGER AS type, count(*)::DOUBLE AS n, sum(st.vertices)::DOUBLE AS vertices,
+  return statement(
+    `SELECT st.type::INTEGER AS type, count(*)::DOUBLE AS n, sum(st.vertices)::DOUBLE AS vertices,
        count(*) FILTER (WHERE st.minor_version > 0)::DOUBLE AS minor
 FROM states st
 WHERE ${where}
-GROUP BY st.type ORDER BY st.type`, ['type', 'n', 'vertices', 'minor']);
+GROUP BY st.type ORDER BY st.type`,
+    ['type', 'n', 'vertices', 'minor'],
+  );
 }
 
 /**
@@ -231,9 +281,12 @@ GROUP BY st.type ORDER BY st.type`, ['type', 'n', 'vertices', 'minor']);
 export function idCutsSql(p: { where: string; type: number; parts: number }): Statement<{ cuts: number[] }> {
   if (!Number.isSafeInteger(p.type) || !Number.isSafeInteger(p.parts) || p.parts < 2) throw new RangeError(`bad batch cut: type ${p.type}, ${p.parts} parts`);
   const qs = Array.from({ length: p.parts - 1 }, (_, i) => ((i + 1) / p.parts).toPrecision(17));
-  return statement(`SELECT quantile_disc(sample.id, [${qs.join(', ')}])::DOUBLE[] AS cuts
+  return statement(
+    `SELECT quantile_disc(sample.id, [${qs.join(', ')}])::DOUBLE[] AS cuts
 FROM (SELECT st.id FROM states st WHERE st.type = ${p.type} AND ${p.where}) sample
-USING SAMPLE reservoir(${p.parts * SAMPLE_PER_BATCH} ROWS)`, ['cuts']);
+USING SAMPLE reservoir(${p.parts * SAMPLE_PER_BATCH} ROWS)`,
+    ['cuts'],
+  );
 }
 
 /** SQL: the rows of one batch (added to the extraction's filter). */
@@ -251,8 +304,11 @@ export function batchSql(b: IdBatch, alias = 'st'): string {
  * and start. Small (one row per member-induced candidate at most), so the engine holds it in a map.
  */
 export function versionStatesSql(p: CandidateRows, batch: IdBatch): Statement<VersionStateRow> {
-  return statement(`SELECT v.id::DOUBLE AS id, v.version::INTEGER AS version, v.changeset::DOUBLE AS changeset, v.valid_from::DOUBLE AS valid_from
+  return statement(
+    `SELECT v.id::DOUBLE AS id, v.version::INTEGER AS version, v.changeset::DOUBLE AS changeset, v.valid_from::DOUBLE AS valid_from
 FROM states v
 WHERE v.minor_version = 0 AND ${batchSql(batch, 'v')}
-  AND (v.id, v.version) IN (SELECT st.id, st.version FROM states st WHERE st.minor_version > 0 AND ${batchSql(batch)} AND ${candidatesWhere(p)})`, ['id', 'version', 'changeset', 'valid_from']);
+  AND (v.id, v.version) IN (SELECT st.id, st.version FROM states st WHERE st.minor_version > 0 AND ${batchSql(batch)} AND ${candidatesWhere(p)})`,
+    ['id', 'version', 'changeset', 'valid_from'],
+  );
 }

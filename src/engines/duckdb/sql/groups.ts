@@ -55,7 +55,9 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: {
     case 'key': {
       if (grouping.keys.length > 62) throw new RangeError('at most 62 keys can be grouped by');
       const ids = grouping.keys.map((k) => dict.keyId(k));
-      const parts = ids.map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id, cols.kv, cols.mask)} THEN ${2 ** i} ELSE 0 END`)).filter((p): p is string => p !== null);
+      const parts = ids
+        .map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id, cols.kv, cols.mask)} THEN ${2 ** i} ELSE 0 END`))
+        .filter((p): p is string => p !== null);
       return {
         codeSql: parts.length === 0 ? '0' : `(${parts.join(' + ')})`,
         labelsOf: (code) => {
@@ -68,4 +70,3 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: {
     }
   }
 }
-

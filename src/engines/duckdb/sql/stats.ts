@@ -63,12 +63,19 @@ export interface FeatureStatsRow extends ScanRow {
   g: number;
   v: number;
 }
-export function featureStatsSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string; codeSql: string; measure: StatsMeasure }): Statement<FeatureStatsRow> {
+export function featureStatsSql(p: {
+  area: AreaPlan;
+  timestamps: readonly number[];
+  filterSql: string;
+  codeSql: string;
+  measure: StatsMeasure;
+}): Statement<FeatureStatsRow> {
   const ts = p.timestamps;
   if (ts.length === 0) throw new RangeError('no timestamps');
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
   const e = countBelowWithSql('valid_to', ts, 'ts_to');
-  return statement(`${withClause(p.area, f.withSql, e.withSql)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+  return statement(
+    `${withClause(p.area, f.withSql, e.withSql)}SELECT f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
   SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g,
@@ -78,7 +85,9 @@ FROM (
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
 WHERE f < e
-GROUP BY f, e, g, b`, ['f', 'e', 'g', 'v', 'n', 'b', 'bt', 'bi']);
+GROUP BY f, e, g, b`,
+    ['f', 'e', 'g', 'v', 'n', 'b', 'bt', 'bi'],
+  );
 }
 
 /** SQL: the index k of the bin [edges[k], edges[k+1]) holding `col` (rows outside are filtered out), and its CTE. */
@@ -106,7 +115,8 @@ export function currentnessSql(p: { area: AreaPlan; edges: readonly number[]; fi
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
-  return statement(`${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
+  return statement(
+    `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
   SELECT ${bin.sql} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
   FROM states
@@ -114,7 +124,9 @@ FROM (
     AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
-GROUP BY k, b`, ['k', 'v', 'n', 'b', 'bt', 'bi']);
+GROUP BY k, b`,
+    ['k', 'v', 'n', 'b', 'bt', 'bi'],
+  );
 }
 
 /**
@@ -133,7 +145,8 @@ export function contributionStatsSql(p: { area: AreaPlan; edges: readonly number
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
-  return statement(`${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+  return statement(
+    `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
   SELECT ${bin.sql} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, type AS bt, id AS bi
@@ -141,7 +154,9 @@ FROM (
   WHERE NOT collapsed AND geometry_type <> 0 AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
-GROUP BY k, user_id, b`, ['k', 'u', 'n', 'b', 'bt', 'bi']);
+GROUP BY k, user_id, b`,
+    ['k', 'u', 'n', 'b', 'bt', 'bi'],
+  );
 }
 
 /**
@@ -162,12 +177,15 @@ export interface GeometryRunRow {
 export function geometryRunsSql(elements: readonly (readonly [number, number])[]): Statement<GeometryRunRow> {
   for (const [t, id] of elements) if (!Number.isSafeInteger(t) || !Number.isSafeInteger(id)) throw new RangeError(`not an element: ${t}/${id}`);
   const list = elements.length > 0 ? elements.map(([t, id]) => `(${t}, ${id})`).join(',') : '(-1, -1)';
-  return statement(`SELECT s.rowid::DOUBLE AS r,
+  return statement(
+    `SELECT s.rowid::DOUBLE AS r,
        sum(CASE WHEN s.is_creation OR s.is_deletion OR s.geometry_change THEN 1 ELSE 0 END)
          OVER (PARTITION BY s.type, s.id ORDER BY s.valid_from, s.version, s.minor_version)::DOUBLE AS run,
        s.type::INTEGER AS type, s.id::DOUBLE AS id
 FROM states s SEMI JOIN (VALUES ${list}) e(type, id) ON s.type = e.type AND s.id = e.id
-WHERE NOT s.collapsed`, ['r', 'run', 'type', 'id']);
+WHERE NOT s.collapsed`,
+    ['r', 'run', 'type', 'id'],
+  );
 }
 
 /**
@@ -181,5 +199,8 @@ export interface RowGeometry {
 }
 export function boundaryGeometriesSql(rowids: readonly number[]): Statement<RowGeometry> {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
-  return statement(`SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${rowidRangeSql(rowids)} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`, ['r', 'geometry']);
+  return statement(
+    `SELECT rowid::DOUBLE AS r, geometry FROM states WHERE ${rowidRangeSql(rowids)} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})`,
+    ['r', 'geometry'],
+  );
 }

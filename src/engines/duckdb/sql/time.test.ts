@@ -30,7 +30,10 @@ describe('time plan', () => {
     const s = new DiffSeries(4);
     s.add(0.1, 1, 0, 2);
     s.add(0.2, 1, 1, 4);
-    assert.deepEqual(s.values().values.map((v) => Math.round(v * 10) / 10), [0.1, 0.3, 0.2, 0.2]);
+    assert.deepEqual(
+      s.values().values.map((v) => Math.round(v * 10) / 10),
+      [0.1, 0.3, 0.2, 0.2],
+    );
     const z = new DiffSeries(3);
     z.add(0.1, 1, 0, 1);
     assert.deepEqual(z.values(), { values: [0.1, 0, 0], present: true });

@@ -72,4 +72,3 @@ function integer(x: number): string {
   if (!Number.isSafeInteger(x)) throw new RangeError(`timestamp is not an integer: ${x}`);
   return String(x);
 }
-

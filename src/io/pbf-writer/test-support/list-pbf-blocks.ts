@@ -32,19 +32,13 @@ export function listPbfBlocks(path: string): BlockSummary[] {
       { type: '', datasize: 0 },
     );
     offset += headerLength;
-    const blob = new PbfReader(file.subarray(offset, offset + header.datasize)).readFields(
-      (tag, b: { zlib?: Uint8Array }, pbf) => {
-        if (tag === 3) b.zlib = pbf.readBytes();
-      },
-      {},
-    );
+    const blob = new PbfReader(file.subarray(offset, offset + header.datasize)).readFields((tag, b: { zlib?: Uint8Array }, pbf) => {
+      if (tag === 3) b.zlib = pbf.readBytes();
+    }, {});
     offset += header.datasize;
     const block = inflateSync(blob.zlib!);
     const summary: BlockSummary = { blobType: header.type, denseNodes: 0, ways: 0, relations: 0, requiredFeatures: [] };
-    new PbfReader(block).readFields(
-      header.type === 'OSMHeader' ? readHeaderBlockField : readPrimitiveBlockField,
-      summary,
-    );
+    new PbfReader(block).readFields(header.type === 'OSMHeader' ? readHeaderBlockField : readPrimitiveBlockField, summary);
     blocks.push(summary);
   }
   return blocks;
@@ -63,7 +57,8 @@ function readPrimitiveBlockField(tag: number, s: BlockSummary, pbf: PbfReader): 
 
 function readPrimitiveGroupField(tag: number, s: BlockSummary, pbf: PbfReader): void {
   if (tag === 2) s.denseNodes += pbf.readMessage(countDenseIds, { ids: 0 }).ids;
-  else if (tag === 3) s.ways++; // fields not read are skipped by PbfReader
+  else if (tag === 3)
+    s.ways++; // fields not read are skipped by PbfReader
   else if (tag === 4) s.relations++;
 }
 

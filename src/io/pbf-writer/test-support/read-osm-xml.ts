@@ -65,9 +65,7 @@ function unescapeXml(s: string): string {
       case 'apos':
         return "'";
       default:
-        return String.fromCodePoint(
-          entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10),
-        );
+        return String.fromCodePoint(entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10));
     }
   });
 }

@@ -15,12 +15,19 @@ export type ParquetRow = ExtractionRecord;
 export type ColumnName = keyof ParquetRow;
 
 const utf8 = (name: string, optional = false): SchemaElement => ({
-  name, type: 'BYTE_ARRAY', converted_type: 'UTF8', logical_type: { type: 'STRING' }, repetition_type: optional ? 'OPTIONAL' : 'REQUIRED',
+  name,
+  type: 'BYTE_ARRAY',
+  converted_type: 'UTF8',
+  logical_type: { type: 'STRING' },
+  repetition_type: optional ? 'OPTIONAL' : 'REQUIRED',
 });
 const int32 = (name: string): SchemaElement => ({ name, type: 'INT32', repetition_type: 'REQUIRED' });
 const int64 = (name: string): SchemaElement => ({ name, type: 'INT64', repetition_type: 'REQUIRED' });
 const timestamp = (name: string, optional: boolean): SchemaElement => ({
-  name, type: 'INT64', converted_type: 'TIMESTAMP_MICROS', logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
+  name,
+  type: 'INT64',
+  converted_type: 'TIMESTAMP_MICROS',
+  logical_type: { type: 'TIMESTAMP', isAdjustedToUTC: true, unit: 'MICROS' },
   repetition_type: optional ? 'OPTIONAL' : 'REQUIRED',
 });
 const stringMap = (name: string): SchemaElement[] => [
@@ -63,7 +70,18 @@ const ELEMENTS: Record<ColumnName, SchemaElement[]> = {
   member_pos: [int32('member_pos')],
 };
 
-const COMMON_HEAD: ColumnName[] = ['osm_type', 'osm_id', 'edit_timestamp', 'valid_to_timestamp', 'version', 'minor_version', 'edits', 'user_id', 'user_name', 'changeset_id'];
+const COMMON_HEAD: ColumnName[] = [
+  'osm_type',
+  'osm_id',
+  'edit_timestamp',
+  'valid_to_timestamp',
+  'version',
+  'minor_version',
+  'edits',
+  'user_id',
+  'user_name',
+  'changeset_id',
+];
 
 /** The columns of a file, in order. */
 export function columnsOf(kind: ParquetKind): ColumnName[] {
@@ -85,7 +103,15 @@ export function parquetSchemaOf(kind: ParquetKind): SchemaElement[] {
 }
 
 /** Columns with min/max statistics (readers skip row groups by them); the others skip the cost. */
-export const STATISTICS_COLUMNS = new Set<ColumnName>(['osm_id', 'edit_timestamp', 'valid_to_timestamp', 'changeset_id', 'user_id', 'bbox', 'collection_osm_id']);
+export const STATISTICS_COLUMNS = new Set<ColumnName>([
+  'osm_id',
+  'edit_timestamp',
+  'valid_to_timestamp',
+  'changeset_id',
+  'user_id',
+  'bbox',
+  'collection_osm_id',
+]);
 
 /** WKB type names GeoParquet accepts in `geometry_types`. */
 const GEOMETRY_TYPES = new Set(['Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection']);

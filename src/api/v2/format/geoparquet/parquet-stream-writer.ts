@@ -10,7 +10,15 @@ import type { Writable } from 'node:stream';
 import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
 import type { ExtractionRecord } from '../../../../query/v2-requests.js';
 import { writeWithDrain, type RecordWriter } from '../../../shared/extraction-stream.js';
-import { columnsOf, GeoMetadataCollector, parquetSchemaOf, STATISTICS_COLUMNS, type ColumnName, type ParquetKind, type ParquetRow } from './geoparquet-schema.js';
+import {
+  columnsOf,
+  GeoMetadataCollector,
+  parquetSchemaOf,
+  STATISTICS_COLUMNS,
+  type ColumnName,
+  type ParquetKind,
+  type ParquetRow,
+} from './geoparquet-schema.js';
 import { zstdCompressor } from './zstd.js';
 
 const PLAIN_COLUMNS = new Set<ColumnName>(['osm_id', 'edit_timestamp', 'valid_to_timestamp', 'changeset_id', 'bbox', 'geom']);
