@@ -13,7 +13,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions }
 import type { Engines } from '../query/engines.js';
 import type { StoreHandle } from '../query/generations.js';
 import { generationOf, installGenerationHook } from './generation-hook.js';
-import { installCancellation } from './shared/cancellation.js';
+import { installCancellation } from './common/cancellation.js';
 import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
 import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
 import { v1Plugin, type V1PluginOptions } from './v1/plugin.js';

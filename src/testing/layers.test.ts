@@ -86,7 +86,7 @@ it('the kernel (geometry, filter, core) does no I/O and knows no engine', () => 
   );
 });
 
-it('the API versions do not import each other (what both need lives below them: api/shared, geometry, query)', () => {
+it('the API versions do not import each other (what both need lives below them: api/common, geometry, query)', () => {
   const version = (path: string) => /^api\/(v1|v2)\//.exec(path)?.[1];
   assert.deepEqual(
     violations((i) => version(i.fromPath) !== undefined && version(i.toPath) !== undefined && version(i.fromPath) !== version(i.toPath)),
@@ -94,9 +94,9 @@ it('the API versions do not import each other (what both need lives below them: 
   );
 });
 
-it('api/shared, below both API versions, imports neither', () => {
+it('api/common, below both API versions, imports neither', () => {
   assert.deepEqual(
-    violations((i) => i.fromPath.startsWith('api/shared/') && /^api\/(v1|v2|docs)\//.test(i.toPath)),
+    violations((i) => i.fromPath.startsWith('api/common/') && /^api\/(v1|v2|docs)\//.test(i.toPath)),
     [],
   );
 });
@@ -112,7 +112,7 @@ it('the rules see the imports (the scan finds the server importing the API route
   assert.ok(ALL.length > 500, `${ALL.length} imports`);
   assert.ok(ALL.some((i) => i.file === 'src/api/server.ts' && i.to === 'query'));
   assert.ok(ALL.some((i) => i.file === 'src/cli/commands/serve.ts' && i.to === 'engines'));
-  assert.ok(ALL.some((i) => i.fromPath.startsWith('api/v2/') && i.toPath.startsWith('api/shared/')));
+  assert.ok(ALL.some((i) => i.fromPath.startsWith('api/v2/') && i.toPath.startsWith('api/common/')));
 });
 
 it('the engine conformance suite is engine-neutral: it imports no engine and no database driver', () => {

@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import { registerV1Docs } from '../docs/v1-docs.js';
-import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../shared/http-options.js';
+import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../common/http-options.js';
 import { installV1ErrorHandling } from './error-status.js';
 import type { V1DataOf } from './generation.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './extraction/geojson.js';

@@ -8,8 +8,8 @@ import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import { isMaphistError, type MaphistError } from '../../core/errors.js';
 import { registerV2Docs } from '../docs/v2-docs.js';
-import { abortCauseOf } from '../shared/cancellation.js';
-import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../shared/http-options.js';
+import { abortCauseOf } from '../common/cancellation.js';
+import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../common/http-options.js';
 import { v2ValidatorCompiler } from './ajv.js';
 import { initZstd } from './format/geoparquet/zstd.js';
 import { invalidInput, sendDetail, sendInternalError, sendMaphistError, v2Status } from './error-status.js';
@@ -75,7 +75,7 @@ function installJsonOnlyBodies(app: FastifyInstance): void {
 
 function installErrorHandling(app: FastifyInstance, timeoutError: MaphistError): void {
   app.setErrorHandler((error: unknown, request, reply) => {
-    // A request's time limit (api/shared/cancellation.ts) answers with version 2's own message.
+    // A request's time limit (api/common/cancellation.ts) answers with version 2's own message.
     if (abortCauseOf(error) === 'timeout') return sendMaphistError(request, reply, timeoutError);
     if (isMaphistError(error)) return sendMaphistError(request, reply, error);
     const e = error as FastifyError;

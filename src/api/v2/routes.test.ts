@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, StatsEngine } from '../../query/stats.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import type { ExtractionRecord } from '../../query/v2-requests.js';
-import { installCancellation } from '../shared/cancellation.js';
+import { installCancellation } from '../common/cancellation.js';
 import { initZstd } from './format/geoparquet/zstd.js';
 import { registerV2Routes } from './plugin.js';
 import type { CollectionsExtractionRequest, ExtractionRequest } from './requests.js';

@@ -1,12 +1,12 @@
 /**
  * The GeoJSON writer of version 1 extraction (docs/reference/v1-reference-behaviour.md §4.4) for the shared extraction pipeline
- * (api/shared/extraction-stream.ts, which streams, compresses, applies backpressure and handles
+ * (api/common/extraction-stream.ts, which streams, compresses, applies backpressure and handles
  * failures and aborts): the head, the features as the engine produces them (in the order type,
  * id, time) and the tail, gathered in 64 KB byte batches.
  */
 import type { Writable } from 'node:stream';
 import type { ExtractedFeature } from '../../../query/extraction.js';
-import { writeWithDrain, type RecordWriter } from '../../shared/extraction-stream.js';
+import { writeWithDrain, type RecordWriter } from '../../common/extraction-stream.js';
 import { ByteBatch } from './byte-batch.js';
 import { featureText, FEATURE_SEPARATOR, TAIL, type FeatureOptions } from './geojson.js';
 

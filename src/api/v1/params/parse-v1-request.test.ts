@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatTimestamp } from '../../shared/iso-time.js';
+import { formatTimestamp } from '../../common/iso-time.js';
 import { MSG } from './messages.js';
 import { parseV1Request, type V1RequestContext } from './parse-v1-request.js';
 import { HEIDELBERG_METADATA, throwsCode } from './test-support.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatTimestamp } from '../../shared/iso-time.js';
+import { formatTimestamp } from '../../common/iso-time.js';
 import { MSG } from './messages.js';
 import { WORLD_METADATA, throwsCode } from './test-support.js';
 import { parseTime, type TimeUse } from './time.js';

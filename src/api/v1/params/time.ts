@@ -6,7 +6,7 @@
 import { MaphistError } from '../../../core/errors.js';
 import type { StoreMetadata } from '../../../store/metadata.js';
 import { javaSplit } from './java-text.js';
-import { addPeriod, parseIsoPeriod, parseIsoTimestamp } from '../../shared/iso-time.js';
+import { addPeriod, parseIsoPeriod, parseIsoTimestamp } from '../../common/iso-time.js';
 import { MSG } from './messages.js';
 
 /** How a route uses time: snapshots, intervals (≥ 2 timestamps), or exactly two (full-history and contributions extraction: `t1,t2` or `t1/t2`). */

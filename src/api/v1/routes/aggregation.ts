@@ -11,7 +11,7 @@ import { render, type OutputBoundary } from '../output.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
 import { BODY_LIMIT, collectPairs } from '../request-pairs.js';
 import { AGGREGATION_ROUTES, routeDescription, type AggregationRoute } from '../route-table.js';
-import { cancellationOf } from '../../shared/cancellation.js';
+import { cancellationOf } from '../../common/cancellation.js';
 import type { JsonValue } from '../../format/pretty-json.js';
 
 export interface AggregationRouteOptions {

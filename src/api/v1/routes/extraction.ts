@@ -2,13 +2,13 @@
  * The v1 extraction routes (docs/reference/v1-reference-behaviour.md §1.1, §4.4): /elements, /elementsFullHistory, /contributions and
  * /contributions/latest, each with /geometry, /bbox and /centroid, GET and POST, with or without a
  * trailing slash. Parameters are parsed as for the aggregations (parseV1Request); the answer is
- * streamed by the shared extraction pipeline (api/shared/extraction-stream.ts explains what happens
+ * streamed by the shared extraction pipeline (api/common/extraction-stream.ts explains what happens
  * when something fails mid-stream) through the GeoJSON writer (api/v1/extraction/geojson-writer.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ExtractionKind } from '../../../query/extraction.js';
 import { metadataRequestUrl } from '../error-status.js';
-import { streamExtraction } from '../../shared/extraction-stream.js';
+import { streamExtraction } from '../../common/extraction-stream.js';
 import { DESCRIPTIONS, GEOJSON_CONTENT_TYPE, head, type FeatureOptions, type PropertyNames } from '../extraction/geojson.js';
 import { geoJsonWriter } from '../extraction/geojson-writer.js';
 import type { V1DataOf } from '../generation.js';

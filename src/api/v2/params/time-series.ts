@@ -3,7 +3,7 @@
  * start + k·interval (calendar-aware: P1M is a calendar month, from start each time) while ≤ end,
  * then end appended when the last step is uneven. No interval: [start, end]. At most 1000 points.
  */
-import { addPeriod, parseIsoPeriod, type IsoPeriod } from '../../shared/iso-time.js';
+import { addPeriod, parseIsoPeriod, type IsoPeriod } from '../../common/iso-time.js';
 import { invalidInput, type Loc } from '../error-status.js';
 
 export const MAX_SERIES_POINTS = 1000;

@@ -15,7 +15,7 @@
  * for the binned statistics) is accepted as its alias on every statistic, and both together must
  * agree.
  */
-import type { IsoPeriod } from '../../shared/iso-time.js';
+import type { IsoPeriod } from '../../common/iso-time.js';
 import { invalidInput, type Loc } from '../error-status.js';
 import type { ExtractionTime } from '../requests.js';
 import { parseTimestamp, type TimestampContext } from './timestamp.js';

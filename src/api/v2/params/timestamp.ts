@@ -4,7 +4,7 @@
  * 2007-10-08T00:00:00Z. Fractions of seconds are dropped (the store counts in seconds).
  * `latest` (where allowed) is the last timestamp of the data; `earliest` (range starts) the minimum.
  */
-import { daysInMonth } from '../../shared/iso-time.js';
+import { daysInMonth } from '../../common/iso-time.js';
 import { invalidInput, type Loc } from '../error-status.js';
 
 /** 2007-10-08T00:00:00Z: the earliest time version 2 answers for. */

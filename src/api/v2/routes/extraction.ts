@@ -2,12 +2,12 @@
  * GET (query) and POST (body) /extraction/{features,collections,collections_members,contributions}.parquet
  * (docs/reference/v2-reference-and-contributions-format.md §1.2, §1.4, §4.3): the engine's records
  * written as GeoParquet (format/geoparquet) by the shared extraction pipeline
- * (api/shared/extraction-stream.ts): a failure before the first record is an ordinary error answer;
+ * (api/common/extraction-stream.ts): a failure before the first record is an ordinary error answer;
  * after it the response is cut off (the status is sent).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { API_KEY_SECURITY } from '../../docs/v2-security.js';
-import { batchWriter, streamExtraction } from '../../shared/extraction-stream.js';
+import { batchWriter, streamExtraction } from '../../common/extraction-stream.js';
 import { GeoParquetStreamWriter, maphistMetadata } from '../format/geoparquet/parquet-stream-writer.js';
 import { extractionRequest } from '../params/extraction-request.js';
 import type { ExtractionKind } from '../params/time.js';

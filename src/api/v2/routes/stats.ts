@@ -11,7 +11,7 @@ import { binsTable, seriesTable, type StatsTable } from '../format/stats-result.
 import { binStatsRequest, featureStatsRequest, type BinKind } from '../params/stats-request.js';
 import type { StatsFormat } from '../requests.js';
 import { BIN_STATS_BODY_SCHEMA, CURRENTNESS_BODY_SCHEMA, FEATURE_STATS_BODY_SCHEMA } from '../schemas/stats.js';
-import { cancellationOf } from '../../shared/cancellation.js';
+import { cancellationOf } from '../../common/cancellation.js';
 import { BODY_LIMIT, type V2Context } from './context.js';
 
 const FORMATS: StatsFormat[] = ['json', 'csv'];

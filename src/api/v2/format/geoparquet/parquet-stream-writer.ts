@@ -4,12 +4,12 @@
  * to `out` at once. The next row group is only encoded after `out` has drained (backpressure), so
  * memory holds at most one row group whatever the size of the extract. The footer (with the `geo`
  * metadata, known only at the end) is written by finish(). It is the GeoParquet writer of the
- * shared extraction pipeline (api/shared/extraction-stream.ts): records in, bytes out.
+ * shared extraction pipeline (api/common/extraction-stream.ts): records in, bytes out.
  */
 import type { Writable } from 'node:stream';
 import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
 import type { ExtractionRecord } from '../../../../query/v2-requests.js';
-import { writeWithDrain, type RecordWriter } from '../../../shared/extraction-stream.js';
+import { writeWithDrain, type RecordWriter } from '../../../common/extraction-stream.js';
 import {
   columnsOf,
   GeoMetadataCollector,

@@ -7,14 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { isMaphistError } from '../../core/errors.js';
-import { V1_ERROR_STATUS } from '../../api/v1/error-status.js';
-import { V2_ERROR_STATUS } from '../../api/v2/error-status.js';
-import { EXIT_CODES } from '../../cli/exit-codes.js';
-import { importToTemp, type ImportedDb } from '../../store/test-support.js';
-import { TESTCASES_DIR } from '../../testing/test-data.js';
-import { createDuckDbServer } from '../../testing/server.js';
-import { readAllRows, streamRows } from './statements.js';
+import { isMaphistError } from '../core/errors.js';
+import { V1_ERROR_STATUS } from './v1/error-status.js';
+import { V2_ERROR_STATUS } from './v2/error-status.js';
+import { EXIT_CODES } from '../cli/exit-codes.js';
+import { importToTemp, type ImportedDb } from '../store/test-support.js';
+import { TESTCASES_DIR } from '../testing/test-data.js';
+import { createDuckDbServer } from '../testing/server.js';
+import { readAllRows, streamRows } from '../engines/duckdb/statements.js';
 
 const FILE = join(TESTCASES_DIR, 'never-tagged', 'history.osh');
 
