@@ -16,94 +16,12 @@ import { createDuckDbServer as createServer } from '../src/testing/server.js';
 import { importToTemp } from '../src/store/test-support.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
+import { MONTHLY, V1_CASES as CASES, type V1Case as Case } from './cases.js';
 
 const FILE = FOUR_COUNTRIES;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 30);
 const CLIENTS = 32;
-
-const BBOX = [1.4, 42.42, 1.8, 42.66] as const;
-const BORDER: [number, number][] = [
-  [1.42, 42.43],
-  [1.6, 42.43],
-  [1.79, 42.48],
-  [1.79, 42.6],
-  [1.65, 42.66],
-  [1.42, 42.62],
-  [1.42, 42.43],
-];
-const BPOLYS = JSON.stringify({
-  type: 'FeatureCollection',
-  features: [{ type: 'Feature', properties: { id: 'border' }, geometry: { type: 'Polygon', coordinates: [BORDER] } }],
-});
-
-function series(from: string, to: string, months: number): number[] {
-  const out: number[] = [];
-  const start = new Date(from);
-  for (let k = 0; ; k++) {
-    const d = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + k * months, 1));
-    if (d.getTime() > Date.parse(to)) break;
-    out.push(d.getTime() / 1000);
-  }
-  return out;
-}
-const MONTHLY = series('2008-01-01', '2017-01-01', 1);
-const YEARLY = series('2008-01-01', '2017-01-01', 12);
-const tsValues = (ts: number[]) => ts.map((t) => `(${t})`).join(',');
-const bboxSql = `xmax >= ${BBOX[0]} AND xmin <= ${BBOX[2]} AND ymax >= ${BBOX[1]} AND ymin <= ${BBOX[3]}`;
-const borderBbox = [
-  Math.min(...BORDER.map((p) => p[0])),
-  Math.min(...BORDER.map((p) => p[1])),
-  Math.max(...BORDER.map((p) => p[0])),
-  Math.max(...BORDER.map((p) => p[1])),
-];
-const borderSql = `xmax >= ${borderBbox[0]} AND xmin <= ${borderBbox[2]} AND ymax >= ${borderBbox[1]} AND ymin <= ${borderBbox[3]}`;
-
-interface Case {
-  id: string;
-  what: string;
-  path: string;
-  params: Record<string, string>;
-  sql: string;
-}
-
-const CASES: Case[] = [
-  {
-    id: 'a',
-    what: 'elements/count, monthly 2008–2017, bbox, building=*',
-    path: '/v1/elements/count',
-    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M', filter: 'building=*' },
-    sql: `SELECT ts.t, count(s.id) FROM (VALUES ${tsValues(MONTHLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ts.t ORDER BY ts.t`,
-  },
-  {
-    id: 'b',
-    what: 'elements/area, yearly, bpolys border polygon, building=*',
-    path: '/v1/elements/area',
-    params: { bpolys: BPOLYS, time: '2008-01-01/2017-01-01/P1Y', filter: 'building=*' },
-    sql: `SELECT ts.t, sum(s.area) FROM (VALUES ${tsValues(YEARLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${borderSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ts.t ORDER BY ts.t`,
-  },
-  {
-    id: 'c',
-    what: 'users/count, monthly 2008–2017, bbox',
-    path: '/v1/users/count',
-    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
-    sql: `SELECT ts.t, count(DISTINCT s.user_id) FROM (SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHLY)}) v(t)) ts LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} WHERE ts.t2 IS NOT NULL GROUP BY ts.t ORDER BY ts.t`,
-  },
-  {
-    id: 'd',
-    what: 'contributions/count, monthly 2008–2017, bbox',
-    path: '/v1/contributions/count',
-    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
-    sql: `SELECT ts.t, count(s.id) FROM (SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHLY)}) v(t)) ts LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} WHERE ts.t2 IS NOT NULL GROUP BY ts.t ORDER BY ts.t`,
-  },
-  {
-    id: 'e',
-    what: 'elements/length/groupBy/tag highway, yearly, bbox',
-    path: '/v1/elements/length/groupBy/tag',
-    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1Y', groupByKey: 'highway', filter: 'type:way' },
-    sql: `SELECT ts.t, s.tags['highway'] AS v, sum(s.length) FROM (VALUES ${tsValues(YEARLY)}) ts(t) JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND s.type = 1 AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ALL ORDER BY ALL`,
-  },
-];
 
 function urlOf(base: string, c: Case): string {
   return `${base}${c.path}?${new URLSearchParams(c.params).toString()}`;

@@ -7,8 +7,11 @@
  * - A rectangle area (a Polygon that is exactly its bbox): interior = bbox within the rectangle.
  * - Any other (multi)polygon: the area's bbox is cut into a G×G grid; a cell is *full* when no
  *   edge of the area comes near it (edge bboxes, conservative) and its centre lies inside. A row is
- *   interior when its bbox lies in a rectangle of full cells, tested in SQL with a summed-area
- *   table of the non-full cells (4 list lookups per row).
+ *   interior when its bbox lies in a rectangle of full cells, tested with a summed-area table of
+ *   the non-full cells (4 lookups per row).
+ *
+ * The plan holds no SQL: each engine writes its own tests from it (DuckDB:
+ * src/engines/duckdb/sql/area.ts).
  */
 import polygonClipping from 'polygon-clipping';
 import { prepareArea } from '../geometry/clip-area.js';
@@ -21,44 +24,28 @@ export interface AreaPlan {
   bbox: BBox;
   /** The area as a rectangle, when it is one (then clipping uses clipToBBox). */
   rect: boolean;
-  geometry: Polygon | MultiPolygon;
-  /** SQL: the row's bbox meets the area's bbox (and the row has a geometry). */
-  intersectsSql: string;
-  /** SQL: the row's bbox lies inside the area (its geometry is unchanged by clipping). */
-  interiorSql: string;
   /**
-   * The same test as `interiorSql`, reading its constants from the common table expressions
-   * `withSql` (`name AS (…)`, comma-separated; '' when none), which the statement must put in its
-   * WITH clause. DuckDB copies a list literal per row it is indexed on; the grid's summed-area
-   * table (4,225 numbers) read from a one-row CTE is a constant instead (bench's border polygon:
-   * 75 → 25 ms of SQL). `interiorSql` stays self-contained for statements without the CTE.
+   * The area is a rectangle covering the whole world: rows without any geometry are in it and
+   * interior (the reference keeps them in its top cell; docs/reference/history-engine-semantics.md
+   * §5.3).
    */
-  interiorWithSql: string;
-  withSql: string;
+  wholeWorld: boolean;
+  geometry: Polygon | MultiPolygon;
   /**
    * Rows without geometry placed in the area by their element's history bbox (rowids in `states`,
-   * ascending; src/query/empty-placement.ts): in the area and interior (measures 0), though
-   * `intersectsSql` does not select them. Set by the engine per query (only the rows its filter
+   * ascending; src/query/empty-placement.ts): in the area and interior (measures 0), though the
+   * bbox test does not select them. Set by the engine per query (only the rows its filter
    * matches); absent or empty: none, and the statements are those without the rule.
    */
   placedRowids?: readonly number[];
   /** Exact intersection of a geometry with the area (null when empty). */
   clip(g: Geometry): Geometry | null;
-  /** For tests and the README: the grid (undefined for rectangles). */
-  grid?: { nx: number; ny: number; full: Uint8Array };
+  /** The interior grid of a polygon area (undefined for rectangles). */
+  grid?: GridCover;
 }
-
-/** The name of the CTE holding the grid's summed-area table (see `AreaPlan.withSql`). */
-const SAT_CTE = 'area_grid_sat';
 
 /** Cells per side of the interior grid of a polygon area. */
 export const GRID_SIZE = 64;
-
-/** Finite-double SQL literal (exponent form, so DuckDB reads a DOUBLE). */
-export function sqlDouble(x: number): string {
-  if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
-  return x.toExponential(17);
-}
 
 function bboxOfCoordinates(polygons: Position[][][]): BBox {
   const b: BBox = [Infinity, Infinity, -Infinity, -Infinity];
@@ -99,59 +86,23 @@ export function unionOfAreas(areas: readonly AreaOfInterest[]): AreaOfInterest {
   return { id: 'union', geometry, bbox: bboxOfCoordinates(union) };
 }
 
-const X = (col: string) => col;
-
 /** Does the rectangle cover [-180, -90, 180, 90]? */
 export function coversWholeWorld(b: BBox): boolean {
   return b[0] <= -180 && b[1] <= -90 && b[2] >= 180 && b[3] >= 90;
 }
 
-export function planArea(area: AreaOfInterest, alias = ''): AreaPlan {
-  const c = (name: string) => X(alias ? `${alias}.${name}` : name);
+export function planArea(area: AreaOfInterest): AreaPlan {
   const rect = rectangleOf(area.geometry);
-  const bbox: BBox = rect ?? bboxOfCoordinates(area.geometry.type === 'Polygon' ? [area.geometry.coordinates] : area.geometry.coordinates);
-  const [x0, y0, x1, y1] = bbox.map(sqlDouble);
-  const intersectsSql = `(${c('geometry_type')} <> 0 AND ${c('xmax')} >= ${x0} AND ${c('xmin')} <= ${x1} AND ${c('ymax')} >= ${y0} AND ${c('ymin')} <= ${y1})`;
-  const within = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
   if (rect) {
-    if (coversWholeWorld(rect)) {
-      // The reference (OSHDB) keeps an element without any geometry (a relation of relations, a
-      // way or relation whose members are all missing) in the grid's top cell: it is counted,
-      // unclipped, exactly when the query area covers the whole world (docs/reference/history-engine-semantics.md §5.3: cells
-      // fully inside are not clipped). Osmium's counts agree.
-      const empty = `${c('xmin')} IS NULL`;
-      return {
-        bbox,
-        rect: true,
-        geometry: area.geometry,
-        intersectsSql: `(${empty} OR ${intersectsSql})`,
-        interiorSql: `(${empty} OR ${within})`,
-        interiorWithSql: `(${empty} OR ${within})`,
-        withSql: '',
-        clip: (g) => clipToBBox(g, rect),
-      };
-    }
-    return {
-      bbox,
-      rect: true,
-      geometry: area.geometry,
-      intersectsSql,
-      interiorSql: within,
-      interiorWithSql: within,
-      withSql: '',
-      clip: (g) => clipToBBox(g, rect),
-    };
+    return { bbox: rect, rect: true, wholeWorld: coversWholeWorld(rect), geometry: area.geometry, clip: (g) => clipToBBox(g, rect) };
   }
   const geometry = area.geometry;
+  const bbox = bboxOfCoordinates(geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates);
   const grid = gridCover(geometry, bbox, GRID_SIZE);
-  const satList = `[${Array.from(grid.sat).join(',')}]`;
-  const interiorSql = grid.anyFull ? `(${within} AND ${gridSql(grid, bbox, c, satList)})` : 'FALSE';
-  const interiorWithSql = grid.anyFull ? `(${within} AND ${gridSql(grid, bbox, c, `(SELECT l FROM ${SAT_CTE})`)})` : 'FALSE';
-  const withSql = grid.anyFull ? `${SAT_CTE} AS (SELECT ${satList} AS l)` : '';
-  return { bbox, rect: false, geometry, intersectsSql, interiorSql, interiorWithSql, withSql, clip: (g) => clipToPolygon(g, geometry), grid };
+  return { bbox, rect: false, wholeWorld: false, geometry, clip: (g) => clipToPolygon(g, geometry), grid };
 }
 
-interface GridCover {
+export interface GridCover {
   nx: number;
   ny: number;
   dx: number;
@@ -211,18 +162,4 @@ export function gridCover(area: Polygon | MultiPolygon, bbox: BBox, n: number): 
     }
   }
   return { nx, ny, dx, dy, full, sat, anyFull };
-}
-
-/** SQL: the cells the row's bbox spans are all full (the row's bbox is already known to lie in the area's bbox). */
-function gridSql(g: GridCover, bbox: BBox, c: (name: string) => string, list: string): string {
-  const ix = (col: string, origin: number, step: number, count: number) =>
-    `least(${count - 1}, greatest(0, floor((${c(col)} - ${sqlDouble(origin)}) / ${sqlDouble(step)})::INTEGER))`;
-  const cx0 = ix('xmin', bbox[0], g.dx, g.nx);
-  const cx1 = ix('xmax', bbox[0], g.dx, g.nx);
-  const cy0 = ix('ymin', bbox[1], g.dy, g.ny);
-  const cy1 = ix('ymax', bbox[1], g.dy, g.ny);
-  const w = g.nx + 1;
-  // sat index (1-based list): row * w + col + 1
-  const at = (row: string, col: string) => `${list}[(${row}) * ${w} + (${col}) + 1]`;
-  return `(${at(`${cy1} + 1`, `${cx1} + 1`)} - ${at(cy0, `${cx1} + 1`)} - ${at(`${cy1} + 1`, cx0)} + ${at(cy0, cx0)} = 0)`;
 }

@@ -25,8 +25,6 @@ export interface ExtractionQuery {
 
 /** What an engine offers version 1 extraction. */
 export interface ExtractionEngine {
-  /** The SQL an extraction query runs (for the bench and debugging). */
-  sqlOf(q: ExtractionQuery): string;
   /** The features in a stable order (type, id, time). */
   extract(q: ExtractionQuery): AsyncGenerator<ExtractedFeature, void, undefined>;
 }

@@ -132,3 +132,16 @@ it('the engine conformance suite is engine-neutral: it imports no engine and no 
   assert.ok(readdirSync(dir).includes('conformance.ts'));
   assert.deepEqual(found, []);
 });
+
+it('query/ holds no SQL: plans are engine-neutral, each engine writes its own statements', () => {
+  // SQL keywords and DuckDB casts in code (comments and the words of messages stripped first).
+  const sqlish = /\b(SELECT|FROM\s+states|WHERE|coalesce|GROUP BY|UNION ALL|map_contains|IS NULL)\b|::(INTEGER|DOUBLE|BIGINT)| (AND|OR) \$\{/;
+  const found: string[] = [];
+  for (const file of sourceFiles(join(SRC, 'query'))) {
+    const code = readFileSync(file, 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/\/\/.*$/gm, '');
+    for (const line of code.split('\n')) if (sqlish.test(line)) found.push(`${relative(REPO_ROOT, file)}: ${line.trim()}`);
+  }
+  assert.deepEqual(found, []);
+});

@@ -100,7 +100,6 @@ describe('one cancellation per request: time limit, disconnect, shutdown', () =>
     const started = new Promise<void>((resolve) => (streaming = resolve));
     // The real engine's first feature, then hold until the request's signal aborts.
     const holding: ExtractionEngine = {
-      sqlOf: (q) => realExtraction.sqlOf(q),
       async *extract(q) {
         for await (const f of realExtraction.extract(q)) {
           yield f as ExtractedFeature;

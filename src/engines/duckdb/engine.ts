@@ -13,7 +13,8 @@ import { withV1Scope } from './scope.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
-import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
+import { unionOfAreas } from '../../query/area-plan.js';
+import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { classifyWith, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
@@ -64,7 +65,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * none. Snapshots skip the versions with zero members (the reference's snapshot iterator does),
    * contributions do not.
    */
-  async function withPlaced(plan: AreaPlan, filters: readonly Filter[], snapshot: boolean, signal: AbortSignal | undefined): Promise<AreaPlan> {
+  async function withPlaced(plan: SqlAreaPlan, filters: readonly Filter[], snapshot: boolean, signal: AbortSignal | undefined): Promise<SqlAreaPlan> {
     if (!emptyStates) {
       emptyStates = readAllRows(store, EMPTY_GEOMETRY_STATES_SQL, undefined).then(emptyGeometryStatesOf);
       emptyStates.catch(() => (emptyStates = undefined));
@@ -92,7 +93,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * One snapshot scan over one area: per label (from the group code), the series over the timestamps.
    */
   async function snapshotScan(
-    plan: AreaPlan,
+    plan: SqlAreaPlan,
     timestamps: number[],
     whereSql: string,
     codeSql: string,
@@ -183,7 +184,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         perArea.push({
           area,
           series: await snapshotScan(
-            await withPlaced(planArea(area), [q.filter], true, q.signal),
+            await withPlaced(planAreaSql(area), [q.filter], true, q.signal),
             q.timestamps,
             where,
             coder.codeSql,
@@ -216,7 +217,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     }
     const coder = groupCoder(g, dict);
     const series = await snapshotScan(
-      await withPlaced(planArea(unionOfAreas(q.areas)), [q.filter], true, q.signal),
+      await withPlaced(planAreaSql(unionOfAreas(q.areas)), [q.filter], true, q.signal),
       q.timestamps,
       where,
       coder.codeSql,
@@ -237,7 +238,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const n = q.timestamps.length;
     const run = async (area: AreaOfInterest, key: GroupKey) => {
       const series = await snapshotScan(
-        await withPlaced(planArea(area), [q.filter, q.filter2], true, q.signal),
+        await withPlaced(planAreaSql(area), [q.filter, q.filter2], true, q.signal),
         q.timestamps,
         where,
         codeSql,
@@ -262,7 +263,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * the area, read from the WKB without decoding it.
    */
   async function edgeSides(
-    plan: AreaPlan,
+    plan: SqlAreaPlan,
     refs: Iterable<readonly [number, number, number | null, number | null]>,
     signal: AbortSignal | undefined,
   ): Promise<(type: number, id: number, run: number | null) => SideGeometry> {
@@ -316,7 +317,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * time, with every flag exact (listContributions).
    */
   async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
-    const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
+    const plan = await withPlaced(planAreaSql(area, 'st'), [q.filter], false, q.signal);
     const rows = await queryRecords(contributionListSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'st') }), q.signal);
     function* refs(): Generator<readonly [number, number, number | null, number | null]> {
       for (const r of rows) {
@@ -382,7 +383,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   ): Promise<{ key: GroupKey; values: number[] }[]> {
     const users = mode === 'users';
     const intervals = q.timestamps.length - 1;
-    const plan = await withPlaced(planArea(area, 'st'), [q.filter], false, q.signal);
+    const plan = await withPlaced(planAreaSql(area, 'st'), [q.filter], false, q.signal);
     const coder = groupCoder(inner, dict);
     const before = groupCoder(inner, dict, { kv: 'tag_kv_before', mask: 'key_mask_before' });
     const sql = contributionAggregateSql({

@@ -2,7 +2,7 @@
  * The DuckDB extraction engine: streams the features of an extraction query (query/extraction.ts)
  * chunk by chunk from DuckDB (`connection.stream` + `fetchChunk`), never materialising the whole
  * result in JavaScript. Boundary rows are clipped with the same kernel as the aggregations
- * (AreaPlan.clip), so a feature is extracted exactly when the aggregations count it.
+ * (SqlAreaPlan.clip), so a feature is extracted exactly when the aggregations count it.
  *
  * The iterator pulls the next chunk only when the consumer asks for more (backpressure reaches
  * DuckDB). Ending the iteration early (return()) or aborting the signal interrupts the statement
@@ -16,7 +16,8 @@ import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dic
 import { checkAborted, readRecords, streamRecords } from './statements.js';
 import { withV1Scope } from './scope.js';
 import { lazyChunkRecords } from './chunk-rows.js';
-import { planArea, unionOfAreas, type AreaPlan } from '../../query/area-plan.js';
+import { unionOfAreas } from '../../query/area-plan.js';
+import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
 import {
   batchCount,
@@ -48,6 +49,8 @@ import type { Statement } from './sql/statement.js';
 /** The DuckDB extraction engine: the contract (src/query/extraction.ts) and the dictionary it reads. */
 export interface DuckDbExtractionEngine extends ExtractionEngine {
   readonly dictionary: StoreTagDictionary;
+  /** The SQL an extraction query runs, all rows, not batched (bench/extract.bench.ts, debugging). */
+  sqlOf(q: ExtractionQuery): string;
 }
 
 export type { ExtractionEngine } from '../../query/extraction.js';
@@ -80,10 +83,10 @@ export async function createDuckDbExtractionEngine(
   const d = await dictionaryOf(store, dictionary);
   // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
   const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');
-  const planOf = (q: ExtractionQuery) => planArea(unionOfAreas(q.areas), 'st');
+  const planOf = (q: ExtractionQuery) => planAreaSql(unionOfAreas(q.areas), 'st');
 
   /** The extraction's SQL (`sqlOf`): the statement of all rows, not batched. */
-  function sqlFor(q: ExtractionQuery, plan: AreaPlan): string {
+  function sqlFor(q: ExtractionQuery, plan: SqlAreaPlan): string {
     const ts = q.timestamps;
     switch (q.kind) {
       case 'snapshot':
@@ -96,13 +99,13 @@ export async function createDuckDbExtractionEngine(
   }
 
   /** A snapshot (`kind` 'snapshot') or full-history extraction's statement; `batch`: only the rows of one id batch. */
-  function rowsStatement(q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch): Statement<SnapshotExtractionRow> | Statement<FullHistoryExtractionRow> {
+  function rowsStatement(q: ExtractionQuery, plan: SqlAreaPlan, batch?: IdBatch): Statement<SnapshotExtractionRow> | Statement<FullHistoryExtractionRow> {
     return q.kind === 'snapshot' ? snapshotStatement(q, plan, batch) : fullHistoryStatement(q, plan, batch);
   }
   const batchWhere = (q: ExtractionQuery, batch?: IdBatch) => (batch ? `(${filterSql(q)} AND ${batchSql(batch)})` : filterSql(q));
-  const snapshotStatement = (q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch) =>
+  const snapshotStatement = (q: ExtractionQuery, plan: SqlAreaPlan, batch?: IdBatch) =>
     snapshotExtractionSql({ area: plan, timestamps: q.timestamps, filterSql: batchWhere(q, batch), points: batch?.type === 0 });
-  const fullHistoryStatement = (q: ExtractionQuery, plan: AreaPlan, batch?: IdBatch) =>
+  const fullHistoryStatement = (q: ExtractionQuery, plan: SqlAreaPlan, batch?: IdBatch) =>
     fullHistoryExtractionSql({
       area: plan,
       t1: q.timestamps[0],
@@ -118,7 +121,7 @@ export async function createDuckDbExtractionEngine(
    * row of a batch of nodes carries no WKB but the point's `x` and `y`.
    */
   function geometryOf(
-    plan: AreaPlan,
+    plan: SqlAreaPlan,
     interior: boolean,
     wkb: Uint8Array | null,
     clipGeometry: boolean,
@@ -155,7 +158,7 @@ export async function createDuckDbExtractionEngine(
    */
   async function* batchedRows(
     q: ExtractionQuery,
-    plan: AreaPlan,
+    plan: SqlAreaPlan,
   ): AsyncGenerator<{ rows: Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>; versions: VersionFacts }, void, undefined> {
     const ts = q.timestamps;
     const candidates: CandidateRows = {
@@ -183,7 +186,7 @@ export async function createDuckDbExtractionEngine(
    */
   async function* sortedBatch(
     q: ExtractionQuery,
-    plan: AreaPlan,
+    plan: SqlAreaPlan,
     candidates: CandidateRows,
     batch: IdBatch,
     splits: number,
@@ -214,7 +217,7 @@ export async function createDuckDbExtractionEngine(
    * only its batch's elements. They run on the main instance: DuckDB's windows do not fit the
    * streaming instance's 64 MB even for one batch.
    */
-  async function* contributionRows(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<Iterable<ContributionExtractionRow>, void, undefined> {
+  async function* contributionRows(q: ExtractionQuery, plan: SqlAreaPlan): AsyncGenerator<Iterable<ContributionExtractionRow>, void, undefined> {
     const ts = q.timestamps;
     for await (const { batch } of idBatchesOf(contributionElementsWhere({ area: plan, t2: ts[ts.length - 1] }), q.signal)) {
       const st = contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q), batchSql: batchSql(batch) });
@@ -222,7 +225,7 @@ export async function createDuckDbExtractionEngine(
     }
   }
 
-  async function* snapshots(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
+  async function* snapshots(q: ExtractionQuery, plan: SqlAreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const { rows, versions } of batchedRows(q, plan)) {
       // q.kind 'snapshot': the rows of snapshotExtractionSql (streamRecords checked its columns).
       for (const r of rows as Iterable<SnapshotExtractionRow>) {
@@ -244,7 +247,7 @@ export async function createDuckDbExtractionEngine(
     }
   }
 
-  async function* fullHistory(q: ExtractionQuery, plan: AreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
+  async function* fullHistory(q: ExtractionQuery, plan: SqlAreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const { rows, versions } of batchedRows(q, plan)) {
       // q.kind 'fullHistory': the rows of fullHistoryExtractionSql (streamRecords checked its columns).
       for (const r of rows as Iterable<FullHistoryExtractionRow>) {
@@ -267,7 +270,7 @@ export async function createDuckDbExtractionEngine(
     }
   }
 
-  async function* contributions(q: ExtractionQuery, plan: AreaPlan, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
+  async function* contributions(q: ExtractionQuery, plan: SqlAreaPlan, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
     let pending: ExtractedFeature | undefined;
     for await (const rows of contributionRows(q, plan)) {
       for (const r of rows) {

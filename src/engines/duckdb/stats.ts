@@ -9,7 +9,7 @@ import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { areaOf, lengthOf } from '../../geometry/measures.js';
 import type { Geometry } from '../../geometry/types.js';
 import { decodeWkb } from '../../geometry/wkb.js';
-import { planArea, type AreaPlan } from '../../query/area-plan.js';
+import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { valueIdSql } from './sql/groups.js';
 import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsResult, StatsEngine, StatsMeasure } from '../../query/stats.js';
 import { contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from './sql/stats.js';
@@ -66,7 +66,7 @@ export async function createDuckDbStatsEngine(
    * (`boundaryRunsSql`: the states of an element between two geometry changes share their WKB), so
    * each distinct geometry is fetched, decoded and clipped once.
    */
-  async function exactOf(plan: AreaPlan, rows: readonly BoundaryRow[], needClip: boolean, signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
+  async function exactOf(plan: SqlAreaPlan, rows: readonly BoundaryRow[], needClip: boolean, signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
     const out = new Map<number, Exact>();
     if (rows.length === 0) return out;
     const elementOf = new Map<number, string>();
@@ -122,7 +122,7 @@ export async function createDuckDbStatsEngine(
   async function features(q: FeatureStatsQuery): Promise<FeatureStatsResult> {
     checkAborted(q.signal);
     const n = q.timestamps.length;
-    const plan = planArea(q.aoi);
+    const plan = planAreaSql(q.aoi);
     const keyId = q.groupByKey === undefined ? undefined : d.keyId(q.groupByKey);
     const codeSql = q.groupByKey === undefined ? '-1' : valueIdSql(keyId);
     const rows = await query(
@@ -170,7 +170,7 @@ export async function createDuckDbStatsEngine(
   async function binned(q: BinStatsQuery, users: boolean): Promise<number[]> {
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
-    const plan = planArea(q.aoi);
+    const plan = planAreaSql(q.aoi);
     const rows = await query(contributionStatsSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'currentOrBefore'), users }), q.signal);
     const counts = new Array<number>(bins).fill(0);
     const sets: Set<number>[] = Array.from({ length: bins }, () => new Set());
@@ -199,7 +199,7 @@ export async function createDuckDbStatsEngine(
   async function currentness(q: CurrentnessQuery): Promise<number[]> {
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
-    const plan = planArea(q.aoi);
+    const plan = planAreaSql(q.aoi);
     const rows = await query(currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure }), q.signal);
     const out = new Array<number>(bins).fill(0);
     const boundary = rows.filter((r) => r.b !== -1);

@@ -340,7 +340,6 @@ describe('extraction on the sample', () => {
     before(async () => {
       engine = await createDuckDbExtractionEngine(db.store);
       const instrumented: ExtractionEngine = {
-        sqlOf: (q) => engine.sqlOf(q),
         async *extract(q) {
           stats.yielded = 0;
           stats.closed = false;

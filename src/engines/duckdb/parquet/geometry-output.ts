@@ -7,7 +7,7 @@ import { GEOMETRY_TYPE_CODE } from '../../../core/geometry-type-code.js';
 import { bboxOf } from '../../../geometry/clip.js';
 import type { Geometry } from '../../../geometry/types.js';
 import { decodeWkb, encodeWkb } from '../../../geometry/wkb.js';
-import type { AreaPlan } from '../../../query/area-plan.js';
+import type { SqlAreaPlan } from '../sql/area.js';
 import type { BBoxStruct } from '../../../query/v2-requests.js';
 
 export const GEOMETRY_TYPE_NAME: readonly (string | null)[] = (() => {
@@ -42,7 +42,7 @@ export function bboxStruct(g: Geometry): BBoxStruct | null {
  * reported unclipped, as the reference's ST_Covers test would.
  */
 export function outputGeometry(
-  plan: AreaPlan,
+  plan: SqlAreaPlan,
   wkb: Uint8Array,
   typeCode: number,
   bbox: BBoxStruct,

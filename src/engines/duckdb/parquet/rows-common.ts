@@ -6,7 +6,7 @@
  */
 import { compileSql, duckdbDialect, type Filter } from '../../../filter/index.js';
 import type { TagSource } from '../../../filter/state.js';
-import type { AreaPlan } from '../../../query/area-plan.js';
+import type { SqlAreaPlan } from '../sql/area.js';
 import type { Store } from '../../../store/open-store.js';
 import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { OPEN_END } from '../../../store/schema.js';
@@ -17,7 +17,7 @@ import { v2CollectionRelationSql, v2ScopedCollectionFilterSql, v2ScopedFilterSql
 export interface RowContext {
   store: Store;
   dictionary: StoreTagDictionary;
-  plan: AreaPlan;
+  plan: SqlAreaPlan;
   signal?: AbortSignal;
 }
 

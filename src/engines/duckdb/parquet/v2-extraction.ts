@@ -6,7 +6,7 @@
  * statement; the iterator then rejects with the signal's reason.
  */
 import type { ExtractionRecord, ExtractionRequest, RecordExtraction } from '../../../query/v2-requests.js';
-import { planArea } from '../../../query/area-plan.js';
+import { planAreaSql } from '../sql/area.js';
 import type { Store } from '../../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { collectionRecords } from './collection-rows.js';
@@ -19,7 +19,7 @@ export async function createV2Extraction(store: Store, dictionary?: StoreTagDict
   const d = await dictionaryOf(store, dictionary);
   return {
     async *records(request: ExtractionRequest, signal?: AbortSignal): AsyncGenerator<ExtractionRecord[], void, undefined> {
-      const ctx: RowContext = { store, dictionary: d, plan: planArea(request.aoi, 'st'), signal };
+      const ctx: RowContext = { store, dictionary: d, plan: planAreaSql(request.aoi, 'st'), signal };
       checkAborted(signal);
       switch (request.kind) {
         case 'features':

@@ -2,7 +2,7 @@
  * The SQL shapes (pure: text only, no I/O). Every literal is a validated number: filter SQL comes
  * from compileSql (dictionary ids), areas and timestamps from sqlDouble / integers.
  */
-import type { AreaPlan } from '../../../query/area-plan.js';
+import type { SqlAreaPlan } from './area.js';
 import type { Measure } from '../../../query/model.js';
 import { statement, type Statement } from './statement.js';
 import { countBelowWithSql } from './time.js';
@@ -13,7 +13,7 @@ export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'le
 const PLACED_CTE = 'placed_rows';
 
 /**
- * The rows placed by their history's bbox (`AreaPlan.placedRowids`), or null when there are none:
+ * The rows placed by their history's bbox (`SqlAreaPlan.placedRowids`), or null when there are none:
  * `withSql`, a CTE `placed_rows` of those `states` rows (all columns, and `rid` their rowid), and
  * `test(col)`, SQL: the rowid column `col` is one of them. Statements read them as a branch of
  * their own (`UNION ALL`) rather than an OR in the scan's predicate, which would keep
@@ -22,7 +22,7 @@ const PLACED_CTE = 'placed_rows';
  * puts rows without bbox first); with the statement's other conditions pushed into the same scan
  * it reads every row group (4-country store: about 2 ms against 10).
  */
-function placedRows(area: AreaPlan): { withSql: string; test: (col: string) => string } | null {
+function placedRows(area: SqlAreaPlan): { withSql: string; test: (col: string) => string } | null {
   const rowids = area.placedRowids ?? [];
   if (rowids.length === 0) return null;
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
@@ -55,11 +55,11 @@ const SNAPSHOT_COLUMNS = ['f', 'e', 'g', 'v', 'n', 'b'] as const satisfies reado
  *         WHERE NOT deleted AND valid_from <= t_last AND valid_to > t_0 AND <bbox meets area> AND <filter>)
  *   WHERE first < end GROUP BY first, end, code, b
  *
- * Rows placed by their history's bbox (`AreaPlan.placedRowids`) join the inner scan as a
+ * Rows placed by their history's bbox (`SqlAreaPlan.placedRowids`) join the inner scan as a
  * `UNION ALL` branch of their own, interior.
  */
 export function snapshotSql(p: {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
   codeSql: string;
@@ -121,12 +121,12 @@ export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
  * geometry change, so one state per (type, id, run) stands for all); `c` the states in
  * [t_0, t_last) with ci / pi: "in" now / before by the SQL facts (not deleted, matching, bbox
  * meeting the area). Returns the WITH clause up to and including `c`. Rows placed by their
- * history's bbox (`AreaPlan.placedRowids`) add their elements to `e` (`UNION ALL`: an element
+ * history's bbox (`SqlAreaPlan.placedRowids`) add their elements to `e` (`UNION ALL`: an element
  * twice in `e` changes nothing in the semi join, and a second DISTINCT over `e` would cost) and
  * are hit and interior in `s`.
  */
 function contributionCandidatesSql(p: {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
   extraWith?: string;
@@ -236,7 +236,7 @@ const CONTRIBUTION_LIST_COLUMNS = [
  * representative per run (`boundaryGeometriesSql`, through the boundary cache). (contributions/
  * latest/count does not use the list: it aggregates like the counts, `latest`.)
  */
-export function contributionListSql(p: { area: AreaPlan; timestamps: readonly number[]; filterSql: string }): Statement<ContributionListRow> {
+export function contributionListSql(p: { area: SqlAreaPlan; timestamps: readonly number[]; filterSql: string }): Statement<ContributionListRow> {
   return statement(
     `${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
@@ -339,7 +339,7 @@ const CONTRIBUTION_AGGREGATE_COLUMNS = [
  * through the boundary cache), ord (latest only: the row's place among its element's candidates).
  */
 export function contributionAggregateSql(p: {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
   codeSql: string;

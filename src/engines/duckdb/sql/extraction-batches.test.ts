@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { BATCH_BYTES, BATCH_ROWS, batchCount, idBatches, splitBatch, type IdBatch } from '../../../query/extraction.js';
-import { planArea } from '../../../query/area-plan.js';
+import { planAreaSql } from './area.js';
 import { batchSql, candidatesWhere, idCutsSql } from './extraction.js';
 
 const inBatch = (b: IdBatch, id: number) => (b.from === undefined || id >= b.from) && (b.to === undefined || id < b.to);
@@ -46,7 +46,7 @@ test('batchSql and idCutsSql take only integers', () => {
   assert.equal(batchSql({ type: 0 }, 'v'), '(v.type = 0)');
   assert.equal(batchSql({ type: 2, from: 7 }), '(st.type = 2 AND st.id >= 7)');
   assert.throws(() => batchSql({ type: 1, from: 0.5 }), RangeError);
-  const area = planArea(
+  const area = planAreaSql(
     {
       id: 'a',
       bbox: [0, 0, 1, 1],

@@ -3,7 +3,7 @@
  * integers, areas come from sqlDouble, filters from compileSql). The query and the batch plan are
  * src/query/extraction.ts.
  */
-import type { AreaPlan } from '../../../query/area-plan.js';
+import type { SqlAreaPlan } from './area.js';
 import { SAMPLE_PER_BATCH, type IdBatch } from '../../../query/extraction.js';
 import { PREVIOUS_CONTRIBUTION_CTE } from './aggregation.js';
 import { statement, type Statement } from './statement.js';
@@ -105,7 +105,7 @@ function geometryColumns(points = false): string {
  * table on the side carrying the geometries, which does not fit the streaming instance's memory).
  */
 export function snapshotExtractionSql(p: {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
   points?: boolean;
@@ -130,7 +130,7 @@ ORDER BY st.type, st.id, t.ts`,
  * changeset (looked up as for snapshots).
  */
 export function fullHistoryExtractionSql(p: {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   t1: number;
   t2: number;
   filterSql: string;
@@ -158,7 +158,7 @@ ORDER BY st.type, st.id, st.valid_from, st.version, st.minor_version`,
  * the tags and always both geometries.
  */
 export function contributionExtractionSql(p: {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   t1: number;
   t2: number;
   filterSql: string;
@@ -225,7 +225,7 @@ ORDER BY type, id, valid_from, version, minor_version`,
 
 /** What the candidate rows of a snapshot or full-history extraction have in common (alias `st`). */
 export interface CandidateRows {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   kind: 'snapshot' | 'fullHistory';
   t1: number;
   t2: number;
@@ -246,7 +246,7 @@ export function candidatesWhere(p: CandidateRows): string {
  * The states that make an element a contribution candidate (alias `st`): a kept state before t2
  * whose bbox meets the area (`e` of `contributionExtractionSql`).
  */
-export function contributionElementsWhere(p: { area: AreaPlan; t2: number }): string {
+export function contributionElementsWhere(p: { area: SqlAreaPlan; t2: number }): string {
   values([p.t2]);
   return `NOT st.collapsed AND st.valid_from < ${p.t2} AND ${p.area.intersectsSql}`;
 }

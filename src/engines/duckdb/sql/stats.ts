@@ -10,7 +10,7 @@
  * (`boundaryGeometriesSql`) for the exact intersection test and, with clip, the measure.
  */
 import { OPEN_END } from '../../../store/schema.js';
-import type { AreaPlan } from '../../../query/area-plan.js';
+import type { SqlAreaPlan } from './area.js';
 import { rowidRangeSql } from './aggregation.js';
 import type { StatsMeasure } from '../../../query/stats.js';
 import { statement, type Statement } from './statement.js';
@@ -22,13 +22,13 @@ const MEASURE_COLUMN: Record<StatsMeasure, string> = { count: '1', length: 'leng
 export const V2_FEATURE_GEOMETRY_SQL = '(geometry_valid AND geometry_type NOT IN (0, 7))';
 
 /** SQL: the row surely intersects the area (see the file comment). */
-function sureSql(area: AreaPlan): string {
+function sureSql(area: SqlAreaPlan): string {
   const interior = `coalesce(${area.interiorWithSql}, FALSE)`;
   return area.rect ? `(${interior} OR geometry_type = 1)` : interior;
 }
 
 /** The WITH clause of the area's and the time lookups' common table expressions ('' when none). */
-function withClause(area: AreaPlan, ...more: string[]): string {
+function withClause(area: SqlAreaPlan, ...more: string[]): string {
   const ctes = [area.withSql, ...more].filter((x) => x !== '');
   return ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n` : '';
 }
@@ -64,7 +64,7 @@ export interface FeatureStatsRow extends ScanRow {
   v: number;
 }
 export function featureStatsSql(p: {
-  area: AreaPlan;
+  area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
   codeSql: string;
@@ -111,7 +111,7 @@ export interface CurrentnessRow extends ScanRow {
   k: number;
   v: number;
 }
-export function currentnessSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): Statement<CurrentnessRow> {
+export function currentnessSql(p: { area: SqlAreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): Statement<CurrentnessRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
@@ -141,7 +141,7 @@ export interface ContributionStatsRow extends ScanRow {
   k: number;
   u: number | null;
 }
-export function contributionStatsSql(p: { area: AreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): Statement<ContributionStatsRow> {
+export function contributionStatsSql(p: { area: SqlAreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): Statement<ContributionStatsRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);

@@ -1,0 +1,169 @@
+/**
+ * bench:ab — is a change slower over HTTP? Two builds of maphist (a "before" checkout and this one)
+ * each import the merged four-country history and serve it as their own process; the same requests
+ * (bench/cases.ts: v1 (a)–(e), v2 (a)–(b)) then go to both servers **interleaved**, one round at a
+ * time with the order alternating, so that the machine's drift (other work, CPU frequency, cache)
+ * lands on both sides alike. Two runs of `bench:v1` one after the other differ by up to 9 % on this
+ * machine; paired rounds bring the spread of a build against itself to a few percent.
+ *
+ *   npm run build && node dist/bench/ab.bench.js --before <checkout, built> [--rounds N] [--input FILE]
+ *
+ * Prints, per case: the median ms of each side, the median of the per-round ratios after/before,
+ * and whether both answered the same numbers. Writes its section of bench/RESULTS.md.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
+import { V1_CASES, V2_CASES } from './cases.js';
+import { machineDescription, median, replaceResultsSection } from './support.js';
+
+const { values } = parseArgs({
+  options: {
+    before: { type: 'string' },
+    after: { type: 'string', default: '.' },
+    rounds: { type: 'string', default: '40' },
+    input: { type: 'string', default: FOUR_COUNTRIES },
+  },
+});
+if (!values.before) {
+  console.error('usage: node dist/bench/ab.bench.js --before <checkout> [--after <checkout>] [--rounds N] [--input FILE]');
+  process.exit(2);
+}
+const ROUNDS = Number(values.rounds);
+const INPUT = resolve(values.input);
+
+interface Side {
+  name: 'before' | 'after';
+  dir: string;
+  commit: string;
+  base: string;
+  importSeconds: number;
+  child: ChildProcess;
+}
+
+interface Request {
+  id: string;
+  what: string;
+  send(base: string): Promise<string>;
+}
+
+const REQUESTS: Request[] = [
+  ...V1_CASES.map((c) => ({
+    id: `v1 (${c.id})`,
+    what: c.what,
+    async send(base: string) {
+      const res = await fetch(`${base}${c.path}?${new URLSearchParams(c.params).toString()}`);
+      return checked(res, `v1 (${c.id})`);
+    },
+  })),
+  ...V2_CASES.map((c) => ({
+    id: `v2 (${c.id})`,
+    what: c.what,
+    async send(base: string) {
+      const res = await fetch(`${base}${c.path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(c.body),
+      });
+      return checked(res, `v2 (${c.id})`);
+    },
+  })),
+];
+
+async function checked(res: Response, id: string): Promise<string> {
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${id}: HTTP ${res.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+/** The numbers of an answer, without what names the build (apiVersion, metadata). */
+function numbersOf(text: string): string {
+  const body = JSON.parse(text) as Record<string, unknown>;
+  delete body.apiVersion;
+  delete body.metadata;
+  return JSON.stringify(body);
+}
+
+async function startSide(name: Side['name'], dir: string, work: string): Promise<Side> {
+  const cli = join(resolve(dir), 'dist/src/cli/main.js');
+  const db = join(work, `${name}.duckdb`);
+  const t = performance.now();
+  execFileSync(process.execPath, [cli, 'import', INPUT, '--db', db], { stdio: 'ignore' });
+  const importSeconds = (performance.now() - t) / 1000;
+  const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD']).toString().trim();
+  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = await new Promise<string>((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /http:\/\/[0-9.]+:\d+/.exec(out);
+      if (m) ok(m[0]);
+    });
+    child.once('exit', (code) => fail(new Error(`${name} server exited (${code}) before listening: ${out}`)));
+  });
+  child.stdout!.resume();
+  return { name, dir, commit, base, importSeconds, child };
+}
+
+async function timed(f: () => Promise<string>): Promise<[number, string]> {
+  const t = performance.now();
+  const text = await f();
+  return [performance.now() - t, text];
+}
+
+const work = mkdtempSync(join(tmpdir(), 'maphist-ab-'));
+const sides: Side[] = [];
+try {
+  sides.push(await startSide('before', values.before, work));
+  sides.push(await startSide('after', values.after!, work));
+  const [before, after] = sides;
+  const rows: string[] = [];
+  for (const r of REQUESTS) {
+    const answers = new Map<string, string>();
+    for (const s of sides) for (let i = 0; i < 3; i++) answers.set(s.name, numbersOf(await r.send(s.base)));
+    const ms: Record<Side['name'], number[]> = { before: [], after: [] };
+    const ratios: number[] = [];
+    for (let k = 0; k < ROUNDS; k++) {
+      const order = k % 2 ? [after, before] : [before, after];
+      const got: Partial<Record<Side['name'], number>> = {};
+      for (const s of order) [got[s.name]] = await timed(() => r.send(s.base));
+      ms.before.push(got.before!);
+      ms.after.push(got.after!);
+      ratios.push(got.after! / got.before!);
+    }
+    const same = answers.get('before') === answers.get('after') ? 'yes' : 'no';
+    const row = [r.id, r.what, median(ms.before).toFixed(1), median(ms.after).toFixed(1), median(ratios).toFixed(3), same];
+    console.log(row.join(' | '));
+    rows.push(`| ${row.join(' | ')} |`);
+  }
+  const la = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
+  replaceResultsSection(
+    'ab',
+    `## Before and after over HTTP, interleaved (\`node dist/bench/ab.bench.js --before <checkout>\`)
+
+Machine: ${machineDescription()}; load average ${la} at the end.
+
+before = \`${before.commit}\` (imported in ${before.importSeconds.toFixed(1)} s), after = \`${after.commit}\`
+(imported in ${after.importSeconds.toFixed(1)} s); input \`${INPUT.split('/').pop()}\`. Each build serves its own
+store from its own process; every round sends the request to both, the order alternating, ${ROUNDS} rounds
+after 3 warm-ups each. "ratio": the median of the rounds' after/before ratios. "same": both answered the
+same numbers.
+
+| case | request | before ms | after ms | ratio | same |
+| --- | --- | ---: | ---: | ---: | --- |
+${rows.join('\n')}
+
+`,
+  );
+} finally {
+  for (const s of sides) s.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(work, { recursive: true, force: true });
+}

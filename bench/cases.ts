@@ -1,0 +1,139 @@
+/**
+ * The requests the HTTP benchmarks send, each with the raw DuckDB statement computing the same
+ * numbers unclipped (bbox tests only) on the store's `states` table: bench/v1.bench.ts,
+ * bench/v2.bench.ts and bench/ab.bench.ts (before/after) all read them from here.
+ */
+
+const BBOX = [1.4, 42.42, 1.8, 42.66] as const;
+const BORDER: [number, number][] = [
+  [1.42, 42.43],
+  [1.6, 42.43],
+  [1.79, 42.48],
+  [1.79, 42.6],
+  [1.65, 42.66],
+  [1.42, 42.62],
+  [1.42, 42.43],
+];
+const BPOLYS = JSON.stringify({
+  type: 'FeatureCollection',
+  features: [{ type: 'Feature', properties: { id: 'border' }, geometry: { type: 'Polygon', coordinates: [BORDER] } }],
+});
+
+function series(from: string, to: string, months: number): number[] {
+  const out: number[] = [];
+  const start = new Date(from);
+  for (let k = 0; ; k++) {
+    const d = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + k * months, 1));
+    if (d.getTime() > Date.parse(to)) break;
+    out.push(d.getTime() / 1000);
+  }
+  return out;
+}
+export const MONTHLY = series('2008-01-01', '2017-01-01', 1);
+const YEARLY = series('2008-01-01', '2017-01-01', 12);
+const tsValues = (ts: number[]) => ts.map((t) => `(${t})`).join(',');
+const bboxSql = `xmax >= ${BBOX[0]} AND xmin <= ${BBOX[2]} AND ymax >= ${BBOX[1]} AND ymin <= ${BBOX[3]}`;
+const borderBbox = [
+  Math.min(...BORDER.map((p) => p[0])),
+  Math.min(...BORDER.map((p) => p[1])),
+  Math.max(...BORDER.map((p) => p[0])),
+  Math.max(...BORDER.map((p) => p[1])),
+];
+const borderSql = `xmax >= ${borderBbox[0]} AND xmin <= ${borderBbox[2]} AND ymax >= ${borderBbox[1]} AND ymin <= ${borderBbox[3]}`;
+
+export interface V1Case {
+  id: string;
+  what: string;
+  path: string;
+  params: Record<string, string>;
+  sql: string;
+}
+
+export const V1_CASES: V1Case[] = [
+  {
+    id: 'a',
+    what: 'elements/count, monthly 2008–2017, bbox, building=*',
+    path: '/v1/elements/count',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M', filter: 'building=*' },
+    sql: `SELECT ts.t, count(s.id) FROM (VALUES ${tsValues(MONTHLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'b',
+    what: 'elements/area, yearly, bpolys border polygon, building=*',
+    path: '/v1/elements/area',
+    params: { bpolys: BPOLYS, time: '2008-01-01/2017-01-01/P1Y', filter: 'building=*' },
+    sql: `SELECT ts.t, sum(s.area) FROM (VALUES ${tsValues(YEARLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${borderSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'c',
+    what: 'users/count, monthly 2008–2017, bbox',
+    path: '/v1/users/count',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `SELECT ts.t, count(DISTINCT s.user_id) FROM (SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHLY)}) v(t)) ts LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} WHERE ts.t2 IS NOT NULL GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'd',
+    what: 'contributions/count, monthly 2008–2017, bbox',
+    path: '/v1/contributions/count',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `SELECT ts.t, count(s.id) FROM (SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHLY)}) v(t)) ts LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} WHERE ts.t2 IS NOT NULL GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'e',
+    what: 'elements/length/groupBy/tag highway, yearly, bbox',
+    path: '/v1/elements/length/groupBy/tag',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1Y', groupByKey: 'highway', filter: 'type:way' },
+    sql: `SELECT ts.t, s.tags['highway'] AS v, sum(s.length) FROM (VALUES ${tsValues(YEARLY)}) ts(t) JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND s.type = 1 AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ALL ORDER BY ALL`,
+  },
+];
+
+/** All of Andorra (the country's bbox). */
+const ANDORRA = [1.4, 42.42, 1.8, 42.66] as const;
+const V2_START = '2008-01-01T00:00:00Z';
+const V2_END = '2018-01-01T00:00:00Z';
+
+function monthly(): number[] {
+  const out: number[] = [];
+  for (let k = 0; k <= 120; k++) out.push(Date.UTC(2008, k, 1) / 1000);
+  return out;
+}
+const MONTHS = monthly();
+/** SQL: how many of the monthly timestamps lie before the epoch seconds `x`. */
+function monthsBefore(x: string): string {
+  const t = `make_timestamp((${x}) * 1000000)`;
+  return `(CASE WHEN ${t} <= TIMESTAMP '2008-01-01' THEN 0 ELSE least(${MONTHS.length}, datediff('month', TIMESTAMP '2008-01-01', date_trunc('month', ${t})) + CASE WHEN ${t} > date_trunc('month', ${t}) THEN 1 ELSE 0 END) END)`;
+}
+const andorraSql = `s.xmax >= ${ANDORRA[0]} AND s.xmin <= ${ANDORRA[2]} AND s.ymax >= ${ANDORRA[1]} AND s.ymin <= ${ANDORRA[3]}`;
+
+export interface V2Case {
+  id: string;
+  what: string;
+  path: string;
+  body: unknown;
+  sql: string;
+}
+
+export const V2_CASES: V2Case[] = [
+  {
+    id: 'a',
+    what: 'stats/features/count, monthly 2008–2018 (121 timestamps), Andorra, building=*',
+    path: '/v2-rc/stats/features/count.json',
+    body: { aoi: [...ANDORRA], filter: 'building=*', time: { start: V2_START, end: V2_END, interval: 'P1M' } },
+    // Per state: #timestamps before valid_from and before valid_to by month arithmetic; counts by a running sum.
+    sql: `WITH r AS (
+        SELECT ${monthsBefore('s.valid_from')} AS f, ${monthsBefore('least(s.valid_to, 4102444800)')} AS e FROM states s
+        WHERE NOT s.deleted AND s.geometry_valid AND s.geometry_type BETWEEN 1 AND 6 AND map_contains(s.tags, 'building') AND ${andorraSql}
+          AND s.valid_from <= ${MONTHS[MONTHS.length - 1]} AND s.valid_to > ${MONTHS[0]}),
+      d AS (SELECT f AS i, 1 AS c FROM r WHERE f < e UNION ALL SELECT e, -1 FROM r WHERE f < e)
+      SELECT i, sum(sum(c)) OVER (ORDER BY i) FROM d GROUP BY i ORDER BY i`,
+  },
+  {
+    id: 'b',
+    what: 'stats/contributors/count, monthly bins 2008–2018 (120 bins), Andorra, no filter',
+    path: '/v2-rc/stats/contributors/count.json',
+    body: { aoi: [...ANDORRA], filter: '*', time: { start: V2_START, end: V2_END, binSize: 'P1M' } },
+    // Calendar-month bins by date arithmetic (no join with the bin list).
+    sql: `SELECT datediff('month', TIMESTAMP '2008-01-01', make_timestamp(s.valid_from * 1000000)) AS k, count(DISTINCT s.user_id) FROM states s
+      WHERE s.valid_from >= ${MONTHS[0]} AND s.valid_from < ${MONTHS[MONTHS.length - 1]} AND NOT s.collapsed AND s.geometry_type <> 0 AND ${andorraSql} GROUP BY k ORDER BY k`,
+  },
+];
