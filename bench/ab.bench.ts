@@ -1,7 +1,7 @@
 /**
  * bench:ab — is a change slower over HTTP? Two builds of maphist (a "before" checkout and this one)
  * each import the merged four-country history and serve it as their own process; the same requests
- * (bench/cases.ts: v1 (a)–(e), v2 (a)–(b)) then go to both servers **interleaved**, one round at a
+ * (bench/cases.ts: v1 (a)–(e), v2 (a)–(b), one extraction of each version) then go to both servers **interleaved**, one round at a
  * time with the order alternating, so that the machine's drift (other work, CPU frequency, cache)
  * lands on both sides alike. Two runs of `bench:v1` one after the other differ by up to 9 % on this
  * machine; paired rounds bring the spread of a build against itself to a few percent.
@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
-import { V1_CASES, V2_CASES } from './cases.js';
+import { EXTRACTION_CASES, V1_CASES, V2_CASES } from './cases.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
 
 const { values } = parseArgs({
@@ -71,16 +71,26 @@ const REQUESTS: Request[] = [
       return checked(res, `v2 (${c.id})`);
     },
   })),
+  ...EXTRACTION_CASES.map((c) => ({
+    id: c.id,
+    what: c.what,
+    async send(base: string) {
+      return checked(await fetch(`${base}${c.url}`), c.id);
+    },
+  })),
 ];
 
+/** The answer's body, read to its end: JSON as text, anything else (GeoParquet) as its size. */
 async function checked(res: Response, id: string): Promise<string> {
-  const text = await res.text();
-  if (res.status !== 200) throw new Error(`${id}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return text;
+  const json = (res.headers.get('content-type') ?? '').includes('json');
+  const body = json ? await res.text() : `${(await res.arrayBuffer()).byteLength} bytes`;
+  if (res.status !== 200) throw new Error(`${id}: HTTP ${res.status} ${body.slice(0, 300)}`);
+  return body;
 }
 
 /** The numbers of an answer, without what names the build (apiVersion, metadata). */
 function numbersOf(text: string): string {
+  if (!text.startsWith('{')) return text;
   const body = JSON.parse(text) as Record<string, unknown>;
   delete body.apiVersion;
   delete body.metadata;

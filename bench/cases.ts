@@ -137,3 +137,24 @@ export const V2_CASES: V2Case[] = [
       WHERE s.valid_from >= ${MONTHS[0]} AND s.valid_from < ${MONTHS[MONTHS.length - 1]} AND NOT s.collapsed AND s.geometry_type <> 0 AND ${andorraSql} GROUP BY k ORDER BY k`,
   },
 ];
+
+/** Extraction requests over HTTP (GET): the features streamed to the client as GeoJSON (v1) or GeoParquet (v2). */
+export interface ExtractionCase {
+  id: string;
+  what: string;
+  /** Path and query. */
+  url: string;
+}
+
+export const EXTRACTION_CASES: ExtractionCase[] = [
+  {
+    id: 'v1 extraction',
+    what: 'elements/geometry, buildings of Andorra at 2017-01-01, tags',
+    url: `/v1/elements/geometry?${new URLSearchParams({ bboxes: BBOX.join(','), time: '2017-01-01', filter: 'building=*', properties: 'tags' })}`,
+  },
+  {
+    id: 'v2 extraction',
+    what: 'extraction/features.parquet, buildings of Andorra at 2017-01-01',
+    url: `/v2-rc/extraction/features.parquet?${new URLSearchParams({ aoi: ANDORRA.join(','), time: '2017-01-01T00:00:00Z', filter: 'building=*' })}`,
+  },
+];
