@@ -15,6 +15,7 @@ import { LOGGER_OPTIONS } from '../api/server.js';
 import { keysCommand } from '../cli/commands/keys.js';
 import { hashApiKey } from './api-key.js';
 import { createApiKeyHook, MESSAGES, type ApiKeyGuard } from './api-key-hook.js';
+import { readKeys } from './key-store.js';
 
 const T0 = Date.UTC(2026, 0, 1, 12);
 
@@ -36,15 +37,17 @@ async function createKey(keysDb: string, ...flags: string[]): Promise<{ id: stri
 interface Served {
   app: FastifyInstance;
   guard: ApiKeyGuard;
-  get(key?: string): Promise<Response>;
+  /** GET /stats; `invalid`: a request the route refuses before any work (422). */
+  get(key?: string, invalid?: boolean): Promise<Response>;
   close(): Promise<void>;
 }
 
 async function serveGuarded(keysDbPath: string, clock?: { t: number }, logStream?: Writable): Promise<Served> {
   const guard = await createApiKeyHook({ keysDbPath, now: clock ? () => clock.t : undefined, flushIntervalMs: 60_000 });
   const app = Fastify({ logger: logStream ? { ...LOGGER_OPTIONS, stream: logStream } : false });
-  app.get('/stats', { onRequest: guard.hook }, async (request) => {
+  app.get('/stats', { onRequest: guard.hook }, async (request, reply) => {
     request.log.info({ headers: request.headers }, 'a careless log line with all headers');
+    if ((request.query as { invalid?: string }).invalid) return reply.code(422).send({ detail: [{ loc: ['query'], msg: 'invalid', type: 'value_error' }] });
     return { ok: true };
   });
   app.get('/metadata', async () => ({ open: true }));
@@ -54,7 +57,7 @@ async function serveGuarded(keysDbPath: string, clock?: { t: number }, logStream
   return {
     app,
     guard,
-    get: (key) => fetch(`${base}/stats`, { headers: key === undefined ? {} : { authorization: key } }),
+    get: (key, invalid) => fetch(`${base}/stats${invalid ? '?invalid=1' : ''}`, { headers: key === undefined ? {} : { authorization: key } }),
     close: async () => {
       await app.close();
       await guard.close();
@@ -119,7 +122,7 @@ describe('API-key guard over HTTP', () => {
     }
   });
 
-  it('an exhausted daily quota: 403 Quota Exceeded, until 24 h after the first request', async () => {
+  it('an exhausted daily quota: 429 Quota Exceeded with Retry-After, until 24 h after the first request', async () => {
     const keysDb = join(dir, 'daily.keys.duckdb');
     const { key } = await createKey(keysDb, '--daily-quota', '3');
     const clock = { t: T0 };
@@ -130,12 +133,34 @@ describe('API-key guard over HTTP', () => {
         clock.t += 3_600_000;
       }
       const r4 = await s.get(key);
-      assert.equal(r4.status, 403);
+      assert.equal(r4.status, 429);
       assert.deepEqual(await r4.json(), { detail: MESSAGES.quota });
       assert.equal(r4.headers.get('x-ratelimit-remaining'), '0');
       assert.equal(r4.headers.get('x-ratelimit-reset'), String(86_400 - 3 * 3600));
+      assert.equal(r4.headers.get('retry-after'), String(86_400 - 3 * 3600), 'when the daily window ends');
       clock.t = T0 + 24 * 3_600_000;
       assert.equal((await s.get(key)).status, 200);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('requests refused before any work (4xx) use neither the daily quota nor the minute window', async () => {
+    const keysDb = join(dir, 'refund.keys.duckdb');
+    const { key, id } = await createKey(keysDb, '--daily-quota', '2', '--per-minute', '2');
+    const clock = { t: T0 };
+    const s = await serveGuarded(keysDb, clock);
+    try {
+      for (let i = 0; i < 5; i++) assert.equal((await s.get(key, true)).status, 422);
+      assert.equal((await s.get(key)).status, 200, 'the 422s used no minute slot');
+      const second = await s.get(key);
+      assert.equal(second.status, 200, 'nor any of the daily quota');
+      clock.t += 60_000;
+      const third = await s.get(key);
+      assert.equal(third.status, 429, 'two requests did their work: the quota of 2 is used up');
+      assert.deepEqual(await third.json(), { detail: MESSAGES.quota });
+      await s.guard.flush();
+      assert.equal((await readKeys(keysDb)).usage.get(id)?.used, 2, 'the persisted usage counts the two');
     } finally {
       await s.close();
     }
@@ -182,7 +207,7 @@ describe('API-key guard over HTTP', () => {
       const r5 = await second.get(key);
       assert.equal(r5.status, 200);
       assert.equal(r5.headers.get('x-ratelimit-remaining'), '0');
-      assert.equal((await second.get(key)).status, 403);
+      assert.equal((await second.get(key)).status, 429, 'the quota used before the restart still counts');
     } finally {
       await second.close();
     }

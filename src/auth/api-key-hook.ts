@@ -120,14 +120,17 @@ export async function createApiKeyHook(options: ApiKeyHookOptions): Promise<ApiK
       reply.code(v2Status('API_KEY_INVALID')).send({ detail: MESSAGES.invalid });
       return;
     }
-    const decision = limiter.take(
-      record.id,
-      { perMinute: record.perMinute ?? defaults.perMinute, dailyQuota: record.dailyQuota ?? defaults.dailyQuota },
-      now(),
-    );
+    const at = now();
+    const decision = limiter.take(record.id, { perMinute: record.perMinute ?? defaults.perMinute, dailyQuota: record.dailyQuota ?? defaults.dailyQuota }, at);
     setLimitHeaders(reply, decision);
-    if (decision.outcome === 'quota-exceeded') {
-      reply.code(v2Status('API_KEY_QUOTA_EXCEEDED')).send({ detail: MESSAGES.quota });
+    if (decision.outcome === 'allowed') {
+      // A request the API refuses before any work (invalid input, 4xx) uses no quota. A client
+      // that leaves (499) or a time limit (504) come after work: they count.
+      reply.raw.once('finish', () => {
+        if (reply.statusCode >= 400 && reply.statusCode < 500 && reply.statusCode !== v2Status('CLIENT_DISCONNECTED')) limiter.refund(record.id, at);
+      });
+    } else if (decision.outcome === 'quota-exceeded') {
+      reply.code(v2Status('API_KEY_QUOTA_EXCEEDED')).header('retry-after', String(decision.dailyResetSeconds)).send({ detail: MESSAGES.quota });
     } else if (decision.outcome === 'rate-limited') {
       reply.code(v2Status('API_KEY_RATE_LIMITED')).header('retry-after', String(decision.retryAfterSeconds)).send({ detail: MESSAGES.rate });
     }

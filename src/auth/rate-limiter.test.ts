@@ -32,6 +32,22 @@ describe('RateLimiter', () => {
     assert.deepEqual([next.outcome, next.dailyRemaining], ['allowed', 2]);
   });
 
+  it('refund gives a request back to both windows; a refund from an ended daily window leaves the new one alone', () => {
+    const limiter = new RateLimiter();
+    const limits = { perMinute: 2, dailyQuota: 5 };
+    assert.equal(limiter.take('k', limits, T0).outcome, 'allowed');
+    assert.equal(limiter.take('k', limits, T0 + 1).outcome, 'allowed');
+    assert.equal(limiter.take('k', limits, T0 + 2).outcome, 'rate-limited');
+    limiter.refund('k', T0 + 1);
+    const again = limiter.take('k', limits, T0 + 3);
+    assert.deepEqual([again.outcome, again.dailyRemaining, again.minuteRemaining], ['allowed', 3, 0]);
+    assert.deepEqual(limiter.daily('k', T0 + 3), { start: T0, used: 2 });
+    // A request of yesterday's window refunded after the window changed: today's count stays.
+    assert.equal(limiter.take('k', limits, T0 + DAY_MS).outcome, 'allowed');
+    limiter.refund('k', T0 + 3);
+    assert.deepEqual(limiter.daily('k', T0 + DAY_MS), { start: T0 + DAY_MS, used: 1 });
+  });
+
   it('keeps keys apart, and restores and reports persisted daily windows', () => {
     const limiter = new RateLimiter();
     limiter.restoreDaily('a', { start: T0, used: 5 }, T0 + 1000);

@@ -1,8 +1,9 @@
 /**
  * Per-key request limits, pure (no I/O, the clock is an argument): a sliding 60 s window of
  * accepted requests (the reference's minute limit, answered 429) and a daily window that starts
- * at the first accepted request and ends 24 h later (the reference's daily quota, answered 403).
- * Refused requests count against neither.
+ * at the first accepted request and ends 24 h later (the reference's daily quota; answered 429
+ * with Retry-After here, 403 at the reference: docs/api-keys.md). Refused requests count against
+ * neither, and a request the API refuses before any work (a 4xx) is given back (`refund`).
  */
 
 export const MINUTE_MS = 60_000;
@@ -70,6 +71,24 @@ export class RateLimiter {
     this.#daily.set(keyId, window);
     this.#changed.add(keyId);
     return { outcome: 'allowed', ...status(window.used, times.length, Math.max(1, Math.ceil((window.start + DAY_MS - now) / 1000))) };
+  }
+
+  /**
+   * Gives back a request `take` accepted at `at` (the API refused it before any work): it leaves
+   * the minute window and, if its daily window is still the current one, the daily count.
+   */
+  refund(keyId: string, at: number): void {
+    const times = this.#minute.get(keyId);
+    const i = times?.lastIndexOf(at) ?? -1;
+    if (times && i >= 0) {
+      times.splice(i, 1);
+      this.#keepMinute(keyId, times);
+    }
+    const daily = this.#daily.get(keyId);
+    if (daily && at >= daily.start && at < daily.start + DAY_MS && daily.used > 0) {
+      daily.used--;
+      this.#changed.add(keyId);
+    }
   }
 
   /** The current daily window of a key (undefined if none, or if it has ended by `now`). */

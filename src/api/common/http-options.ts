@@ -1,11 +1,17 @@
 /** What the API plugins share of HTTP: the reference's CORS headers and gzip (docs/reference/v1-reference-behaviour.md §7). */
 
-/** The reference's CORS headers (docs/reference/v1-reference-behaviour.md §7); v2 narrows methods and credentials. */
+/**
+ * The reference's CORS headers (docs/reference/v1-reference-behaviour.md §7), but without
+ * `Access-Control-Allow-Credentials: true`: the reference sends it beside the wildcard origin, a
+ * pair browsers refuse and the CORS rules forbid. maphist reads no cookies and no browser
+ * credentials (a v2 key is an explicit `Authorization` header, which CORS allows without them), so
+ * any origin may call it and none with credentials (SECURITY.md). v2 narrows the methods.
+ */
 export const CORS_OPTIONS = {
   origin: '*',
   methods: ['POST', 'GET'],
   maxAge: 3600,
-  credentials: true,
+  credentials: false,
   allowedHeaders: ['Origin', 'X-Requested-With', 'Content-Type', 'Accept', 'Authorization', 'X-REQUEST-URI'],
 };
 

@@ -48,7 +48,7 @@ export const V1_ERROR_STATUS = {
   // The API-key guard serves version 2 only; version 1 asks for no key.
   API_KEY_MISSING: 401,
   API_KEY_INVALID: 403,
-  API_KEY_QUOTA_EXCEEDED: 403,
+  API_KEY_QUOTA_EXCEEDED: 429,
   API_KEY_RATE_LIMITED: 429,
   KEY_NOT_FOUND: 500,
   KEYS_DB_BUSY: 500,

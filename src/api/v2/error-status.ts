@@ -50,7 +50,8 @@ export const V2_ERROR_STATUS = {
   // The request guard (src/auth/api-key-hook.ts) answers with these statuses.
   API_KEY_MISSING: 401,
   API_KEY_INVALID: 403,
-  API_KEY_QUOTA_EXCEEDED: 403,
+  // The reference's gateway answers 403; a used-up quota is "too many requests" (RFC 6585), with Retry-After (docs/api-keys.md).
+  API_KEY_QUOTA_EXCEEDED: 429,
   API_KEY_RATE_LIMITED: 429,
   // Key management errors come from the command line.
   KEY_NOT_FOUND: 500,

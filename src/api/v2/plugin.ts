@@ -33,7 +33,7 @@ export interface V2PluginOptions {
 }
 
 export async function v2Plugin(v2: FastifyInstance, o: V2PluginOptions): Promise<void> {
-  await v2.register(cors, { ...CORS_OPTIONS, methods: ['GET', 'HEAD', 'POST'], credentials: false });
+  await v2.register(cors, { ...CORS_OPTIONS, methods: ['GET', 'HEAD', 'POST'] });
   await v2.register(compress, { ...COMPRESS_OPTIONS, customTypes: /^(application\/json|text\/csv)/ });
   await registerV2Docs(v2, o.prefix); // before the routes: it collects their schemas
   await initZstd(); // the GeoParquet writer's compressor
