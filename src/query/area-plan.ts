@@ -26,8 +26,8 @@ export interface AreaPlan {
   rect: boolean;
   /**
    * The area is a rectangle covering the whole world: rows without any geometry are in it and
-   * interior (the reference keeps them in its top cell; docs/reference/history-engine-semantics.md
-   * §5.3).
+   * interior (the reference keeps them in its top cell:
+   * docs/reference/history-engine-semantics.md §5.3).
    */
   wholeWorld: boolean;
   geometry: Polygon | MultiPolygon;
