@@ -12,8 +12,8 @@ import { badPercentEncodingMessage, decodeUtf8, findBadPercentEncoding } from '.
 export type Pair = readonly [name: string, value: string];
 
 /**
- * 20 MB (src/api/common/limits.ts; the reference took 100 MB, docs/reference/v1-reference-behaviour.md
- * §7, but every input the other limits admit fits in far less).
+ * 20 MB (src/api/common/limits.ts). The reference took 100 MB (docs/reference/v1-reference-behaviour.md §7),
+ * but every input the other limits admit fits in far less.
  */
 export const BODY_LIMIT = LIMITS.bodyBytes.v1;
 
