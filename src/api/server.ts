@@ -8,6 +8,7 @@
  * store handle. Every request reads the store generation it leased (generation-hook.ts): its
  * metadata, `latest` and engines, never data fixed when the routes were registered.
  */
+import { LIMITS, MAX_HEADER_BYTES } from './common/limits.js';
 import { STATUS_CODES } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import type { Engines } from '../query/engines.js';
@@ -72,6 +73,10 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   const replace = parts.replace ?? {};
   const config = parts.config ?? {};
   const app = Fastify({
+    // Room for the longest query string the APIs accept (api/common/limits.ts); longer ones get Node's bare 431.
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
+    // The body limit of paths without a route of their own (their 404 reads the body first), as of the APIs' routes.
+    bodyLimit: Math.max(LIMITS.bodyBytes.v1, LIMITS.bodyBytes.v2),
     logger: config.logger ? { ...LOGGER_OPTIONS, ...(typeof config.logger === 'object' ? config.logger : {}) } : false,
     // Refusals before routing (an undecodable path) run no hook: logged here, and v1 answers them with its error body.
     frameworkErrors: (error, request, reply) => {

@@ -88,6 +88,28 @@ export function addPeriod(startSeconds: number, period: IsoPeriod, k: number): n
   return date + k * period.days * 86400 + k * period.seconds;
 }
 
+/**
+ * How many timestamps from, from + period, … ≤ to there are, computed without building them: the
+ * largest k with addPeriod(from, period, k) ≤ to (monotone in k for a positive period), by doubling
+ * and bisection.
+ */
+export function seriesLength(from: number, to: number, period: IsoPeriod): number {
+  const inside = (k: number) => addPeriod(from, period, k) <= to;
+  let lo = 0; // inside
+  let hi = 1;
+  while (inside(hi)) {
+    lo = hi;
+    hi *= 2;
+    if (hi > 2 ** 40) return hi; // more than any limit; the caller refuses it
+  }
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (inside(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo + 1;
+}
+
 /** `YYYY-MM-DDThh:mm:ssZ`, the reference's output format. */
 export function formatTimestamp(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -9,6 +9,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isMaphistError, MaphistError, type ErrorCode } from '../../core/errors.js';
 import { ATTRIBUTION } from '../attribution.js';
+import { bodyTooLargeMessage } from '../common/limits.js';
 import { prettyJson } from '../format/pretty-json.js';
 
 export const V1_ERROR_STATUS = {
@@ -66,7 +67,8 @@ export function v1Status(code: ErrorCode): number {
 export const QUERY_TIMEOUT_MESSAGE = 'The given query is too large in respect to the given timeout. Please use a smaller region and/or coarser time period.';
 export const CONTENT_TYPE_MESSAGE =
   "Unsupported content-type header found. Please make sure to use either 'multipart/form-data' or 'application/x-www-form-urlencoded'.";
-export const PAYLOAD_TOO_LARGE_MESSAGE = 'The request body is larger than the server accepts (100 MB).';
+/** A body cut off at the size limit (one with a Content-Length over it is refused before it is read, api/common/limits.ts). */
+export const PAYLOAD_TOO_LARGE_MESSAGE = bodyTooLargeMessage('v1');
 
 export function queryTimeoutError(): MaphistError {
   return new MaphistError('QUERY_TIMEOUT', QUERY_TIMEOUT_MESSAGE);

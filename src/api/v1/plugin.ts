@@ -7,7 +7,9 @@ import type { FastifyInstance } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
 import { registerV1Docs } from '../docs/v1-docs.js';
+import { MaphistError } from '../../core/errors.js';
 import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../common/http-options.js';
+import { requestSizeRefusal } from '../common/limits.js';
 import { installV1ErrorHandling } from './error-status.js';
 import type { V1DataOf } from './generation.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './extraction/geojson.js';
@@ -32,6 +34,11 @@ export async function v1Plugin(v1: FastifyInstance, o: V1PluginOptions): Promise
   await v1.register(compress, COMPRESS_OPTIONS);
   await installBodyParsers(v1);
   installV1ErrorHandling(v1);
+  // The query-string and body-size limits (api/common/limits.ts), before the body is read.
+  v1.addHook('onRequest', async (request) => {
+    const refusal = requestSizeRefusal(request.raw.url ?? request.url, request.headers['content-length'], 'v1');
+    if (refusal !== undefined) throw new MaphistError(refusal.code, refusal.message);
+  });
   registerMetadataRoute(v1, o.dataOf, { timeoutSeconds: o.timeoutSeconds });
   registerAggregationRoutes(v1, { dataOf: o.dataOf, timeoutSeconds: o.timeoutSeconds });
   registerExtractionRoutes(v1, {

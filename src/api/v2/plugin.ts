@@ -6,10 +6,13 @@
 import type { FastifyError, FastifyInstance, FastifySchema } from 'fastify';
 import compress from '@fastify/compress';
 import cors from '@fastify/cors';
-import { isMaphistError, type MaphistError } from '../../core/errors.js';
+import { isMaphistError, MaphistError } from '../../core/errors.js';
 import { registerV2Docs } from '../docs/v2-docs.js';
 import { abortCauseOf } from '../common/cancellation.js';
 import { COMPRESS_OPTIONS, CORS_OPTIONS } from '../common/http-options.js';
+import { bodyTooLargeMessage, countJsonPositions, LIMITS, requestSizeRefusal } from '../common/limits.js';
+import { admitAoiVertices } from './params/aoi.js';
+import { badPercentEncodingMessage, decodeUtf8, findBadPercentEncoding } from '../common/utf8.js';
 import { v2ValidatorCompiler } from './ajv.js';
 import { initZstd } from './format/geoparquet/zstd.js';
 import { invalidInput, sendDetail, sendInternalError, sendMaphistError, v2Status } from './error-status.js';
@@ -51,6 +54,15 @@ export function registerV2Routes(app: FastifyInstance, services: V2Services): vo
     allowed.set(path, set);
   });
   installErrorHandling(app, ctx.timeoutError);
+  // The query-string and body-size limits (api/common/limits.ts), before the body is read and before the key guard counts the request.
+  app.addHook('onRequest', async (request) => {
+    const refusal = requestSizeRefusal(request.raw.url ?? request.url, request.headers['content-length'], 'v2');
+    if (refusal !== undefined) throw new MaphistError(refusal.code, refusal.message);
+    const url = request.raw.url ?? request.url;
+    const bad = findBadPercentEncoding(url.slice(url.indexOf('?') + 1 || url.length));
+    if (bad !== undefined)
+      throw invalidInput('PARAM_INVALID', ['query', ...(bad.parameter === undefined ? [] : [bad.parameter])], badPercentEncodingMessage(bad), 'unicode_error');
+  });
   registerHealthRoute(app, ctx);
   registerMetadataRoute(app, ctx);
   registerFilterValidationRoutes(app, ctx);
@@ -59,12 +71,24 @@ export function registerV2Routes(app: FastifyInstance, services: V2Services): vo
   registerMethodNotAllowed(app, allowed);
 }
 
-/** Only `application/json` bodies (the reference reads no forms); anything else is a 422. */
+/**
+ * Only `application/json` bodies (the reference reads no forms); anything else is a 422. The body
+ * must be UTF-8, and its positions (the aoi's vertices) are counted before it is parsed
+ * (src/api/common/limits.ts).
+ */
 function installJsonOnlyBodies(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: LIMITS.bodyBytes.v2 }, (request, body, done) => {
+    const text = decodeUtf8(body as Buffer);
+    if (text === undefined) {
+      return done(invalidInput('PARAM_INVALID', ['body'], 'The request body is not valid UTF-8; send JSON encoded as UTF-8.', 'json_invalid'), undefined);
+    }
     if (text.trim() === '') return done(null, undefined);
+    try {
+      if (!request.is404) admitAoiVertices(countJsonPositions(text), ['body', 'aoi']);
+    } catch (e) {
+      return done(e as Error, undefined);
+    }
     try {
       done(null, JSON.parse(text));
     } catch (e) {
@@ -88,7 +112,7 @@ function installErrorHandling(app: FastifyInstance, timeoutError: MaphistError):
       case 'FST_ERR_CTP_INVALID_TYPE':
         return sendMaphistError(request, reply, invalidInput('CONTENT_TYPE_UNSUPPORTED', ['body'], JSON_ONLY_MESSAGE, 'content_type'));
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
-        return sendDetail(reply, v2Status('PAYLOAD_TOO_LARGE'), 'The request body is larger than the server accepts (20 MB).');
+        return sendDetail(reply, v2Status('PAYLOAD_TOO_LARGE'), bodyTooLargeMessage('v2'));
       default:
         break;
     }

@@ -5,7 +5,7 @@
 import { MaphistError } from '../../../core/errors.js';
 import type { Polygon } from '../../../geometry/types.js';
 import type { AreaOfInterest } from '../../../query/model.js';
-import { area, defaultId, splitTextObjects } from './boundary-objects.js';
+import { area, assertLonLat, defaultId, splitTextObjects } from './boundary-objects.js';
 import { round7 } from './geodesic-circle.js';
 import { parseJavaDouble } from './java-text.js';
 import { MSG } from './messages.js';
@@ -24,12 +24,15 @@ export function parseBboxes(value: string): AreaOfInterest[] {
     for (let i = 0; i < all.length; i += 4) groups.push(all.slice(i, i + 4));
   }
   return groups.map((g, i) => {
-    const n = g.map((text) => {
+    const raw = g.map((text) => {
       const v = parseJavaDouble(text);
       if (v === undefined) throw new MaphistError('BOUNDARY_INVALID', MSG.BBOXES_NUMBERS);
-      return round7(v);
+      return v;
     });
     const id = ids?.[i] ?? defaultId(i);
+    assertLonLat(raw[0]!, raw[1]!, `The bbox '${id}'`, id);
+    assertLonLat(raw[2]!, raw[3]!, `The bbox '${id}'`, id);
+    const n = raw.map(round7);
     const [minLon, maxLon] = n[0]! <= n[2]! ? [n[0]!, n[2]!] : [n[2]!, n[0]!];
     const [minLat, maxLat] = n[1]! <= n[3]! ? [n[1]!, n[3]!] : [n[3]!, n[1]!];
     if (minLon === maxLon || minLat === maxLat) {

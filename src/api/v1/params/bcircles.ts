@@ -41,6 +41,13 @@ export function parseBcircles(value: string): AreaOfInterest[] {
         { boundary: id },
       );
     }
+    if (lon < -180 || lon > 180) {
+      throw new MaphistError(
+        'BOUNDARY_INVALID',
+        `${MSG.BCIRCLES_FORMAT} The centre of bcircle '${id}' has longitude ${lon}; give lon,lat with a longitude between -180 and 180.`,
+        { boundary: id },
+      );
+    }
     if (!(radius > 0) || radius > MAX_CIRCLE_RADIUS) {
       throw new MaphistError(
         'BOUNDARY_INVALID',

@@ -38,6 +38,21 @@ export function splitTextObjects(value: string): TextObjects {
   return { ids: withIds ? ids : undefined, fields };
 }
 
+/**
+ * A coordinate must lie on the globe: longitude within [-180, 180], latitude within [-90, 90]
+ * (the reference let such boundaries through to a 404 or a 500). `what` names the object in the
+ * message (`The bbox 'b1'`).
+ */
+export function assertLonLat(lon: number, lat: number, what: string, id: string): void {
+  if (lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90) return;
+  const [name, value, range] = lon >= -180 && lon <= 180 ? ['latitude', lat, '[-90, 90]'] : ['longitude', lon, '[-180, 180]'];
+  throw new MaphistError(
+    'BOUNDARY_INVALID',
+    `${what} has a ${name} of ${value}, outside ${range}. Give coordinates in WGS84 degrees: longitudes within [-180, 180], latitudes within [-90, 90].`,
+    { boundary: id },
+  );
+}
+
 /** `boundary1`, `boundary2`, … */
 export function defaultId(index: number): string {
   return `boundary${index + 1}`;

@@ -7,7 +7,10 @@ import { MaphistError } from '../../../core/errors.js';
 import type { AreaOfInterest } from '../../../query/model.js';
 import { parseBboxes } from './bboxes.js';
 import { parseBcircles } from './bcircles.js';
+import { countJsonPositions } from '../../common/limits.js';
 import { parseBpolys } from './bpolys.js';
+import { javaSplitCount } from './java-text.js';
+import { admit } from './limit-check.js';
 import { MSG } from './messages.js';
 
 export type BoundaryType = 'bboxes' | 'bcircles' | 'bpolys';
@@ -26,6 +29,7 @@ export function parseBoundary(params: { bboxes?: string; bcircles?: string; bpol
   if (given.length > 1) throw new MaphistError('BOUNDARY_INVALID', MSG.BOUNDARY_MULTIPLE);
   const type = given[0]!;
   const value = params[type]!;
+  admitBoundary(type, value);
   let parsed: ParsedBoundary;
   if (type === 'bpolys') {
     parsed = { type, ...parseBpolys(value) };
@@ -33,8 +37,34 @@ export function parseBoundary(params: { bboxes?: string; bcircles?: string; bpol
     const areas = type === 'bboxes' ? parseBboxes(value) : parseBcircles(value);
     parsed = { type, areas, outputIds: areas.map((a) => a.id) };
   }
+  if (parsed.areas.length === 0) {
+    throw new MaphistError('BOUNDARY_INVALID', `The ${type} parameter holds no boundary object, only separators; give at least one ${OBJECT_FORMAT[type]}.`);
+  }
   assertUniqueIds(parsed.areas);
   return parsed;
+}
+
+const OBJECT_FORMAT: Record<BoundaryType, string> = {
+  bboxes: 'box as minLon,minLat,maxLon,maxLat',
+  bcircles: 'circle as lon,lat,radius',
+  bpolys: 'polygon as lon,lat pairs ending with the first pair',
+};
+
+const FIELDS_PER_OBJECT: Record<'bboxes' | 'bcircles', number> = { bboxes: 4, bcircles: 3 };
+
+/**
+ * The boundary and vertex limits, counted in the text before it is split or parsed: boxes and
+ * circles by their comma fields, text bpolys by their coordinate pairs, GeoJSON bpolys by their
+ * positions (the features are counted once the JSON is read, before any polygon is built).
+ */
+function admitBoundary(type: BoundaryType, value: string): void {
+  if (type === 'bpolys') {
+    const vertices = /^\s*\{/.test(value) ? countJsonPositions(value) : Math.ceil(javaSplitCount(value, ',|') / 2);
+    admit('vertices', vertices, 'vertices over all bpolys', 'Simplify the polygons, or split the area over several requests.');
+    return;
+  }
+  const objects = Math.ceil(javaSplitCount(value, ',|') / FIELDS_PER_OBJECT[type]);
+  admit('boundaries', objects, `boundaries in ${type}`, 'Split them over several requests.');
 }
 
 export function assertUniqueIds(areas: readonly AreaOfInterest[]): void {

@@ -6,8 +6,9 @@
 import { MaphistError } from '../../../core/errors.js';
 import type { MultiPolygon, Polygon, Position } from '../../../geometry/types.js';
 import type { AreaOfInterest } from '../../../query/model.js';
-import { area, defaultId, splitTextObjects } from './boundary-objects.js';
+import { area, assertLonLat, defaultId, splitTextObjects } from './boundary-objects.js';
 import { parseJavaDouble } from './java-text.js';
+import { admit } from './limit-check.js';
 import { MSG } from './messages.js';
 import { findPolygonProblem } from '../../../geometry/polygon-validity.js';
 
@@ -19,6 +20,7 @@ export interface ParsedBpolys {
 
 export function parseBpolys(value: string): ParsedBpolys {
   const parsed = /^\s*\{/.test(value) ? parseGeoJsonBpolys(value) : parseTextBpolys(value);
+  for (const a of parsed.areas) assertPolygonInRange(a);
   for (const a of parsed.areas) {
     const problem = findPolygonProblem(a.geometry);
     if (problem !== undefined) {
@@ -71,8 +73,18 @@ export function parseTextBpolys(value: string): ParsedBpolys {
     }
   }
   if (rings.length === 0) throw new MaphistError('BOUNDARY_INVALID', MSG.BPOLYS_FORMAT);
+  admitPolygons(rings.length);
   const areas = rings.map((ring, i) => area(ids?.[i] ?? defaultId(i), { type: 'Polygon', coordinates: [ring] }));
   return { areas, outputIds: areas.map((a) => a.id) };
+}
+
+function admitPolygons(count: number): void {
+  admit('boundaries', count, 'boundaries in bpolys', 'Split them over several requests.');
+}
+
+function assertPolygonInRange(a: AreaOfInterest): void {
+  const polygons = a.geometry.type === 'Polygon' ? [a.geometry.coordinates] : a.geometry.coordinates;
+  for (const polygon of polygons) for (const ring of polygon) for (const [lon, lat] of ring) assertLonLat(lon, lat, `The bpolys boundary '${a.id}'`, a.id);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -95,6 +107,7 @@ export function parseGeoJsonBpolys(value: string): ParsedBpolys {
       'The GeoJSON FeatureCollection given as bpolys has no features; give at least one Polygon or MultiPolygon feature.',
     );
   }
+  admitPolygons(features.length);
   const areas: AreaOfInterest[] = [];
   const outputIds: (string | number)[] = [];
   features.forEach((feature, i) => {

@@ -4,6 +4,8 @@
  */
 import { MaphistError } from '../../../core/errors.js';
 import type { SnapshotGrouping } from '../../../query/model.js';
+import { javaSplitCount } from './java-text.js';
+import { admit } from './limit-check.js';
 import { MSG } from './messages.js';
 import type { V1Route } from './route-parameters.js';
 
@@ -23,12 +25,16 @@ export function parseGroupByKey(value: string | undefined): string {
 
 /** `groupByValues`: optional; undefined = every value found. */
 export function parseGroupByValues(value: string | undefined): string[] | undefined {
+  if (value !== undefined)
+    admit('groupByValues', javaSplitCount(value, ','), 'values in groupByValues', 'Split them over several requests.', { parameter: 'groupByValues' });
   const list = value === undefined ? [] : [...new Set(items(value))];
   return list.length === 0 ? undefined : list;
 }
 
 /** `groupByKeys`: one or more keys. */
 export function parseGroupByKeys(value: string | undefined): string[] {
+  if (value !== undefined)
+    admit('groupByKeys', javaSplitCount(value, ','), 'keys in groupByKeys', 'Split them over several requests.', { parameter: 'groupByKeys' });
   const list = value === undefined ? [] : [...new Set(items(value))];
   if (list.length === 0) throw new MaphistError('PARAM_INVALID', MSG.GROUP_BY_KEYS, { parameter: 'groupByKeys' });
   return list;

@@ -51,3 +51,24 @@ export function javaDoubleToString(n: number): string {
   const m = mantissa.includes('.') ? mantissa : `${mantissa}.0`;
   return `${m}E${exponent.replace('+', '')}`;
 }
+
+/**
+ * How many fields `javaSplit` would give when `text` is split at every character of `separators`
+ * (one or two characters; trailing empty fields dropped), counted without splitting: a request's list is measured against
+ * its limit before it is built.
+ */
+export function javaSplitCount(text: string, separators: string): number {
+  if (text === '') return 1;
+  const a = separators.charCodeAt(0);
+  const b = separators.length > 1 ? separators.charCodeAt(1) : a;
+  const isSeparator = (i: number): boolean => {
+    const c = text.charCodeAt(i);
+    return c === a || c === b;
+  };
+  let end = text.length;
+  while (end > 0 && isSeparator(end - 1)) end--;
+  if (end === 0) return 0;
+  let n = 1;
+  for (let i = 0; i < end; i++) if (isSeparator(i)) n++;
+  return n;
+}

@@ -5,15 +5,17 @@
  */
 import { MaphistError } from '../../../core/errors.js';
 import type { StoreMetadata } from '../../../store/metadata.js';
-import { javaSplit } from './java-text.js';
-import { addPeriod, parseIsoPeriod, parseIsoTimestamp } from '../../common/iso-time.js';
+import { javaSplit, javaSplitCount } from './java-text.js';
+import { addPeriod, parseIsoPeriod, parseIsoTimestamp, seriesLength, type IsoPeriod } from '../../common/iso-time.js';
+import { limitMessage } from '../../common/limits.js';
+import { v1Limit } from './limit-check.js';
 import { MSG } from './messages.js';
 
 /** How a route uses time: snapshots, intervals (≥ 2 timestamps), or exactly two (full-history and contributions extraction: `t1,t2` or `t1/t2`). */
 export type TimeUse = 'snapshot' | 'intervals' | 'exactlyTwo';
 
-/** The most timestamps one request may produce (the reference had no limit and ran out of memory). */
-export const DEFAULT_MAX_TIMESTAMPS = 100_000;
+/** The most timestamps one request may produce (the reference had no limit and ran out of memory): src/api/common/limits.ts. */
+export const DEFAULT_MAX_TIMESTAMPS = v1Limit('timestamps');
 
 export interface TimeContext {
   metadata: Pick<StoreMetadata, 'firstTimestamp' | 'lastTimestamp'>;
@@ -53,6 +55,10 @@ export function parseTime(value: string | undefined, ctx: TimeContext): number[]
   if (blank) {
     result = ctx.use === 'snapshot' ? [last] : [first, last];
   } else if (!value.includes('/')) {
+    const count = javaSplitCount(value, ',');
+    if (count === 0)
+      throw fail(`${MSG.TIME_FORMAT} The time parameter holds only commas; give one or more timestamps separated by commas, or start/end/period.`);
+    admitTimestamps(count, ctx);
     result = javaSplit(value, ',').map(timestamp);
   } else {
     const parts = value.split('/');
@@ -65,7 +71,8 @@ export function parseTime(value: string | undefined, ctx: TimeContext): number[]
     } else {
       const period = parseIsoPeriod(parts[2]!);
       if (period === undefined) throw fail(MSG.TIME_PERIOD);
-      result = series(from, to, period, ctx.maxTimestamps ?? DEFAULT_MAX_TIMESTAMPS);
+      admitTimestamps(seriesLength(from, to, period), ctx);
+      result = series(from, to, period);
     }
   }
   result = [...new Set(result)].sort((a, b) => a - b);
@@ -79,14 +86,21 @@ export function parseTime(value: string | undefined, ctx: TimeContext): number[]
   return result;
 }
 
-function series(from: number, to: number, period: Parameters<typeof addPeriod>[1], max: number): number[] {
+function admitTimestamps(count: number, ctx: TimeContext): void {
+  const max = ctx.maxTimestamps ?? DEFAULT_MAX_TIMESTAMPS;
+  if (count <= max) return;
+  throw new MaphistError(
+    'TIME_INVALID',
+    limitMessage('timestamps in the time parameter', max, count, 'Use a longer period or a shorter time range, or split the range over several requests.'),
+    { limit: 'timestamps', maximum: max, given: count },
+  );
+}
+
+function series(from: number, to: number, period: IsoPeriod): number[] {
   const out: number[] = [];
   for (let k = 0; ; k++) {
     const t = addPeriod(from, period, k);
     if (t > to) break;
-    if (out.length >= max) {
-      throw fail(`The time parameter gives more than ${max} timestamps. Please use a longer period or a shorter time range.`);
-    }
     out.push(t);
   }
   return out;

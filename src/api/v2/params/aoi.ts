@@ -13,6 +13,7 @@ import type { BBox, MultiPolygon, Polygon, Position } from '../../../geometry/ty
 import { parseWkt } from '../../../geometry/wkt.js';
 import type { AreaOfInterest } from '../../../query/model.js';
 import { findPolygonProblem } from '../../../geometry/polygon-validity.js';
+import { countJsonPositions, LIMITS, limitMessage } from '../../common/limits.js';
 import { invalidInput, type Loc } from '../error-status.js';
 
 const LOC: Loc = ['aoi'];
@@ -38,8 +39,17 @@ export function parseAoiText(text: string): AreaOfInterest {
   return bboxAoi(parts.map(Number) as BBox);
 }
 
+/** The vertex limit (src/api/common/limits.ts): at most LIMITS.vertices.v2 positions. */
+export function admitAoiVertices(count: number, loc: Loc = LOC): void {
+  const max = LIMITS.vertices.v2;
+  if (count <= max) return;
+  fail(limitMessage('vertices in the aoi', max, count, 'Simplify the polygon, or split the area over several requests.'), 'too_long', loc);
+}
+
 function parseAoiString(text: string): AreaOfInterest {
   const t = text.trim();
+  // Counted in the text, before it is parsed: JSON positions, or WKT coordinates (one more than the commas).
+  admitAoiVertices(t.startsWith('{') || t.startsWith('[') ? countJsonPositions(t) : countChar(t, ',') + 1);
   if (t.startsWith('{') || t.startsWith('[')) {
     let json: unknown;
     try {
@@ -105,6 +115,21 @@ function area(geometry: Polygon | MultiPolygon, bbox: BBox): AreaOfInterest {
   return { id: AOI_ID, geometry, bbox };
 }
 
+function countChar(text: string, c: string): number {
+  let n = 0;
+  for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) n++;
+  return n;
+}
+
+/** The positions of GeoJSON coordinates (Polygon: depth 2, MultiPolygon: 3), counted before any is read. */
+function countPositions(coordinates: unknown, depth: number): number {
+  if (!Array.isArray(coordinates)) return 0;
+  if (depth === 0) return coordinates.length;
+  let n = 0;
+  for (const c of coordinates) n += countPositions(c, depth - 1);
+  return n;
+}
+
 function parseGeoJson(o: Record<string, unknown>): Polygon | MultiPolygon {
   if (o.type !== 'Polygon' && o.type !== 'MultiPolygon') {
     return fail("A GeoJSON aoi must be a geometry of type 'Polygon' or 'MultiPolygon' (not a Feature or FeatureCollection).", 'literal_error', [
@@ -113,6 +138,7 @@ function parseGeoJson(o: Record<string, unknown>): Polygon | MultiPolygon {
     ]);
   }
   const loc = [...LOC, 'coordinates'];
+  admitAoiVertices(countPositions(o.coordinates, o.type === 'Polygon' ? 1 : 2), loc);
   if (o.type === 'Polygon') return { type: 'Polygon', coordinates: rings(o.coordinates, loc) };
   if (!Array.isArray(o.coordinates)) return fail('Input should be a valid list', 'list_type', loc);
   return { type: 'MultiPolygon', coordinates: o.coordinates.map((p, i) => rings(p, [...loc, i])) };

@@ -1,4 +1,5 @@
 /** What every version 2 route needs: the services, the request's store generation, the time limits. */
+import { LIMITS } from '../../common/limits.js';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { TimestampContext } from '../params/timestamp.js';
 import { queryTimeoutError } from '../error-status.js';
@@ -21,7 +22,7 @@ export interface V2Context {
 export const DEFAULT_STATS_SECONDS = 180;
 export const DEFAULT_EXTRACTION_SECONDS = 240;
 /** Polygonal aois can be large. */
-export const BODY_LIMIT = 20 * 1024 * 1024;
+export const BODY_LIMIT = LIMITS.bodyBytes.v2;
 
 export function createContext(services: V2Services, allow: V2Context['allow']): V2Context {
   const statsSeconds = services.statsTimeoutSeconds ?? DEFAULT_STATS_SECONDS;

@@ -1,0 +1,186 @@
+/**
+ * The admission limits of both API versions: one table, enforced while a request is read and before
+ * any work is done for it (a parser counts before it splits, so a request over a limit never builds
+ * the oversized list). docs/limits.md is this table in prose, with the reasoning behind each value;
+ * src/api/common/limits.test.ts keeps the two in step.
+ *
+ * Every refusal names the limit and the value the request gave (limitMessage), with an existing
+ * catalog code, so each version answers it with its own status and error body.
+ */
+import type { ErrorCode } from '../../core/errors.js';
+import { DEFAULT_LIMITS as FILTER_LIMITS } from '../../filter/limits.js';
+
+export interface AdmissionLimit {
+  /** The largest value accepted in version 1 (undefined: version 1 has no such input). */
+  readonly v1: number | undefined;
+  /** The largest value accepted in version 2 (undefined: version 2 has no such input). */
+  readonly v2: number | undefined;
+  /** What is counted. */
+  readonly unit: string;
+  /** What the limit bounds, for the docs. */
+  readonly bounds: string;
+  /** The catalog code of the refusal. */
+  readonly code: ErrorCode;
+}
+
+const MB = 1024 * 1024;
+
+export const LIMITS = {
+  boundaries: {
+    v1: 1_000,
+    v2: undefined,
+    unit: 'boundaries',
+    bounds: 'boundary objects of one request: bboxes, bcircles, bpolys polygons or GeoJSON features (v2 takes one aoi)',
+    code: 'BOUNDARY_INVALID',
+  },
+  vertices: {
+    v1: 100_000,
+    v2: 100_000,
+    unit: 'vertices',
+    bounds: 'coordinate pairs over all boundaries of one request (v1 bpolys, v2 aoi), counted in the text before it is parsed',
+    code: 'BOUNDARY_INVALID',
+  },
+  timestamps: {
+    v1: 10_000,
+    v2: 1_000,
+    unit: 'timestamps',
+    bounds: 'timestamps of one request: a time list or a start/end/period series (v2: series points or bin edges); a longer one is refused, never cut',
+    code: 'TIME_INVALID',
+  },
+  groupByKeys: {
+    v1: 50,
+    v2: undefined,
+    unit: 'keys',
+    bounds: 'keys of groupByKeys (…/groupBy/key); v2 groups by one key',
+    code: 'PARAM_INVALID',
+  },
+  groupByValues: {
+    v1: 1_000,
+    v2: undefined,
+    unit: 'values',
+    bounds: 'values of groupByValues (…/groupBy/tag)',
+    code: 'PARAM_INVALID',
+  },
+  filterLength: {
+    v1: FILTER_LIMITS.maxLength,
+    v2: FILTER_LIMITS.maxLength,
+    unit: 'characters',
+    bounds: 'length of one filter (filter, filter2, or the filter the deprecated keys/values/types build)',
+    code: 'FILTER_TOO_LONG',
+  },
+  filterDepth: {
+    v1: FILTER_LIMITS.maxDepth,
+    v2: FILTER_LIMITS.maxDepth,
+    unit: 'levels',
+    bounds: 'nesting of parentheses and `not` in one filter',
+    code: 'FILTER_TOO_DEEP',
+  },
+  filterTerms: {
+    v1: FILTER_LIMITS.maxDnfTerms,
+    v2: FILTER_LIMITS.maxDnfTerms,
+    unit: 'terms',
+    bounds: 'and-clauses of a filter once every `or` is multiplied out',
+    code: 'FILTER_TOO_COMPLEX',
+  },
+  bodyBytes: {
+    v1: 20 * MB,
+    v2: 20 * MB,
+    unit: 'bytes',
+    bounds: 'request body (form, multipart or JSON), checked against Content-Length before it is read',
+    code: 'PAYLOAD_TOO_LARGE',
+  },
+  queryBytes: {
+    v1: 32 * 1024,
+    v2: 32 * 1024,
+    unit: 'bytes',
+    bounds: 'query string of the URL (after `?`, as sent)',
+    code: 'URI_TOO_LONG',
+  },
+} as const satisfies Record<string, AdmissionLimit>;
+
+export type LimitName = keyof typeof LIMITS;
+
+/**
+ * Node's limit on the request line and headers together (the `maxHeaderSize` of the HTTP server): a
+ * request over it is refused by Node itself with a bare 431, before any API code runs. It leaves
+ * room for the longest accepted query string and ordinary headers.
+ */
+export const MAX_HEADER_BYTES = 64 * 1024;
+
+/** 1000 → "1,000". */
+export function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** 20971520 → "20 MB", 32768 → "32 KB", else bytes. */
+export function formatBytes(n: number): string {
+  if (n >= MB && n % MB === 0) return `${n / MB} MB`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KB`;
+  return `${formatCount(n)} bytes`;
+}
+
+/**
+ * The refusal's text: `what` names the input (`boundaries`, `timestamps in the time parameter`),
+ * `given` the request's count (`more than` when parsing stopped at the limit without counting on),
+ * `fix` says what to do instead.
+ */
+export function limitMessage(what: string, limit: number, given: number | string, fix: string, unit = (n: number) => formatCount(n)): string {
+  const value = typeof given === 'number' ? unit(given) : given;
+  return `At most ${unit(limit)} ${what} are accepted; the request has ${value}. ${fix}`;
+}
+
+/** A refusal before any work: the code and the message an API version answers with. */
+export interface Refusal {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+/**
+ * The query-string and body-size limits of a request, from its URL and Content-Length alone (run as
+ * an onRequest hook, before the body is read). A body sent without Content-Length is cut off by the
+ * body parser's own limit instead (bodyTooLargeMessage).
+ */
+export function requestSizeRefusal(url: string, contentLength: string | undefined, version: 'v1' | 'v2'): Refusal | undefined {
+  const q = url.indexOf('?');
+  const queryBytes = q < 0 ? 0 : Buffer.byteLength(url.slice(q + 1));
+  const maxQuery = LIMITS.queryBytes[version];
+  if (queryBytes > maxQuery) {
+    return {
+      code: LIMITS.queryBytes.code,
+      message: `A query string of at most ${formatBytesExact(maxQuery)} is accepted; the request has ${formatBytesExact(queryBytes)}. Send the parameters in a POST body instead.`,
+    };
+  }
+  const length = contentLength === undefined ? Number.NaN : Number(contentLength);
+  const maxBody = LIMITS.bodyBytes[version];
+  if (Number.isFinite(length) && length > maxBody) return { code: LIMITS.bodyBytes.code, message: bodyTooLargeMessage(version, length) };
+  return undefined;
+}
+
+/** The body-size refusal; `given` undefined: the body had no Content-Length and was cut off at the limit. */
+export function bodyTooLargeMessage(version: 'v1' | 'v2', given?: number): string {
+  const max = LIMITS.bodyBytes[version];
+  const has = given === undefined ? `more than ${formatBytesExact(max)}` : formatBytesExact(given);
+  return `A request body of at most ${formatBytesExact(max)} is accepted; the request has ${has}. Simplify the boundaries, or split the request into several.`;
+}
+
+/** "32 KB (32,768 bytes)": the rounded size and the exact byte count. */
+export function formatBytesExact(n: number): string {
+  const rounded = formatBytes(n);
+  return rounded.endsWith('bytes') ? rounded : `${rounded} (${formatCount(n)} bytes)`;
+}
+
+/**
+ * The number of positions in JSON text (each `[` followed by a number), counted before the JSON is
+ * parsed, so that a boundary over the vertex limit is refused before it is built. Other numeric
+ * arrays (a GeoJSON feature's properties) count too; boundaries rarely carry any.
+ */
+export function countJsonPositions(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) {
+    let j = i + 1;
+    let c = text.charCodeAt(j);
+    while (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) c = text.charCodeAt(++j);
+    if ((c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2b || c === 0x2e) n++;
+  }
+  return n;
+}
