@@ -67,10 +67,11 @@ const BINS_JSON = envelope({
 
 const ERRORS = {
   401: json('No API key in the `Authorization` header.', MESSAGE),
-  403: json('The API key is unknown or revoked, or its daily quota is used up.', MESSAGE),
-  413: json('The request body is larger than the server accepts.', MESSAGE),
+  403: json('The API key is unknown or revoked.', MESSAGE),
+  413: json('The request body is larger than the server accepts (docs/limits.md).', MESSAGE),
+  414: json('The query string is longer than the server accepts (docs/limits.md).', MESSAGE),
   422: json('Invalid input (body, query, filter, aoi, time …), also malformed JSON.', VALIDATION_ERROR),
-  429: json('Too many requests with this key within a minute; `Retry-After` says when to try again.', MESSAGE),
+  429: json('Too many requests with this key within a minute, or its daily quota is used up; `Retry-After` says when to try again.', MESSAGE),
   500: json('An unexpected failure (logged by the server).', MESSAGE),
   504: json('The query took longer than the time limit of the route.', VALIDATION_ERROR),
 } satisfies Record<number, OpenAPIV3.ResponseObject>;
@@ -92,14 +93,14 @@ export function v2Responses(url: string, method: string): Record<string, OpenAPI
           content: { 'text/csv': { schema: str } },
         }
       : json(bins ? 'The time bins.' : 'The time series.', bins ? BINS_JSON : FEATURES_JSON);
-    return { 200: ok, ...pick([401, 403, 413, 422, 429, 500, 504]) };
+    return { 200: ok, ...pick([401, 403, 413, 414, 422, 429, 500, 504]) };
   }
   if (url.startsWith('/extraction/')) {
     const ok = {
       description: 'A GeoParquet file, streamed.',
       content: { 'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary' } } },
     } as OpenAPIV3.ResponseObject;
-    return { 200: ok, ...pick(post ? [401, 403, 413, 422, 429, 500, 504] : [401, 403, 422, 429, 500, 504]) };
+    return { 200: ok, ...pick(post ? [401, 403, 413, 414, 422, 429, 500, 504] : [401, 403, 414, 422, 429, 500, 504]) };
   }
   if (url.startsWith('/filter/')) {
     const ok = json('The filter is valid (echoed).', {
@@ -107,7 +108,7 @@ export function v2Responses(url: string, method: string): Record<string, OpenAPI
       required: ['apiVersion', 'attribution', 'filter'],
       properties: { apiVersion: str, attribution, filter: str },
     });
-    return { 200: ok, ...pick(post ? [413, 422, 500] : [422, 500]) };
+    return { 200: ok, ...pick(post ? [413, 414, 422, 500] : [414, 422, 500]) };
   }
   if (url === '/metadata') return { 200: json('The metadata of the database.', { type: 'object' }), ...pick([500]) };
   return {};
