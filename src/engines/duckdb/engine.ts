@@ -35,6 +35,7 @@ import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { slicer } from './yielding.js';
 
 export interface DuckDbQueryEngine extends QueryEngine {
   readonly dictionary: StoreTagDictionary;
@@ -61,6 +62,8 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   const boundaryCache = options.boundaryCache ?? createBoundaryCache();
   const poolMinGeometries = options.poolMinGeometries ?? 64;
   const poolOf = () => options.geometryPool ?? sharedGeometryPool();
+  /** The loops below give the event loop a turn every 10 ms (yielding.ts). */
+  const pause = slicer();
   const dict = await dictionaryOf(store);
   // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
   const filterSql = (filter: Filter, alias?: string) =>
@@ -129,7 +132,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const boundary: [number, number, number, number][] = [];
     let i = 0;
     for (let row = 0; row < rows.rowCount; row++) {
-      if ((++i & 1023) === 0) checkAborted(signal);
+      if ((++i & 1023) === 0) {
+        checkAborted(signal);
+        await pause();
+      }
       const f = rows.f[row];
       const e = rows.e[row];
       const g = rows.g[row];
@@ -172,7 +178,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     checkAborted(signal);
     used.forEach((u, k) => (u.value = Number.isNaN(values[k]) ? null : values[k]));
     for (const [f, e, g, rowid] of boundary) {
-      if ((++i & 255) === 0) checkAborted(signal);
+      if ((++i & 255) === 0) {
+        checkAborted(signal);
+        await pause();
+      }
       const gid = gidOf.get(rowid);
       const entry = gid === undefined ? undefined : geometries.get(gid);
       if (!entry || entry.value === null || entry.value === undefined) continue;
@@ -368,7 +377,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         p_interior: pInterior,
       } = r;
       const { tag_change: tagChange, geometry_change: geometryChangeFlag, tags, tags_before: tagsBefore, g_rid: gRid, p_rid: pRid, run, p_run: pRun } = r;
-      if ((++i & 255) === 0) checkAborted(q.signal);
+      if ((++i & 255) === 0) {
+        checkAborted(q.signal);
+        await pause();
+      }
       const c = classifyWith(
         {
           type,
@@ -450,7 +462,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     let singles: { k: number; g: number; gb: number; userId: number; row: number }[] = [];
     let i = 0;
     for (let row = 0; row < rows.rowCount; row++) {
-      if ((++i & 1023) === 0) checkAborted(q.signal);
+      if ((++i & 1023) === 0) {
+        checkAborted(q.signal);
+        await pause();
+      }
       const k = rows.k[row];
       const g = rows.g[row];
       const gb = rows.gb[row];
@@ -477,7 +492,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     // latest: per element, the single with the highest `ord` that classifies as a contribution.
     const latestOf = new Map<string, { ord: number; c: Contribution; k: number; g: number; gb: number }>();
     for (const { k, g, gb, userId, row } of singles) {
-      if ((++i & 255) === 0) checkAborted(q.signal);
+      if ((++i & 255) === 0) {
+        checkAborted(q.signal);
+        await pause();
+      }
       const type = rows.type[row]!;
       const id = rows.id[row]!;
       const validFrom = rows.valid_from[row]!;
