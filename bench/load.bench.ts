@@ -82,6 +82,9 @@ function percentile(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
 }
 
+/** Per client count: the statuses other than 200 (0: the connection failed or timed out). */
+const otherStatuses: string[] = [];
+
 async function run(base: string, clients: number): Promise<string[]> {
   const end = performance.now() + SECONDS * 1000;
   const outcomes: Outcome[] = [];
@@ -106,6 +109,9 @@ async function run(base: string, clients: number): Promise<string[]> {
   const heavyOk = ok.filter((o) => !o.trivial).map((o) => o.ms);
   const errors = outcomes.filter((o) => o.status !== 200 && o.status !== 503).length;
   const refused = outcomes.filter((o) => o.status === 503).length;
+  const counts = new Map<number, number>();
+  for (const o of outcomes) if (o.status !== 200) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+  otherStatuses.push(`${clients} clients: ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ') || 'none'}`);
   const trivialMax = Math.max(...probes, ...outcomes.filter((o) => o.trivial).map((o) => o.ms));
   return [
     String(clients),
@@ -152,7 +158,7 @@ try {
   console.log('clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial max ms');
   for (const n of CLIENTS) {
     const row = await run(base, n);
-    console.log(row.join(' | '));
+    console.log(row.join(' | '), `(${otherStatuses.at(-1)})`);
     rows.push(`| ${row.join(' | ')} |`);
   }
   const la = loadavg()
@@ -172,6 +178,8 @@ and a probe's every 200 ms).
 | clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial max ms |
 | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
+
+Answers other than 200: ${otherStatuses.join('; ')}.
 
 `,
   );

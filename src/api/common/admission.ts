@@ -123,9 +123,14 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
   const retryAfter = options.retryAfterSeconds ?? 1;
   const state: DrainState = { draining: false, inFlight: 0, idle: [] };
   drains.set(app, state);
-  app.addHook('onRequest', (_request, reply, done) => {
+  /** The slot a request holds, released when its response closes (one listener per response does both). */
+  const slotOf = new WeakMap<object, { release?: () => void }>();
+  app.addHook('onRequest', (request, reply, done) => {
     state.inFlight++;
+    const held: { release?: () => void } = {};
+    slotOf.set(request.raw, held);
     reply.raw.once('close', () => {
+      held.release?.();
       state.inFlight--;
       if (state.inFlight === 0) for (const f of state.idle.splice(0)) f();
     });
@@ -143,8 +148,9 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
       reply.header('retry-after', String(retryAfter));
       throw serverBusyError(retryAfter);
     }
-    if (reply.raw.closed) release();
-    else reply.raw.once('close', release);
+    const held = slotOf.get(request.raw);
+    if (reply.raw.closed || !held) release();
+    else held.release = release;
   });
   return slots;
 }
