@@ -62,6 +62,8 @@ interface Outcome {
   status: number;
   trivial: boolean;
   retryAfter?: number;
+  /** Why a request failed without a status. */
+  failure?: string;
 }
 
 async function send(base: string, r: Req): Promise<Outcome> {
@@ -71,8 +73,9 @@ async function send(base: string, r: Req): Promise<Outcome> {
     await res.arrayBuffer();
     const retryAfter = res.status === 503 ? Number(res.headers.get('retry-after') ?? 1) : undefined;
     return { ms: performance.now() - t, status: res.status, trivial: r.trivial, retryAfter };
-  } catch {
-    return { ms: performance.now() - t, status: 0, trivial: r.trivial };
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    return { ms: performance.now() - t, status: 0, trivial: r.trivial, failure: `${r.id}: ${cause?.code ?? cause?.message ?? (e as Error).message}` };
   }
 }
 
@@ -111,7 +114,10 @@ async function run(base: string, clients: number): Promise<string[]> {
   const refused = outcomes.filter((o) => o.status === 503).length;
   const counts = new Map<number, number>();
   for (const o of outcomes) if (o.status !== 200) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
-  otherStatuses.push(`${clients} clients: ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ') || 'none'}`);
+  const failures = new Map<string, number>();
+  for (const o of outcomes) if (o.failure) failures.set(o.failure, (failures.get(o.failure) ?? 0) + 1);
+  const why = [...failures].map(([f, n]) => `${n} × ${f}`).join(', ');
+  otherStatuses.push(`${clients} clients: ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ') || 'none'}${why ? ` (status 0: ${why})` : ''}`);
   const trivialMax = Math.max(...probes, ...outcomes.filter((o) => o.trivial).map((o) => o.ms));
   return [
     String(clients),
