@@ -12,6 +12,8 @@ import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/tes
 import { bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 import { createGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { encodeWkb } from '../../geometry/wkb.js';
+import type { Geometry } from '../../geometry/types.js';
 
 const TIMESTAMPS = ['2010-01-01', '2014-01-01', '2018-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
 
@@ -66,8 +68,18 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
     });
   }
 
-  it('a cancelled request aborts its pool tasks', async () => {
+  it('a cancelled request rejects instead of answering (the abort reaches the pool)', async () => {
     const controller = new AbortController();
+    // The request is cancelled just as its geometries go to the pool.
+    const aborting: GeometryPool = {
+      threads: pool.threads,
+      close: () => pool.close(),
+      measureClipped: (area, measure, wkbs, signal) => {
+        controller.abort(new Error('cancelled by the test'));
+        return pool.measureClipped(area, measure, wkbs, signal);
+      },
+    };
+    const engine = await createDuckDbQueryEngine(db.store, { geometryPool: aborting, poolMinGeometries: 0 });
     const filter = parseFilter('building=* or highway=*', { version: 1 });
     const q = {
       areas: [areas[0].area],
@@ -77,11 +89,20 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
       grouping: { by: 'none' } as const,
       signal: controller.signal,
     };
-    const sentBefore = geometriesSent;
-    const running = pooled.aggregateSnapshots(q);
-    // Abort once the geometries are on their way to the workers.
-    while (geometriesSent === sentBefore) await new Promise((r) => setImmediate(r));
-    controller.abort(new Error('cancelled by the test'));
-    await assert.rejects(running);
+    await assert.rejects(engine.aggregateSnapshots(q));
+  });
+
+  it('a task aborted while it runs rejects, and the pool goes on', async () => {
+    // A batch big enough to be still running when the abort comes: 2,000 circles of 2,000 vertices.
+    const ring = Array.from({ length: 2001 }, (_, k) => [1.5 + 0.1 * Math.cos((2 * Math.PI * k) / 2000), 42.5 + 0.1 * Math.sin((2 * Math.PI * k) / 2000)]);
+    const wkb = encodeWkb({ type: 'LineString', coordinates: ring } as Geometry);
+    const wkbs = Array.from({ length: 2000 }, () => wkb);
+    const area = areas[0].area;
+    const controller = new AbortController();
+    const running = pool.measureClipped(area, 'length', wkbs, controller.signal);
+    setTimeout(() => controller.abort(new Error('cancelled by the test')), 20);
+    await assert.rejects(running, (e) => (e as Error).name === 'AbortError');
+    const small = await pool.measureClipped(area, 'length', wkbs.slice(0, 2));
+    assert.equal(small.length, 2);
   });
 });
