@@ -15,6 +15,8 @@ import type { Engines } from '../query/engines.js';
 import type { StoreHandle } from '../query/generations.js';
 import { generationOf, installGenerationHook } from './generation-hook.js';
 import { installCancellation } from './common/cancellation.js';
+import { installAdmission } from './common/admission.js';
+import { findV1Route } from './v1/params/route-parameters.js';
 import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
 import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
 import { v1Plugin, type V1PluginOptions } from './v1/plugin.js';
@@ -40,6 +42,11 @@ export interface AppConfig {
   neutralNames?: boolean;
   /** One line per request (`maphist serve` writes them to standard output); absent: no request log. */
   requestLog?: RequestLogOptions;
+  /**
+   * Admission of heavy requests (api/common/admission.ts): how many run at once (default: the
+   * machine's cores, at least 2) and how many wait (default 8 × concurrency); beyond, 503.
+   */
+  admission?: { concurrency?: number; queue?: number; retryAfterSeconds?: number };
 }
 
 /** What the command line hands the server. */
@@ -91,6 +98,7 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   if (config.onRoute) app.addHook('onRoute', config.onRoute);
   if (config.requestLog) installRequestLog(app, config.requestLog);
   installCancellation(app);
+  installAdmission(app, { ...config.admission, isHeavy: isHeavyRequest });
   installGenerationHook(app, store);
   const enginesOf = (request: FastifyRequest): Engines => ({ ...generationOf(request).engines, ...replace });
   const v1DataOf = (request: FastifyRequest): V1Data => {
@@ -118,4 +126,19 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
     await app.register(v2Plugin, { prefix, services } satisfies V2PluginOptions);
   }
   return app;
+}
+
+/**
+ * The requests admission counts (api/common/admission.ts): v1 aggregation and extraction (every v1
+ * route but metadata), v2 statistics and extraction. Metadata, health, filter validation and the
+ * docs bypass it.
+ */
+export function isHeavyRequest(request: FastifyRequest): boolean {
+  const url = request.raw.url ?? request.url;
+  const path = url.split('?')[0]!;
+  if (path.startsWith('/v1/')) {
+    const route = findV1Route(path.slice(3));
+    return route !== undefined && route.family !== 'metadata';
+  }
+  return /^\/v2(?:-rc)?\/(?:stats|extraction)\//.test(path);
 }

@@ -40,6 +40,8 @@ export const V2_ERROR_STATUS = {
   // nginx's "client closed request": the client never sees it (the request log does).
   CLIENT_DISCONNECTED: 499,
   SERVER_SHUTTING_DOWN: 503,
+  // Admission (api/common/admission.ts): the queue of heavy requests is full; with Retry-After.
+  SERVER_BUSY: 503,
   PAYLOAD_TOO_LARGE: 413,
   METHOD_NOT_ALLOWED: 405,
   RESOURCE_NOT_FOUND: 404,

@@ -1,11 +1,15 @@
 /**
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--keys-db PATH] [--no-api-keys]
- * [--neutral-names] [--log-format text|json]`: serve both API versions, one log line per request on
- * standard output.
+ * [--neutral-names] [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
+ * [--drain-seconds S]`: serve both API versions, one log line per request on standard output.
+ * SIGTERM and SIGINT drain (api/common/admission.ts): new requests are answered 503, those running
+ * get `--drain-seconds` (default 10) to finish, then they are cancelled and the process exits.
  */
+import { totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
 import { buildApp } from '../../api/server.js';
+import { defaultConcurrency, drainApp } from '../../api/common/admission.js';
 import { openDuckDbGeneration } from '../../engines/duckdb/generation.js';
 import { createStoreHandle } from '../../query/generations.js';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
@@ -25,7 +29,47 @@ export const SERVE_OPTIONS = {
   'log-format': { type: 'string', default: 'text' },
   /** v1 extraction writes the spec's neutral `@mapId`/`@mapType` instead of the clients' `@osmId`/`@osmType`. */
   'neutral-names': { type: 'boolean', default: false },
+  /** The process's memory budget (default: half the machine's memory); see `memoryPlan`. */
+  'memory-limit': { type: 'string' },
+  /** Heavy requests running at once (default: the cores, at least 2); more wait in the queue. */
+  concurrency: { type: 'string' },
+  /** Heavy requests waiting at most (default 8 × concurrency); one more is answered 503 with Retry-After. */
+  queue: { type: 'string' },
+  /** On SIGTERM/SIGINT, how long the running requests get before they are cancelled (default 10). */
+  'drain-seconds': { type: 'string', default: '10' },
 } as const;
+
+const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
+
+/** A size such as `4GB`, `512MiB`, `1.5 GB` or a number of bytes, in bytes (CLI_USAGE otherwise). */
+export function parseSize(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
+  const unit = m ? UNITS[(m[2] || 'B').toUpperCase()] : undefined;
+  const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
+  if (!(bytes > 0) || !Number.isSafeInteger(bytes))
+    throw new MaphistError('CLI_USAGE', `--memory-limit takes a size such as 4GB or 512MiB, not ${JSON.stringify(text)}`);
+  return bytes;
+}
+
+/**
+ * How the memory budget is shared: DuckDB's query instance gets half of it (`memory_limit`: its
+ * buffers, sorts and hash tables; beyond it DuckDB spills to disk or fails the query), the
+ * streaming instance its fixed 64 MB, and the rest is left for the JavaScript heaps (the main
+ * thread and the geometry workers) and the native memory outside DuckDB's accounting. The
+ * admission limit (`--concurrency`) bounds how many results are assembled in JavaScript at once.
+ */
+export function memoryPlan(budgetBytes: number): { duckDbBytes: number; duckDbLimit: string } {
+  const MiB = 2 ** 20;
+  const duckDbBytes = Math.max(128 * MiB, Math.floor(budgetBytes / 2 / MiB) * MiB);
+  return { duckDbBytes, duckDbLimit: `${duckDbBytes / MiB}MiB` };
+}
+
+function wholeNumber(text: string | undefined, flag: string, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new MaphistError('CLI_USAGE', `${flag} takes a whole number ≥ ${min}`);
+  return n;
+}
 
 export async function serveCommand(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: SERVE_OPTIONS });
@@ -41,6 +85,10 @@ export async function serve(values: {
   'no-api-keys'?: boolean;
   'neutral-names'?: boolean;
   'log-format'?: string;
+  'memory-limit'?: string;
+  concurrency?: string;
+  queue?: string;
+  'drain-seconds'?: string;
 }): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
@@ -48,9 +96,15 @@ export async function serve(values: {
   if (!(timeoutSeconds > 0)) throw new MaphistError('CLI_USAGE', '--timeout takes a positive number of seconds');
   const logFormat = values['log-format'] ?? 'text';
   if (logFormat !== 'text' && logFormat !== 'json') throw new MaphistError('CLI_USAGE', '--log-format takes text or json');
+  const budget = values['memory-limit'] === undefined ? Math.floor(totalmem() / 2) : parseSize(values['memory-limit']);
+  const memory = memoryPlan(budget);
+  const concurrency = wholeNumber(values.concurrency, '--concurrency', 1) ?? defaultConcurrency();
+  const queue = wholeNumber(values.queue, '--queue', 0);
+  const drainSeconds = Number(values['drain-seconds'] ?? '10');
+  if (!(drainSeconds >= 0)) throw new MaphistError('CLI_USAGE', '--drain-seconds takes a number of seconds ≥ 0');
   // The composition root: the store opened as the handle's first generation (its engines over it),
   // handed to the server. An update swaps a new generation in (StoreHandle.swap).
-  const store = createStoreHandle(await openDuckDbGeneration(values.db!));
+  const store = createStoreHandle(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit }));
   const keysDb = values['keys-db'] ?? keysDbPathFor(values.db!);
   const keys: ApiKeyGuard | undefined = values['no-api-keys']
     ? undefined
@@ -64,20 +118,33 @@ export async function serve(values: {
       neutralNames: values['neutral-names'],
       requestLog: { format: logFormat, write: (line) => process.stdout.write(`${line}\n`) },
       logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
+      admission: { concurrency, queue },
     },
   });
   const address = await app.listen({ port, host: values.host });
   console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);
+  const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
+  console.log(
+    `memory budget ${gb(budget)} (DuckDB ${gb(memory.duckDbBytes)}); ${concurrency} heavy requests at once, ${queue ?? 8 * concurrency} waiting at most`,
+  );
   console.log(keys ? `v2 statistics and extraction need an API key (keys file ${keysDb})` : 'v2 statistics and extraction need no API key (--no-api-keys)');
   const saveUsageFailed = (e: Error) => console.error(`maphist: could not save key usage to ${keysDb}: ${e.message}`);
-  const stop = async () => {
-    // Usage first (app.close waits for streaming answers), then what the last requests added.
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    // A second signal ends the process at once.
+    if (stopping) process.exit(0);
+    stopping = true;
+    console.log(`maphist serve: ${signal}: draining (running requests get ${drainSeconds} s, new ones are answered 503)`);
+    // Should a cancelled request not let the server close, the process ends anyway.
+    setTimeout(() => process.exit(0), (drainSeconds + 2) * 1000).unref();
+    // Usage first, then drain (new requests 503; running ones get drainSeconds, then are
+    // cancelled), then what the last requests added.
     await keys?.flush().catch(saveUsageFailed);
-    await app.close();
+    await drainApp(app, drainSeconds * 1000);
     await keys?.close().catch(saveUsageFailed);
     await store.close();
     process.exit(0);
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

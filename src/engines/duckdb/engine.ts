@@ -3,7 +3,6 @@
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
 import { compilePredicate, compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
-import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
@@ -34,8 +33,9 @@ import type {
 import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotSql } from './sql/aggregation.js';
 import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
-
-const MEASURE_OF: Record<Measure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf, perimeter: perimeterOf };
+import { measureClipped } from './boundary-measure-task.js';
+import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { slicer } from './yielding.js';
 
 export interface DuckDbQueryEngine extends QueryEngine {
   readonly dictionary: StoreTagDictionary;
@@ -48,10 +48,22 @@ export interface DuckDbQueryEngine extends QueryEngine {
 export interface DuckDbQueryEngineOptions {
   /** The WKB of boundary geometries remembered between requests (shared with the v2 engine by the server). */
   boundaryCache?: BoundaryCache;
+  /**
+   * Where boundary rows are clipped and measured when there are at least `poolMinGeometries` of
+   * them (default: the process's pool, geometry-pool.ts; fewer are done on the calling thread, where
+   * a worker's round trip would cost more than it frees).
+   */
+  geometryPool?: GeometryPool;
+  /** Default 64; 0 sends every batch to the pool, Infinity none. */
+  poolMinGeometries?: number;
 }
 
 export async function createDuckDbQueryEngine(store: Store, options: DuckDbQueryEngineOptions = {}): Promise<DuckDbQueryEngine> {
   const boundaryCache = options.boundaryCache ?? createBoundaryCache();
+  const poolMinGeometries = options.poolMinGeometries ?? 64;
+  const poolOf = () => options.geometryPool ?? sharedGeometryPool();
+  /** The loops below give the event loop a turn every 10 ms (yielding.ts). */
+  const pause = slicer();
   const dict = await dictionaryOf(store);
   // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
   const filterSql = (filter: Filter, alias?: string) =>
@@ -93,6 +105,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * One snapshot scan over one area: per label (from the group code), the series over the timestamps.
    */
   async function snapshotScan(
+    area: AreaOfInterest,
     plan: SqlAreaPlan,
     timestamps: number[],
     whereSql: string,
@@ -116,11 +129,13 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       }
       return list;
     };
-    const measureOf = MEASURE_OF[measure];
     const boundary: [number, number, number, number][] = [];
     let i = 0;
     for (let row = 0; row < rows.rowCount; row++) {
-      if ((++i & 1023) === 0) checkAborted(signal);
+      if ((++i & 1023) === 0) {
+        checkAborted(signal);
+        await pause();
+      }
       const f = rows.f[row];
       const e = rows.e[row];
       const g = rows.g[row];
@@ -147,16 +162,29 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       if (r === null) geometries.set(gid, { wkb: geometry! });
       else gidOf.set(r, gid);
     }
-    for (const [f, e, g, rowid] of boundary) {
-      if ((++i & 255) === 0) checkAborted(signal);
+    // The geometries the boundary rows use, clipped and measured: many in the geometry pool's
+    // workers (the event loop stays free for other requests), a few here.
+    const used: { wkb: Uint8Array; value?: number | null }[] = [];
+    for (const [, , , rowid] of boundary) {
       const gid = gidOf.get(rowid);
       const entry = gid === undefined ? undefined : geometries.get(gid);
-      if (!entry) continue;
-      if (entry.value === undefined) {
-        const clipped = plan.clip(decodeWkb(entry.wkb));
-        entry.value = clipped === null ? null : measureOf(clipped);
+      if (entry && entry.value === undefined) {
+        entry.value = null;
+        used.push(entry);
       }
-      if (entry.value === null) continue;
+    }
+    const wkbs = used.map((u) => u.wkb);
+    const values = used.length >= poolMinGeometries ? await poolOf().measureClipped(area, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
+    checkAborted(signal);
+    used.forEach((u, k) => (u.value = Number.isNaN(values[k]) ? null : values[k]));
+    for (const [f, e, g, rowid] of boundary) {
+      if ((++i & 255) === 0) {
+        checkAborted(signal);
+        await pause();
+      }
+      const gid = gidOf.get(rowid);
+      const entry = gid === undefined ? undefined : geometries.get(gid);
+      if (!entry || entry.value === null || entry.value === undefined) continue;
       for (const s of seriesOf(g)) s.add(entry.value, 1, f, e);
     }
     return series;
@@ -184,6 +212,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         perArea.push({
           area,
           series: await snapshotScan(
+            area,
             await withPlaced(planAreaSql(area), [q.filter], true, q.signal),
             q.timestamps,
             where,
@@ -216,8 +245,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       return { groups };
     }
     const coder = groupCoder(g, dict);
+    const union = unionOfAreas(q.areas);
     const series = await snapshotScan(
-      await withPlaced(planAreaSql(unionOfAreas(q.areas)), [q.filter], true, q.signal),
+      union,
+      await withPlaced(planAreaSql(union), [q.filter], true, q.signal),
       q.timestamps,
       where,
       coder.codeSql,
@@ -238,6 +269,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const n = q.timestamps.length;
     const run = async (area: AreaOfInterest, key: GroupKey) => {
       const series = await snapshotScan(
+        area,
         await withPlaced(planAreaSql(area), [q.filter, q.filter2], true, q.signal),
         q.timestamps,
         where,
@@ -345,7 +377,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         p_interior: pInterior,
       } = r;
       const { tag_change: tagChange, geometry_change: geometryChangeFlag, tags, tags_before: tagsBefore, g_rid: gRid, p_rid: pRid, run, p_run: pRun } = r;
-      if ((++i & 255) === 0) checkAborted(q.signal);
+      if ((++i & 255) === 0) {
+        checkAborted(q.signal);
+        await pause();
+      }
       const c = classifyWith(
         {
           type,
@@ -427,7 +462,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     let singles: { k: number; g: number; gb: number; userId: number; row: number }[] = [];
     let i = 0;
     for (let row = 0; row < rows.rowCount; row++) {
-      if ((++i & 1023) === 0) checkAborted(q.signal);
+      if ((++i & 1023) === 0) {
+        checkAborted(q.signal);
+        await pause();
+      }
       const k = rows.k[row];
       const g = rows.g[row];
       const gb = rows.gb[row];
@@ -454,7 +492,10 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     // latest: per element, the single with the highest `ord` that classifies as a contribution.
     const latestOf = new Map<string, { ord: number; c: Contribution; k: number; g: number; gb: number }>();
     for (const { k, g, gb, userId, row } of singles) {
-      if ((++i & 255) === 0) checkAborted(q.signal);
+      if ((++i & 255) === 0) {
+        checkAborted(q.signal);
+        await pause();
+      }
       const type = rows.type[row]!;
       const id = rows.id[row]!;
       const validFrom = rows.valid_from[row]!;

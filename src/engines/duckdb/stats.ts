@@ -19,6 +19,7 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readRecords } from './statements.js';
+import { slicer } from './yielding.js';
 import type { Statement } from './sql/statement.js';
 import { v2ScopedFilterSql } from './scope.js';
 
@@ -50,6 +51,7 @@ export async function createDuckDbStatsEngine(
   cache: BoundaryCache = createBoundaryCache(),
 ): Promise<DuckDbStatsEngine> {
   const d = await dictionaryOf(store, dictionary);
+  const pause = slicer();
   // The v2 scope comes with every filter (scope.ts): nodes, ways, multipolygon and boundary
   // relations, none whose every version is untagged.
   const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') =>
@@ -112,7 +114,11 @@ export async function createDuckDbStatsEngine(
     const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal);
     let i = 0;
     for (const [r, wkb] of wkbOf) {
-      if ((++i & 63) === 0) checkAborted(signal);
+      if ((++i & 63) === 0) {
+        checkAborted(signal);
+        // The event loop gets a turn every 10 ms (yielding.ts).
+        await pause();
+      }
       fetched.set(r, wkb === null ? null : surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
     }
     for (const { rowid: r } of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);

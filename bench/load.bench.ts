@@ -1,0 +1,196 @@
+/**
+ * bench:load — many clients at once. One build of maphist (this checkout, or `--checkout DIR`)
+ * serves a store (`--db`, default: the merged four-country history imported afresh) from its own
+ * process; N clients (default 32, then 128) each send requests for S seconds (default 60), one at a
+ * time, from a mixed set: the requests of bench/cases.ts (v1 (a)–(e), v2 (a)–(b), the two
+ * extractions) and the trivial `/v1/metadata` and `/v2-rc/health`, every client starting at its own
+ * place in the list. A client answered 503 waits its `Retry-After` (at most 1 s) before its next request.
+ * Besides the clients, a probe asks `/v2-rc/health` every 200 ms: its largest wait is the
+ * "trivial max" (together with the trivial requests of the mix).
+ *
+ *   npm run build && node dist/bench/load.bench.js [--checkout DIR] [--db FILE] [--clients 32,128]
+ *     [--seconds 60] [--label after] [--serve-args "--memory-limit 4GB"]
+ *
+ * Prints per client count: requests answered 200 per second, p50 and p99 of their latency, errors
+ * (anything but 200 and 503, and failed connections), 503s, and the largest latency of a trivial
+ * request. Writes its section `load-<label>` of bench/RESULTS.md.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
+import { EXTRACTION_CASES, V1_CASES, V2_CASES } from './cases.js';
+import { machineDescription, replaceResultsSection } from './support.js';
+
+const { values } = parseArgs({
+  options: {
+    checkout: { type: 'string', default: '.' },
+    db: { type: 'string' },
+    clients: { type: 'string', default: '32,128' },
+    seconds: { type: 'string', default: '60' },
+    label: { type: 'string', default: 'after' },
+    'serve-args': { type: 'string', default: '' },
+  },
+});
+const CLIENTS = values.clients!.split(',').map(Number);
+const SECONDS = Number(values.seconds);
+
+interface Req {
+  id: string;
+  trivial: boolean;
+  url: string;
+  init?: RequestInit;
+}
+
+const REQUESTS: Req[] = [
+  ...V1_CASES.map((c) => ({ id: `v1 (${c.id})`, trivial: false, url: `${c.path}?${new URLSearchParams(c.params)}` })),
+  ...V2_CASES.map((c) => ({
+    id: `v2 (${c.id})`,
+    trivial: false,
+    url: c.path,
+    init: { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.body) },
+  })),
+  ...EXTRACTION_CASES.map((c) => ({ id: c.id, trivial: false, url: c.url })),
+  { id: 'v1 metadata', trivial: true, url: '/v1/metadata' },
+  { id: 'v2 health', trivial: true, url: '/v2-rc/health' },
+];
+
+interface Outcome {
+  ms: number;
+  status: number;
+  trivial: boolean;
+  retryAfter?: number;
+  /** Why a request failed without a status. */
+  failure?: string;
+}
+
+async function send(base: string, r: Req): Promise<Outcome> {
+  const t = performance.now();
+  try {
+    const res = await fetch(base + r.url, { ...r.init, signal: AbortSignal.timeout(300_000) });
+    await res.arrayBuffer();
+    const retryAfter = res.status === 503 ? Number(res.headers.get('retry-after') ?? 1) : undefined;
+    return { ms: performance.now() - t, status: res.status, trivial: r.trivial, retryAfter };
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+    return { ms: performance.now() - t, status: 0, trivial: r.trivial, failure: `${r.id}: ${cause?.code ?? cause?.message ?? (e as Error).message}` };
+  }
+}
+
+function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+/** Per client count: the statuses other than 200 (0: the connection failed or timed out). */
+const otherStatuses: string[] = [];
+
+async function run(base: string, clients: number): Promise<string[]> {
+  const end = performance.now() + SECONDS * 1000;
+  const outcomes: Outcome[] = [];
+  const client = async (k: number) => {
+    for (let i = k; performance.now() < end; i++) {
+      const o = await send(base, REQUESTS[i % REQUESTS.length]);
+      outcomes.push(o);
+      if (o.retryAfter !== undefined) await new Promise((ok) => setTimeout(ok, Math.min(1, o.retryAfter!) * 1000));
+    }
+  };
+  const probes: number[] = [];
+  const probe = async () => {
+    while (performance.now() < end) {
+      probes.push((await send(base, REQUESTS[REQUESTS.length - 1])).ms);
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+  };
+  const t = performance.now();
+  await Promise.all([...Array.from({ length: clients }, (_, k) => client(k)), probe()]);
+  const seconds = (performance.now() - t) / 1000;
+  const ok = outcomes.filter((o) => o.status === 200);
+  const heavyOk = ok.filter((o) => !o.trivial).map((o) => o.ms);
+  const errors = outcomes.filter((o) => o.status !== 200 && o.status !== 503).length;
+  const refused = outcomes.filter((o) => o.status === 503).length;
+  const counts = new Map<number, number>();
+  for (const o of outcomes) if (o.status !== 200) counts.set(o.status, (counts.get(o.status) ?? 0) + 1);
+  const failures = new Map<string, number>();
+  for (const o of outcomes) if (o.failure) failures.set(o.failure, (failures.get(o.failure) ?? 0) + 1);
+  const why = [...failures].map(([f, n]) => `${n} × ${f}`).join(', ');
+  otherStatuses.push(`${clients} clients: ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ') || 'none'}${why ? ` (status 0: ${why})` : ''}`);
+  const trivialMax = Math.max(...probes, ...outcomes.filter((o) => o.trivial).map((o) => o.ms));
+  return [
+    String(clients),
+    seconds.toFixed(0),
+    String(outcomes.length),
+    (ok.length / seconds).toFixed(1),
+    (heavyOk.length / seconds).toFixed(1),
+    percentile(heavyOk, 50).toFixed(0),
+    percentile(heavyOk, 99).toFixed(0),
+    String(errors),
+    String(refused),
+    trivialMax.toFixed(0),
+  ];
+}
+
+const checkout = resolve(values.checkout!);
+const cli = join(checkout, 'dist/src/cli/main.js');
+const work = mkdtempSync(join(tmpdir(), 'maphist-load-'));
+let child: ChildProcess | undefined;
+try {
+  let db = values.db ? resolve(values.db) : join(work, 'load.duckdb');
+  if (!values.db) execFileSync(process.execPath, [cli, 'import', FOUR_COUNTRIES, '--db', db], { stdio: 'ignore' });
+  const commit = execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD']).toString().trim();
+  const extra = values['serve-args']!.split(' ').filter((s) => s.length > 0);
+  child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', '--log-format', 'json', ...extra], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const base = await new Promise<string>((ok, fail) => {
+    let out = '';
+    child!.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /http:\/\/[0-9.]+:\d+/.exec(out);
+      if (m) ok(m[0]);
+    });
+    child!.once('exit', (code) => fail(new Error(`server exited (${code}) before listening: ${out}`)));
+  });
+  child.stdout!.resume();
+  // Warm-up: each request once.
+  for (const r of REQUESTS) {
+    const o = await send(base, r);
+    if (o.status !== 200) throw new Error(`${r.id}: HTTP ${o.status} in the warm-up`);
+  }
+  const rows: string[] = [];
+  console.log('clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial max ms');
+  for (const n of CLIENTS) {
+    const row = await run(base, n);
+    console.log(row.join(' | '), `(${otherStatuses.at(-1)})`);
+    rows.push(`| ${row.join(' | ')} |`);
+  }
+  const la = loadavg()
+    .map((x) => x.toFixed(1))
+    .join(' / ');
+  db = db.startsWith(work) ? `${FOUR_COUNTRIES.split('/').pop()} imported afresh` : db;
+  replaceResultsSection(
+    `load-${values.label}`,
+    `## Load, ${values.label} (\`node dist/bench/load.bench.js --label ${values.label}\`)
+
+Machine: ${machineDescription()}; load average ${la} at the end. Build \`${commit}\`, store: ${db}${extra.length ? `, \`serve ${extra.join(' ')}\`` : ''}.
+Mixed set: v1 (a)–(e), v2 (a)–(b), the two extractions (bench/cases.ts), \`/v1/metadata\`, \`/v2-rc/health\`;
+each client sends one at a time, a 503 makes it wait its Retry-After (at most 1 s). "heavy": the
+non-trivial requests answered 200. "trivial max": the largest latency of a trivial request (the mix's
+and a probe's every 200 ms).
+
+| clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial max ms |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+${rows.join('\n')}
+
+Answers other than 200: ${otherStatuses.join('; ')}.
+
+`,
+  );
+} finally {
+  child?.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 500));
+  rmSync(work, { recursive: true, force: true });
+}

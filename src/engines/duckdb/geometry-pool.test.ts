@@ -1,0 +1,108 @@
+/**
+ * The geometry pool (geometry-pool.ts) in the engine: boundary rows clipped and measured in worker
+ * threads give the brute-force numbers (brute-force.ts, an independent clip and measure), the same
+ * as on the calling thread; the pool was used (counted); a cancelled request's tasks are aborted.
+ */
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { parseFilter } from '../../filter/index.js';
+import type { Measure } from '../../query/model.js';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
+import { bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
+import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
+import { createGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { encodeWkb } from '../../geometry/wkb.js';
+import type { Geometry } from '../../geometry/types.js';
+
+const TIMESTAMPS = ['2010-01-01', '2014-01-01', '2018-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
+
+function close(got: number[], want: number[], what: string): void {
+  assert.equal(got.length, want.length, what);
+  got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= 1e-6 + 1e-9 * Math.abs(want[i]), `${what}[${i}]: ${g} vs ${want[i]}`));
+}
+
+describe('boundary rows in the geometry pool (Andorra)', () => {
+  let db: ImportedDb;
+  let rows: BruteRow[];
+  let pool: GeometryPool;
+  let pooled: DuckDbQueryEngine;
+  let inline: DuckDbQueryEngine;
+  let geometriesSent = 0;
+  before(async () => {
+    db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
+    rows = await loadAllRows(db);
+    pool = createGeometryPool(2);
+    const counting: GeometryPool = {
+      threads: pool.threads,
+      close: () => pool.close(),
+      measureClipped: (area, measure, wkbs, signal) => {
+        geometriesSent += wkbs.length;
+        return pool.measureClipped(area, measure, wkbs, signal);
+      },
+    };
+    pooled = await createDuckDbQueryEngine(db.store, { geometryPool: counting, poolMinGeometries: 0 });
+    inline = await createDuckDbQueryEngine(db.store, { poolMinGeometries: Number.POSITIVE_INFINITY });
+  });
+  after(async () => {
+    await pool.close();
+    db.dispose();
+  });
+
+  const areas = randomAreas(rng(7)).slice(0, 4);
+  for (const text of ['building=*', 'highway=*']) {
+    it(`${text}: length, area and perimeter in ${areas.length} areas equal brute force, pooled and inline alike`, async () => {
+      const filter = parseFilter(text, { version: 1 });
+      const sentBefore = geometriesSent;
+      for (const { area, brute } of areas) {
+        const want = bruteSnapshots(rows, brute, filter, TIMESTAMPS);
+        for (const measure of ['length', 'area', 'perimeter'] as Measure[]) {
+          const q = { areas: [area], timestamps: TIMESTAMPS, filter, measure, grouping: { by: 'none' } as const };
+          const got = (await pooled.aggregateSnapshots(q)).groups[0].values;
+          close(got, want[measure], `${area.id} ${text} ${measure} (pool)`);
+          // Equal up to the order of the sums (DuckDB's row order varies between runs).
+          close((await inline.aggregateSnapshots(q)).groups[0].values, got, `${area.id} ${text} ${measure}: pool = inline`);
+        }
+      }
+      assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
+    });
+  }
+
+  it('a cancelled request rejects instead of answering (the abort reaches the pool)', async () => {
+    const controller = new AbortController();
+    // The request is cancelled just as its geometries go to the pool.
+    const aborting: GeometryPool = {
+      threads: pool.threads,
+      close: () => pool.close(),
+      measureClipped: (area, measure, wkbs, signal) => {
+        controller.abort(new Error('cancelled by the test'));
+        return pool.measureClipped(area, measure, wkbs, signal);
+      },
+    };
+    const engine = await createDuckDbQueryEngine(db.store, { geometryPool: aborting, poolMinGeometries: 0 });
+    const filter = parseFilter('building=* or highway=*', { version: 1 });
+    const q = {
+      areas: [areas[0].area],
+      timestamps: TIMESTAMPS,
+      filter,
+      measure: 'length' as const,
+      grouping: { by: 'none' } as const,
+      signal: controller.signal,
+    };
+    await assert.rejects(engine.aggregateSnapshots(q));
+  });
+
+  it('a task aborted while it runs rejects, and the pool goes on', async () => {
+    // A batch big enough to be still running when the abort comes: 2,000 circles of 2,000 vertices.
+    const ring = Array.from({ length: 2001 }, (_, k) => [1.5 + 0.1 * Math.cos((2 * Math.PI * k) / 2000), 42.5 + 0.1 * Math.sin((2 * Math.PI * k) / 2000)]);
+    const wkb = encodeWkb({ type: 'LineString', coordinates: ring } as Geometry);
+    const wkbs = Array.from({ length: 2000 }, () => wkb);
+    const area = areas[0].area;
+    const controller = new AbortController();
+    const running = pool.measureClipped(area, 'length', wkbs, controller.signal);
+    setTimeout(() => controller.abort(new Error('cancelled by the test')), 20);
+    await assert.rejects(running, (e) => (e as Error).name === 'AbortError');
+    const small = await pool.measureClipped(area, 'length', wkbs.slice(0, 2));
+    assert.equal(small.length, 2);
+  });
+});

@@ -1,0 +1,75 @@
+/**
+ * The geometry pool: worker threads (Piscina, docs/dependencies.md) that decode, clip and measure
+ * the boundary rows of aggregation queries (boundary-measure-task.ts), so that a request with
+ * many geometries on its area's edge does not hold the event loop, and with it every other client
+ * (health checks included), for the seconds its geometry takes. A batch is split into parts of
+ * about equal size, one per worker, and its WKB transferred, not copied. A task whose request is
+ * cancelled is aborted (Piscina ends the worker that runs it and starts another).
+ *
+ * One pool per process (`sharedGeometryPool`): idle workers do not keep the process alive and end
+ * after a while.
+ */
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
+import type { AreaOfInterest, Measure } from '../../query/model.js';
+import { packWkbs, type BoundaryMeasureTask } from './boundary-measure-task.js';
+
+export interface GeometryPool {
+  /** Clips each WKB to `area` and measures it: the values in order, NaN where nothing lies in the area. */
+  measureClipped(area: AreaOfInterest, measure: Measure, wkbs: readonly Uint8Array[], signal?: AbortSignal): Promise<Float64Array>;
+  readonly threads: number;
+  close(): Promise<void>;
+}
+
+export function createGeometryPool(threads = Math.max(1, availableParallelism())): GeometryPool {
+  const pool = new Piscina({
+    filename: new URL('./geometry-worker.js', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: 30_000,
+  });
+  return {
+    threads,
+    async measureClipped(area, measure, wkbs, signal) {
+      let total = 0;
+      for (const w of wkbs) total += w.length;
+      // Parts of about equal bytes, one per thread (a request alone uses every worker).
+      const target = Math.ceil(total / threads);
+      const parts: Uint8Array[][] = [];
+      let part: Uint8Array[] = [];
+      let size = 0;
+      for (const w of wkbs) {
+        part.push(w);
+        size += w.length;
+        if (size >= target) {
+          parts.push(part);
+          part = [];
+          size = 0;
+        }
+      }
+      if (part.length > 0) parts.push(part);
+      const results = await Promise.all(
+        parts.map((p) => {
+          const { bytes, offsets } = packWkbs(p);
+          const task: BoundaryMeasureTask = { area, measure, bytes, offsets };
+          return pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer] }) as Promise<Float64Array>;
+        }),
+      );
+      const out = new Float64Array(wkbs.length);
+      let at = 0;
+      for (const r of results) {
+        out.set(r, at);
+        at += r.length;
+      }
+      return out;
+    },
+    close: () => pool.destroy(),
+  };
+}
+
+let shared: GeometryPool | undefined;
+
+/** The process's pool, made at first use. */
+export function sharedGeometryPool(): GeometryPool {
+  return (shared ??= createGeometryPool());
+}
