@@ -73,6 +73,7 @@ const ERRORS = {
   422: json('Invalid input (body, query, filter, aoi, time …), also malformed JSON.', VALIDATION_ERROR),
   429: json('Too many requests with this key within a minute, or its daily quota is used up; `Retry-After` says when to try again.', MESSAGE),
   500: json('An unexpected failure (logged by the server).', MESSAGE),
+  503: json('The server is busy (every slot for heavy requests taken, the queue full) or shutting down; `Retry-After` says when to try again.', MESSAGE),
   504: json('The query took longer than the time limit of the route.', VALIDATION_ERROR),
 } satisfies Record<number, OpenAPIV3.ResponseObject>;
 
@@ -93,14 +94,14 @@ export function v2Responses(url: string, method: string): Record<string, OpenAPI
           content: { 'text/csv': { schema: str } },
         }
       : json(bins ? 'The time bins.' : 'The time series.', bins ? BINS_JSON : FEATURES_JSON);
-    return { 200: ok, ...pick([401, 403, 413, 414, 422, 429, 500, 504]) };
+    return { 200: ok, ...pick([401, 403, 413, 414, 422, 429, 500, 503, 504]) };
   }
   if (url.startsWith('/extraction/')) {
     const ok = {
       description: 'A GeoParquet file, streamed.',
       content: { 'application/vnd.apache.parquet': { schema: { type: 'string', format: 'binary' } } },
     } as OpenAPIV3.ResponseObject;
-    return { 200: ok, ...pick(post ? [401, 403, 413, 414, 422, 429, 500, 504] : [401, 403, 414, 422, 429, 500, 504]) };
+    return { 200: ok, ...pick(post ? [401, 403, 413, 414, 422, 429, 500, 503, 504] : [401, 403, 414, 422, 429, 500, 503, 504]) };
   }
   if (url.startsWith('/filter/')) {
     const ok = json('The filter is valid (echoed).', {
