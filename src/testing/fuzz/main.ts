@@ -1,6 +1,6 @@
 /**
  * `npm run fuzz -- [--db PATH] [--seed N] [--requests N] [--concurrency N] [--rss-budget GiB]
- * [--hang-seconds S] [--trivial-limit-ms MS] [--server-timeout S] [--only I,J,…] [--max-seconds S]`:
+ * [--hang-seconds S] [--trivial-limit-ms MS] [--server-timeout S] [--from I] [--only I,J,…] [--max-seconds S] [--max-failures N]`:
  * imports the four-country sample into a temporary folder (or uses --db), starts a real
  * `maphist serve` process and sends it the seeded requests (runner.ts). Prints the summary; exits
  * with 1 on any failure (5xx, hang, unanswered request, slow trivial request, RSS over budget,
@@ -26,6 +26,9 @@ const { values } = parseArgs({
     'server-timeout': { type: 'string', default: '30' },
     'max-seconds': { type: 'string' },
     only: { type: 'string' },
+    /** Start at this request index (e.g. after the hostile catalogue: the random requests only). */
+    from: { type: 'string', default: '0' },
+    'max-failures': { type: 'string', default: '1000' },
   },
 });
 
@@ -48,9 +51,10 @@ if (db === undefined) {
   console.log(`importing ${FOUR_COUNTRIES} into ${db} …`);
   await importInto(FOUR_COUNTRIES, db);
 }
-const server = await startServer(db, ['--timeout', String(num('server-timeout'))]);
+const limit = String(num('server-timeout'));
+const server = await startServer(db, ['--timeout', limit, '--stats-timeout', limit, '--extraction-timeout', limit]);
 console.log(
-  `server ${server.url} (pid ${server.pid}); seed ${seed}, ${only ? `requests ${only.join(',')}` : `${num('requests')} requests`}, concurrency ${num('concurrency')}`,
+  `server ${server.url} (pid ${server.pid}); seed ${seed}, ${only ? `requests ${only.join(',')}` : `${num('requests')} requests from #${num('from')}`}, concurrency ${num('concurrency')}`,
 );
 const interrupted = async () => {
   await server.stop(2000);
@@ -67,9 +71,12 @@ try {
     exited: server.exited,
     seed,
     requests: num('requests'),
+    from: num('from'),
+    maxFailures: num('max-failures'),
     only,
     concurrency: Math.max(1, num('concurrency')),
     hangMs: num('hang-seconds') * 1000,
+    serverLimitSeconds: num('server-timeout'),
     trivialLimitMs: num('trivial-limit-ms'),
     probeEveryMs: 250,
     rssBudget: num('rss-budget') * 2 ** 30,

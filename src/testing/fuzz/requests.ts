@@ -47,6 +47,8 @@ const BBOXES = [
   '-180,-90,180,90',
   '10,10,11,11',
 ];
+/** Extraction streams every matching geometry: small areas. */
+const EXTRACTION_BBOXES = ['1.52,42.50,1.54,42.52', '1.53,42.51,1.535,42.515', '-6.8,62.0,-6.75,62.02', '73.5,4.15,73.55,4.2', '8.75,3.7,8.8,3.75'];
 const BCIRCLES = ['1.52,42.51,1000', 'c1:1.52,42.51,500|c2:-6.77,62.0,2000', '73.5,4.17,300', '1.6,42.55,20000', '0,0,1'];
 const POLY_RING = '1.5,42.5,1.55,42.5,1.55,42.55,1.5,42.55,1.5,42.5';
 const BPOLYS = [
@@ -217,7 +219,7 @@ function v1Pairs(rng: Rng, route: V1Route, extraction: boolean): Pairs {
     [1, 'none'],
     [1, 'two'],
   ] as const);
-  const small = extraction ? BBOXES.slice(1, 6) : BBOXES;
+  const small = extraction ? EXTRACTION_BBOXES : BBOXES;
   if (boundary === 'bboxes' || boundary === 'two') pairs.push(['bboxes', rng.pick(small)]);
   if (boundary === 'bcircles' || boundary === 'two') pairs.push(['bcircles', rng.pick(BCIRCLES.slice(0, extraction ? 3 : 5))]);
   if (boundary === 'bpolys') pairs.push(['bpolys', rng.pick(BPOLYS)]);
@@ -228,6 +230,8 @@ function v1Pairs(rng: Rng, route: V1Route, extraction: boolean): Pairs {
     pairs.push([name, v1Value(rng, name, extraction, fullHistory)]);
   }
   if (rng.chance(0.03)) pairs.push([rng.pick(['bbox', 'Bboxes', 'filters', 'grupByKey', 'x', 'time ']), rng.pick(HOSTILE_VALUES)]);
+  // Most requests carry a small time limit, so that a heavy combination costs seconds, not minutes.
+  if (!pairs.some(([k]) => k === 'timeout') && rng.chance(0.9)) pairs.push(['timeout', rng.pick(['1', '2', '5', '0.5'])]);
   return rng.chance(0.5) ? pairs : pairs.sort(() => rng.float() - 0.5);
 }
 

@@ -24,16 +24,22 @@ export interface FuzzOptions {
   /** Resolves when the server process exits. */
   exited?: Promise<unknown>;
   seed: number;
-  /** Requests 0 … requests-1 (the first ones are the hostile catalogue). */
+  /** Requests from … from+requests-1 (the first ones of a run, from 0, are the hostile catalogue). */
   requests: number;
+  /** The first request's index (default 0). */
+  from?: number;
   /** Only these request indices (a replay). */
   only?: number[];
   concurrency: number;
+  /** The server's time limit (its `--timeout`, and the v2 limits): a transfer cut after it is by design. */
+  serverLimitSeconds: number;
   /** No complete answer after this long is a hang. */
   hangMs: number;
   trivialLimitMs: number;
   probeEveryMs: number;
   rssBudget: number;
+  /** Stop sending new requests once this many failures are found (default: never). */
+  maxFailures?: number;
   /** Stop sending new requests after this long (the report says how many were sent). */
   maxMs?: number;
   /** Called every `progressEvery` requests. */
@@ -43,7 +49,7 @@ export interface FuzzOptions {
   onFailure?: (f: Failure) => void;
 }
 
-export type Outcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'shed-503' | 'hang' | 'no-answer' | 'cut' | 'disconnected';
+export type Outcome = '1xx' | '2xx' | '3xx' | '4xx' | '5xx' | 'shed-503' | 'timeout-504' | 'hang' | 'no-answer' | 'cut' | 'disconnected';
 
 export interface Failure {
   index: number;
@@ -139,6 +145,8 @@ export function send(
         const s = status!;
         const cls = `${Math.floor(s / 100)}xx` as Outcome;
         if (s === 503 && res.headers['retry-after'] !== undefined) done({ outcome: 'shed-503', status: s, head });
+        // Version 2's answer to its time limit (QUERY_TIMEOUT): the request was refused after work, by design.
+        else if (s === 504 && /QueryTimeoutError/.test(head)) done({ outcome: 'timeout-504', status: s, head });
         else done({ outcome: cls, status: s, head });
       });
       res.on('error', (e) => done({ outcome: 'cut', status, error: e.message, head }));
@@ -151,7 +159,7 @@ export function send(
   });
 }
 
-function judge(r: FuzzRequest, a: Answer): string | undefined {
+function judge(r: FuzzRequest, a: Answer, serverLimitMs: number): string | undefined {
   switch (a.outcome) {
     case '5xx':
       return `${a.status}`;
@@ -163,6 +171,8 @@ function judge(r: FuzzRequest, a: Answer): string | undefined {
       // A v1 time limit reached after the first byte cuts the transfer off: by design.
       const text = `${r.path}&${r.body?.subarray(0, 100_000).toString('latin1') ?? ''}`;
       if (/[?&]timeout=|name="timeout"/.test(text)) return undefined;
+      // So does the server's own time limit.
+      if (a.ms >= serverLimitMs * 0.95) return undefined;
       return `transfer cut after ${a.status} (${a.error})`;
     }
     default:
@@ -253,11 +263,12 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
 
   // The requests.
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
-  const indices = o.only ?? Array.from({ length: o.requests }, (_, i) => i);
+  const indices = o.only ?? Array.from({ length: o.requests }, (_, i) => (o.from ?? 0) + i);
   let next = 0;
   const worker = async () => {
     while (!stopping && next < indices.length) {
       if (o.maxMs !== undefined && performance.now() - started > o.maxMs) break;
+      if (o.maxFailures !== undefined && report.failures.length >= o.maxFailures) break;
       const r = fuzzRequest(o.seed, indices[next++]);
       const a = await send(url, r, agent, o.hangMs);
       report.sent++;
@@ -265,7 +276,7 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       if (a.status !== undefined) report.byStatus[a.status] = (report.byStatus[a.status] ?? 0) + 1;
       if (a.outcome === '5xx') report.fiveXx++;
       if (a.outcome === 'hang') report.hangs++;
-      const what = judge(r, a);
+      const what = judge(r, a, o.serverLimitSeconds * 1000);
       if (what !== undefined) {
         fail({ index: r.index, kind: r.kind, what, method: r.method, target: shorten(r.path), answer: a.head ? shorten(a.head, 200) : undefined });
       }
