@@ -1,6 +1,7 @@
 /**
- * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--keys-db PATH] [--no-api-keys]
- * [--neutral-names] [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
+ * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
+ * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
+ * [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
  * [--drain-seconds S]`: serve both API versions, one log line per request on standard output.
  * SIGTERM and SIGINT drain (api/common/admission.ts): new requests are answered 503, those running
  * get `--drain-seconds` (default 10) to finish, then they are cancelled and the process exits.
@@ -21,6 +22,9 @@ export const SERVE_OPTIONS = {
   port: { type: 'string', default: String(DEFAULT_PORT) },
   host: { type: 'string', default: '127.0.0.1' },
   timeout: { type: 'string', default: '600' },
+  /** Version 2 time limits in seconds (defaults: statistics 180, extraction 240). */
+  'stats-timeout': { type: 'string' },
+  'extraction-timeout': { type: 'string' },
   /** The keys file (default: beside --db, see keysDbPathFor). */
   'keys-db': { type: 'string' },
   /** Version 2 statistics and extraction without keys or quotas (a private deployment). */
@@ -81,6 +85,8 @@ export async function serve(values: {
   port?: string;
   host?: string;
   timeout?: string;
+  'stats-timeout'?: string;
+  'extraction-timeout'?: string;
   'keys-db'?: string;
   'no-api-keys'?: boolean;
   'neutral-names'?: boolean;
@@ -94,6 +100,14 @@ export async function serve(values: {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
   const timeoutSeconds = Number(values.timeout);
   if (!(timeoutSeconds > 0)) throw new MaphistError('CLI_USAGE', '--timeout takes a positive number of seconds');
+  const v2Seconds = (flag: 'stats-timeout' | 'extraction-timeout'): number | undefined => {
+    if (values[flag] === undefined) return undefined;
+    const s = Number(values[flag]);
+    if (!(s > 0)) throw new MaphistError('CLI_USAGE', `--${flag} takes a positive number of seconds`);
+    return s;
+  };
+  const statsTimeoutSeconds = v2Seconds('stats-timeout');
+  const extractionTimeoutSeconds = v2Seconds('extraction-timeout');
   const logFormat = values['log-format'] ?? 'text';
   if (logFormat !== 'text' && logFormat !== 'json') throw new MaphistError('CLI_USAGE', '--log-format takes text or json');
   const budget = values['memory-limit'] === undefined ? Math.floor(totalmem() / 2) : parseSize(values['memory-limit']);
@@ -115,6 +129,8 @@ export async function serve(values: {
     keys: keys?.hook,
     config: {
       timeoutSeconds,
+      statsTimeoutSeconds,
+      extractionTimeoutSeconds,
       neutralNames: values['neutral-names'],
       requestLog: { format: logFormat, write: (line) => process.stdout.write(`${line}\n`) },
       logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
