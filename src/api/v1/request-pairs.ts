@@ -82,6 +82,13 @@ export async function collectPairs(request: FastifyRequest): Promise<Pair[]> {
   } else if (request.isMultipart()) {
     try {
       for await (const part of request.parts()) {
+        // busboy gives a part without `name` in its Content-Disposition an undefined field name.
+        if (typeof part.fieldname !== 'string' || part.fieldname === '') {
+          throw new MaphistError(
+            'PARAM_INVALID',
+            'A part of the multipart body has no name: each part needs Content-Disposition: form-data; name="<parameter>".',
+          );
+        }
         if (part.type === 'file') pairs.push([part.fieldname, strictUtf8(await part.toBuffer(), `file part '${part.fieldname}'`)]);
         else pairs.push([part.fieldname, String(part.value ?? '')]);
       }

@@ -93,12 +93,18 @@ interface Answer {
 
 const HEAD_BYTES = 300;
 
-/** Sends one request; never rejects. */
+/**
+ * Sends one request; never rejects. A request that fails before any answer on a kept-alive socket
+ * the server had just closed as idle (`req.reusedSocket` with ECONNRESET or EPIPE: the keep-alive
+ * race Node's documentation describes under `request.reusedSocket`) is sent once more on a new
+ * connection, as HTTP clients do; a reset on a fresh connection is the server's and counts.
+ */
 export function send(
   url: URL,
   r: Pick<FuzzRequest, 'method' | 'path' | 'headers' | 'body' | 'disconnectAfterMs'>,
   agent: Agent,
   hangMs: number,
+  retried = false,
 ): Promise<Answer> {
   const started = performance.now();
   return new Promise<Answer>((resolve) => {
@@ -152,9 +158,16 @@ export function send(
       res.on('error', (e) => done({ outcome: 'cut', status, error: e.message, head }));
       res.on('aborted', () => done({ outcome: 'cut', status, error: 'aborted', head }));
     });
-    req.on('error', (e) =>
-      done({ outcome: status === undefined ? 'no-answer' : 'cut', status, error: `${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}` }),
-    );
+    req.on('error', (e) => {
+      const code = (e as NodeJS.ErrnoException).code ?? '';
+      if (!settled && !retried && status === undefined && req.reusedSocket && (code === 'ECONNRESET' || code === 'EPIPE')) {
+        settled = true;
+        for (const t of timers) clearTimeout(t);
+        send(url, r, agent, hangMs, true).then(resolve);
+        return;
+      }
+      done({ outcome: status === undefined ? 'no-answer' : 'cut', status, error: `${code} ${e.message}` });
+    });
     req.end(r.body);
   });
 }

@@ -3,6 +3,7 @@
  * (dist/src/cli/main.js) run by this Node, on port 0, with its URL read from its first line of
  * standard output; and what /proc says about it (CPU seconds, resident memory). Linux only (/proc).
  */
+import { createWriteStream } from 'node:fs';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +55,9 @@ export function startServer(db: string, args: string[] = []): Promise<ServerProc
     let out = '';
     let found = false;
     // The request log goes to standard output: read (and dropped) to the end, so the pipe never fills.
+    const log = process.env.FUZZ_SERVER_LOG ? createWriteStream(process.env.FUZZ_SERVER_LOG, { flags: 'a' }) : undefined;
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
+      log?.write(d);
       if (found) return;
       out += d;
       const m = /serving .* at (http:\/\/[^\s]+) /.exec(out);
