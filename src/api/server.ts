@@ -16,6 +16,7 @@ import type { StoreHandle } from '../query/generations.js';
 import { generationOf, installGenerationHook } from './generation-hook.js';
 import { installCancellation } from './common/cancellation.js';
 import { installAdmission } from './common/admission.js';
+import { installUnreadBodyDrain } from './common/unread-body.js';
 import { findV1Route } from './v1/params/route-parameters.js';
 import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
 import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
@@ -98,6 +99,7 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   if (config.onRoute) app.addHook('onRoute', config.onRoute);
   if (config.requestLog) installRequestLog(app, config.requestLog);
   installCancellation(app);
+  installUnreadBodyDrain(app);
   installAdmission(app, { ...config.admission, isHeavy: isHeavyRequest });
   installGenerationHook(app, store);
   const enginesOf = (request: FastifyRequest): Engines => ({ ...generationOf(request).engines, ...replace });
