@@ -1,5 +1,5 @@
 /**
- * Cancellation that stops the work, measured by CPU time (issue 17 §3): a real `maphist serve`
+ * Cancellation that stops the work, measured by CPU time (issue 17 part 3): a real `maphist serve`
  * process over the Andorra sample gets a heavy request of each kind (a v1 aggregation, a v1
  * extraction, a v2 statistic, a v2 extraction); once the server is visibly busy with it the client
  * hangs up, or a tiny time limit expires; then the server's CPU time (utime + stime of
@@ -17,7 +17,7 @@ import { cancelAndMeasure, HEAVY, idle } from '../../testing/fuzz/cancel-cpu.js'
 import { importInto, startServer, type ServerProcess } from '../../testing/fuzz/server-process.js';
 
 /**
- * Hang-ups the server notices too late (issue 17 §3, open): the test is skipped with the finding as
+ * Hang-ups the server notices too late (issue 17 part 3, open): the test is skipped with the finding as
  * its reason, so the output shows it; remove the entry once the route is fixed.
  */
 const KNOWN_LEAKS: Record<string, string> = {

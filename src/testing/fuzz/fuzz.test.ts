@@ -1,5 +1,5 @@
 /**
- * The bounded fuzz run of `npm test` (issue 17 §7): a real `maphist serve` process over the Andorra
+ * The bounded fuzz run of `npm test` (issue 17 part 7): a real `maphist serve` process over the Andorra
  * sample gets the whole catalogue of known hostile inputs and 2,000 seeded random requests over
  * every route of both versions (requests.ts); no 5xx, no hang, no unanswered request, no trivial
  * request waiting over 2 s, the server's RSS within 4 GiB, the server alive at the end. A failure

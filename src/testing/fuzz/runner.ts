@@ -2,7 +2,7 @@
  * Sends the fuzzer's requests (requests.ts) to a running server and judges the answers. A run
  * fails on
  *
- * - any 5xx (except 503 with Retry-After: load shedding, issue 17 §2),
+ * - any 5xx (except 503 with Retry-After: load shedding, issue 17 part 2),
  * - a request without a complete answer: no answer within `hangMs` (a hang), a connection closed
  *   without an answer, or a transfer cut off (except where a `timeout` parameter or the client's own
  *   hang-up explains it),
