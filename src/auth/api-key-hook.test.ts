@@ -37,8 +37,11 @@ async function createKey(keysDb: string, ...flags: string[]): Promise<{ id: stri
 interface Served {
   app: FastifyInstance;
   guard: ApiKeyGuard;
-  /** GET /stats; `invalid`: a request the route refuses before any work (422). */
-  get(key?: string, invalid?: boolean): Promise<Response>;
+  /**
+   * GET /stats; `invalid`: a request the route refuses before any work (422); `busy`: one the
+   * server's admission refuses before any work (503, SERVER_BUSY: src/api/common/admission.ts).
+   */
+  get(key?: string, refused?: 'invalid' | 'busy'): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -47,7 +50,9 @@ async function serveGuarded(keysDbPath: string, clock?: { t: number }, logStream
   const app = Fastify({ logger: logStream ? { ...LOGGER_OPTIONS, stream: logStream } : false });
   app.get('/stats', { onRequest: guard.hook }, async (request, reply) => {
     request.log.info({ headers: request.headers }, 'a careless log line with all headers');
-    if ((request.query as { invalid?: string }).invalid) return reply.code(422).send({ detail: [{ loc: ['query'], msg: 'invalid', type: 'value_error' }] });
+    const query = request.query as { invalid?: string; busy?: string };
+    if (query.invalid) return reply.code(422).send({ detail: [{ loc: ['query'], msg: 'invalid', type: 'value_error' }] });
+    if (query.busy) return reply.code(503).header('retry-after', '1').send({ detail: 'busy' });
     return { ok: true };
   });
   app.get('/metadata', async () => ({ open: true }));
@@ -57,7 +62,7 @@ async function serveGuarded(keysDbPath: string, clock?: { t: number }, logStream
   return {
     app,
     guard,
-    get: (key, invalid) => fetch(`${base}/stats${invalid ? '?invalid=1' : ''}`, { headers: key === undefined ? {} : { authorization: key } }),
+    get: (key, refused) => fetch(`${base}/stats${refused ? `?${refused}=1` : ''}`, { headers: key === undefined ? {} : { authorization: key } }),
     close: async () => {
       await app.close();
       await guard.close();
@@ -145,14 +150,15 @@ describe('API-key guard over HTTP', () => {
     }
   });
 
-  it('requests refused before any work (4xx) use neither the daily quota nor the minute window', async () => {
+  it('requests refused before any work (4xx, 503 busy) use neither the daily quota nor the minute window', async () => {
     const keysDb = join(dir, 'refund.keys.duckdb');
     const { key, id } = await createKey(keysDb, '--daily-quota', '2', '--per-minute', '2');
     const clock = { t: T0 };
     const s = await serveGuarded(keysDb, clock);
     try {
-      for (let i = 0; i < 5; i++) assert.equal((await s.get(key, true)).status, 422);
-      assert.equal((await s.get(key)).status, 200, 'the 422s used no minute slot');
+      for (let i = 0; i < 5; i++) assert.equal((await s.get(key, 'invalid')).status, 422);
+      for (let i = 0; i < 5; i++) assert.equal((await s.get(key, 'busy')).status, 503);
+      assert.equal((await s.get(key)).status, 200, 'the 422s and 503s used no minute slot');
       const second = await s.get(key);
       assert.equal(second.status, 200, 'nor any of the daily quota');
       clock.t += 60_000;

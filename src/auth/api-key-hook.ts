@@ -124,10 +124,17 @@ export async function createApiKeyHook(options: ApiKeyHookOptions): Promise<ApiK
     const decision = limiter.take(record.id, { perMinute: record.perMinute ?? defaults.perMinute, dailyQuota: record.dailyQuota ?? defaults.dailyQuota }, at);
     setLimitHeaders(reply, decision);
     if (decision.outcome === 'allowed') {
-      // A request the API refuses before any work (invalid input, 4xx) uses no quota. A client
-      // that leaves (499) or a time limit (504) come after work: they count.
+      // A request the API refuses before any work uses no quota: invalid input (4xx), and the
+      // server's own refusals, busy or shutting down (503: the only statuses of SERVER_BUSY and
+      // SERVER_SHUTTING_DOWN, sent by admission before any work). A client that leaves (499) or
+      // a time limit (504) come after work: they count.
       reply.raw.once('finish', () => {
-        if (reply.statusCode >= 400 && reply.statusCode < 500 && reply.statusCode !== v2Status('CLIENT_DISCONNECTED')) limiter.refund(record.id, at);
+        const status = reply.statusCode;
+        const refused =
+          (status >= 400 && status < 500 && status !== v2Status('CLIENT_DISCONNECTED')) ||
+          status === v2Status('SERVER_BUSY') ||
+          status === v2Status('SERVER_SHUTTING_DOWN');
+        if (refused) limiter.refund(record.id, at);
       });
     } else if (decision.outcome === 'quota-exceeded') {
       reply.code(v2Status('API_KEY_QUOTA_EXCEEDED')).header('retry-after', String(decision.dailyResetSeconds)).send({ detail: MESSAGES.quota });

@@ -16,15 +16,6 @@ import { HISTORY_DIR } from '../../testing/test-data.js';
 import { cancelAndMeasure, HEAVY, idle } from '../../testing/fuzz/cancel-cpu.js';
 import { importInto, startServer, type ServerProcess } from '../../testing/fuzz/server-process.js';
 
-/**
- * Hang-ups the server notices too late (issue 17 part 3, open): the test is skipped with the finding as
- * its reason, so the output shows it; remove the entry once the route is fixed.
- */
-const KNOWN_LEAKS: Record<string, string> = {
-  'v2 extraction':
-    'KNOWN LEAK: a mid-stream hang-up of a v2 extraction is noticed only at its next write (a whole 10,000-row group): 0.3-2.8 CPU-seconds after the hang-up, in about half of the runs',
-};
-
 describe('cancellation stops the work: CPU time of a real server process', { skip: process.platform !== 'linux' && 'reads /proc' }, () => {
   let dir: string;
   let db: string;
@@ -40,7 +31,7 @@ describe('cancellation stops the work: CPU time of a real server process', { ski
     before(async () => (server = await startServer(db)));
     after(() => server?.stop());
     for (const h of HEAVY) {
-      it(`${h.name}: the server's CPU use falls to idle within a second`, { skip: KNOWN_LEAKS[h.name] ?? false }, async () => {
+      it(`${h.name}: the server's CPU use falls to idle within a second`, async () => {
         await idle(server);
         const w = await cancelAndMeasure(server, h, 'disconnect');
         assert.ok(w.secondSecond < 0.2, `${h.name}: ${w.secondSecond.toFixed(2)} CPU-seconds in the second after the first one after the hang-up`);

@@ -60,10 +60,20 @@ function createCancellation(res: ServerResponse, inFlight: Set<InFlight>, contro
   let timer: NodeJS.Timeout | undefined;
   const entry = { controller, res };
   inFlight.add(entry);
+  const disconnected = () => {
+    if (!res.writableFinished && !signal.aborted) controller.abort(abortReason('disconnect'));
+  };
+  // A client that hangs up mid-answer ends the socket first: Node then ends its side too (no
+  // half-open connections), so the answer can never finish, but `close` waits for the next write,
+  // which a writer of whole row groups (GeoParquet) makes only seconds later. The socket's `end`
+  // aborts the work at once.
+  const socket = res.socket;
+  socket?.once('end', disconnected);
   res.once('close', () => {
     clearTimeout(timer);
     inFlight.delete(entry);
-    if (!res.writableFinished && !signal.aborted) controller.abort(abortReason('disconnect'));
+    socket?.off('end', disconnected);
+    disconnected();
   });
   return {
     signal,

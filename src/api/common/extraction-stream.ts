@@ -18,6 +18,7 @@
  *   client's disconnect and the server's shutdown all stop its work; the record iterator is closed
  *   in every case.
  */
+import { slicer } from '../../core/yielding.js';
 import type { ServerResponse } from 'node:http';
 import type { Writable } from 'node:stream';
 import { createGzip } from 'node:zlib';
@@ -138,10 +139,16 @@ export async function streamExtraction<R>(request: FastifyRequest, reply: Fastif
   const writer = o.writer(sink, signal);
 
   try {
+    // Producing a record (clipping, classifying) runs on the main thread, and a generator whose
+    // rows are already read resolves in microtasks only: without a turn now and then the event
+    // loop (health checks, this socket's close) would wait for a whole batch (src/core/yielding.ts).
+    const pause = slicer();
     for (let r = first; !r.done; r = await records.next()) {
       if (signal.aborted) throw signal.reason;
       const pending = writer.add(r.value);
       if (pending) await pending;
+      const turn = pause();
+      if (turn) await turn;
     }
     if (signal.aborted) throw signal.reason;
     await writer.finish();

@@ -35,7 +35,7 @@ import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
-import { slicer } from './yielding.js';
+import { slicer } from '../../core/yielding.js';
 
 export interface DuckDbQueryEngine extends QueryEngine {
   readonly dictionary: StoreTagDictionary;
@@ -62,7 +62,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   const boundaryCache = options.boundaryCache ?? createBoundaryCache();
   const poolMinGeometries = options.poolMinGeometries ?? 64;
   const poolOf = () => options.geometryPool ?? sharedGeometryPool();
-  /** The loops below give the event loop a turn every 10 ms (yielding.ts). */
+  /** The loops below give the event loop a turn every 10 ms (src/core/yielding.ts). */
   const pause = slicer();
   const dict = await dictionaryOf(store);
   // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
@@ -307,7 +307,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     }
     const wkbOf =
       rowidOfRun.size > 0
-        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal)
+        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal, pause)
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const sides = new Map<number, SideGeometry>();
@@ -377,9 +377,12 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         p_interior: pInterior,
       } = r;
       const { tag_change: tagChange, geometry_change: geometryChangeFlag, tags, tags_before: tagsBefore, g_rid: gRid, p_rid: pRid, run, p_run: pRun } = r;
-      if ((++i & 255) === 0) {
+      if ((++i & 255) === 0) checkAborted(q.signal);
+      // Each row may clip geometries: ask for a turn after every one (a clock read).
+      const turn = pause();
+      if (turn) {
+        await turn;
         checkAborted(q.signal);
-        await pause();
       }
       const c = classifyWith(
         {
@@ -492,9 +495,12 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     // latest: per element, the single with the highest `ord` that classifies as a contribution.
     const latestOf = new Map<string, { ord: number; c: Contribution; k: number; g: number; gb: number }>();
     for (const { k, g, gb, userId, row } of singles) {
-      if ((++i & 255) === 0) {
+      if ((++i & 255) === 0) checkAborted(q.signal);
+      // Each row may clip geometries: ask for a turn after every one (a clock read).
+      const turn = pause();
+      if (turn) {
+        await turn;
         checkAborted(q.signal);
-        await pause();
       }
       const type = rows.type[row]!;
       const id = rows.id[row]!;

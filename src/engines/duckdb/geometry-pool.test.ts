@@ -1,7 +1,9 @@
 /**
- * The geometry pool (geometry-pool.ts) in the engine: boundary rows clipped and measured in worker
+ * The geometry pool (geometry-pool.ts) in the engines: boundary rows clipped and measured in worker
  * threads give the brute-force numbers (brute-force.ts, an independent clip and measure), the same
  * as on the calling thread; the pool was used (counted); a cancelled request's tasks are aborted.
+ * The v2 statistics engine (stats.ts) clips its boundary geometries in the same pool: pooled and
+ * inline answers agree (the inline path is checked against brute force in stats.*.test.ts).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -12,6 +14,9 @@ import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/tes
 import { bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 import { createGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
+import { createBoundaryCache } from './boundary-cache.js';
+import type { StatsMeasure } from '../../query/stats.js';
 import { encodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 
@@ -28,6 +33,8 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
   let pool: GeometryPool;
   let pooled: DuckDbQueryEngine;
   let inline: DuckDbQueryEngine;
+  let pooledStats: DuckDbStatsEngine;
+  let inlineStats: DuckDbStatsEngine;
   let geometriesSent = 0;
   before(async () => {
     db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
@@ -43,6 +50,11 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
     };
     pooled = await createDuckDbQueryEngine(db.store, { geometryPool: counting, poolMinGeometries: 0 });
     inline = await createDuckDbQueryEngine(db.store, { poolMinGeometries: Number.POSITIVE_INFINITY });
+    // Caches of their own: each engine reads and clips every boundary geometry itself.
+    pooledStats = await createDuckDbStatsEngine(db.store, pooled.dictionary, createBoundaryCache(), { geometryPool: counting, poolMinGeometries: 0 });
+    inlineStats = await createDuckDbStatsEngine(db.store, pooled.dictionary, createBoundaryCache(), {
+      poolMinGeometries: Number.POSITIVE_INFINITY,
+    });
   });
   after(async () => {
     await pool.close();
@@ -67,6 +79,27 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
       assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
     });
   }
+
+  it('v2 statistics: features (clipped and not), contributions, contributors and currentness agree pooled and inline', async () => {
+    const filter = parseFilter('building=* or highway=*', { version: 2 });
+    const sentBefore = geometriesSent;
+    const edges = [epoch('2008-01-01T00:00:00Z'), epoch('2012-01-01T00:00:00Z'), epoch('2016-01-01T00:00:00Z'), epoch('2018-01-01T00:00:00Z')];
+    for (const { area } of areas) {
+      for (const measure of ['count', 'length', 'area'] as StatsMeasure[]) {
+        for (const clip of [false, true]) {
+          const q = { aoi: area, timestamps: TIMESTAMPS, filter, measure, clip };
+          const got = (await pooledStats.features(q)).total;
+          close(got, (await inlineStats.features(q)).total, `${area.id} features ${measure} clip=${clip}: pool = inline`);
+          const c = { aoi: area, edges, filter, measure, clip };
+          close(await pooledStats.currentness(c), await inlineStats.currentness(c), `${area.id} currentness ${measure} clip=${clip}`);
+        }
+      }
+      const b = { aoi: area, edges, filter };
+      assert.deepEqual(await pooledStats.contributions(b), await inlineStats.contributions(b), `${area.id} contributions`);
+      assert.deepEqual(await pooledStats.contributors(b), await inlineStats.contributors(b), `${area.id} contributors`);
+    }
+    assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
+  });
 
   it('a cancelled request rejects instead of answering (the abort reaches the pool)', async () => {
     const controller = new AbortController();

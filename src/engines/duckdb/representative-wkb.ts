@@ -9,12 +9,14 @@ import type { ByteBoundedLru } from './boundary-cache.js';
 import type { Statement } from './sql/statement.js';
 import { boundaryGeometriesSql } from './sql/stats.js';
 import { checkAborted } from './statements.js';
+import type { Pause } from '../../core/yielding.js';
 
 export async function representativeWkb(
   rowids: Iterable<number>,
   cache: ByteBoundedLru<number, Uint8Array | null>,
   read: <R>(st: Statement<R>) => Promise<R[]>,
   signal: AbortSignal | undefined,
+  pause?: Pause,
 ): Promise<Map<number, Uint8Array | null>> {
   const out = new Map<number, Uint8Array | null>();
   const missing: number[] = [];
@@ -27,7 +29,11 @@ export async function representativeWkb(
   if (missing.length === 0) return out;
   let i = 0;
   for (const { r, geometry: wkb } of await read(boundaryGeometriesSql(missing))) {
-    if ((++i & 63) === 0) checkAborted(signal);
+    if ((++i & 63) === 0) {
+      checkAborted(signal);
+      const turn = pause?.();
+      if (turn) await turn;
+    }
     cache.set(r, wkb);
     out.set(r, wkb);
   }

@@ -6,9 +6,6 @@
  */
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
-import { areaOf, lengthOf } from '../../geometry/measures.js';
-import type { Geometry } from '../../geometry/types.js';
-import { decodeWkb } from '../../geometry/wkb.js';
 import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { valueIdSql } from './sql/groups.js';
 import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsResult, StatsEngine, StatsMeasure } from '../../query/stats.js';
@@ -19,11 +16,12 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readRecords } from './statements.js';
-import { slicer } from './yielding.js';
+import { slicer } from '../../core/yielding.js';
 import type { Statement } from './sql/statement.js';
+import { measureClipped } from './boundary-measure-task.js';
+import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
+import type { AreaOfInterest } from '../../query/model.js';
 import { v2ScopedFilterSql } from './scope.js';
-
-const MEASURE_OF: Record<StatsMeasure, (g: Geometry) => number> = { count: () => 1, length: lengthOf, area: areaOf };
 
 export interface DuckDbStatsEngine extends StatsEngine {
   readonly dictionary: StoreTagDictionary;
@@ -33,9 +31,20 @@ export interface DuckDbStatsEngine extends StatsEngine {
 
 /**
  * What the exact test found for one boundary geometry: null = it does not meet the aoi; else the
- * intersection, or `true` when it surely meets the aoi and the intersection was not asked for.
+ * measure of its intersection with the aoi, or `true` when it meets the aoi and the intersection's
+ * measure was not asked for.
  */
-type Exact = Geometry | true | null;
+type Exact = number | true | null;
+
+export interface DuckDbStatsEngineOptions {
+  /**
+   * Where boundary geometries are clipped when there are at least `poolMinGeometries` of them
+   * (default: the process's pool, geometry-pool.ts), as in the v1 engine (engine.ts).
+   */
+  geometryPool?: GeometryPool;
+  /** Default 64; 0 sends every batch to the pool, Infinity none. */
+  poolMinGeometries?: number;
+}
 
 /** A row the scan could not decide. */
 interface BoundaryRow {
@@ -49,8 +58,11 @@ export async function createDuckDbStatsEngine(
   store: Store,
   dictionary?: StoreTagDictionary,
   cache: BoundaryCache = createBoundaryCache(),
+  options: DuckDbStatsEngineOptions = {},
 ): Promise<DuckDbStatsEngine> {
   const d = await dictionaryOf(store, dictionary);
+  const poolMinGeometries = options.poolMinGeometries ?? 64;
+  const poolOf = () => options.geometryPool ?? sharedGeometryPool();
   const pause = slicer();
   // The v2 scope comes with every filter (scope.ts): nodes, ways, multipolygon and boundary
   // relations, none whose every version is untagged.
@@ -63,12 +75,20 @@ export async function createDuckDbStatsEngine(
   }
 
   /**
-   * The exact intersection of each boundary row's geometry with the aoi (null: it misses the aoi,
-   * its bbox only met the aoi's bbox), by rowid. The rows are grouped by geometry run first
-   * (`boundaryRunsSql`: the states of an element between two geometry changes share their WKB), so
-   * each distinct geometry is fetched, decoded and clipped once.
+   * The exact test of each boundary row's geometry against the aoi (null: it misses the aoi, its
+   * bbox only met the aoi's bbox), by rowid; with `clipMeasure`, the measure of the intersection.
+   * The rows are grouped by geometry run first (`boundaryRunsSql`: the states of an element between
+   * two geometry changes share their WKB), so each distinct geometry is fetched, decoded and clipped
+   * once; many are clipped in the geometry pool, off the event loop.
    */
-  async function exactOf(plan: SqlAreaPlan, rows: readonly BoundaryRow[], needClip: boolean, signal: AbortSignal | undefined): Promise<Map<number, Exact>> {
+  async function exactOf(
+    plan: SqlAreaPlan,
+    aoi: AreaOfInterest,
+    rows: readonly BoundaryRow[],
+    clipMeasure: StatsMeasure | null,
+    signal: AbortSignal | undefined,
+  ): Promise<Map<number, Exact>> {
+    const needClip = clipMeasure !== null;
     const out = new Map<number, Exact>();
     if (rows.length === 0) return out;
     const elementOf = new Map<number, string>();
@@ -111,16 +131,22 @@ export async function createDuckDbStatsEngine(
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const fetched = new Map<number, Exact>();
-    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal);
-    let i = 0;
+    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal, pause);
+    const toClip: number[] = [];
+    const wkbs: Uint8Array[] = [];
     for (const [r, wkb] of wkbOf) {
-      if ((++i & 63) === 0) {
-        checkAborted(signal);
-        // The event loop gets a turn every 10 ms (yielding.ts).
-        await pause();
+      if (wkb === null) fetched.set(r, null);
+      else if (surelyMeets?.(wkb)) fetched.set(r, true);
+      else {
+        toClip.push(r);
+        wkbs.push(wkb);
       }
-      fetched.set(r, wkb === null ? null : surelyMeets?.(wkb) ? true : plan.clip(decodeWkb(wkb)));
     }
+    // count: 1 for a geometry that meets the aoi, NaN for one that misses it.
+    const measure = clipMeasure ?? 'count';
+    const values = wkbs.length >= poolMinGeometries ? await poolOf().measureClipped(aoi, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
+    checkAborted(signal);
+    toClip.forEach((r, k) => fetched.set(r, Number.isNaN(values[k]) ? null : needClip ? values[k] : true));
     for (const { rowid: r } of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);
     return out;
   }
@@ -147,19 +173,11 @@ export async function createDuckDbStatsEngine(
     const boundary = rows.filter((r) => r.b !== -1);
     for (const { f, e, g, v, n: c, b } of rows) if (b === -1) add(g, v, c, f, e);
     const undecided: BoundaryRow[] = boundary.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi }));
-    const exact = await exactOf(plan, undecided, q.clip, q.signal);
-    const measureOf = MEASURE_OF[q.measure];
-    const clippedMeasure = new Map<Geometry, number>();
+    const exact = await exactOf(plan, q.aoi, undecided, q.clip ? q.measure : null, q.signal);
     for (const { f, e, g, v, b: rid } of boundary) {
       const x = exact.get(rid);
-      if (!x) continue;
-      let value = v;
-      if (q.clip && x !== true) {
-        let m = clippedMeasure.get(x);
-        if (m === undefined) clippedMeasure.set(x, (m = measureOf(x)));
-        value = m;
-      }
-      add(g, value, 1, f, e);
+      if (x === null || x === undefined) continue;
+      add(g, x === true ? v : x, 1, f, e);
     }
     const result: FeatureStatsResult = { total: total.values().values };
     if (q.groupByKey !== undefined) {
@@ -190,8 +208,9 @@ export async function createDuckDbStatsEngine(
     const needed = users ? boundary.filter(({ k, u }) => !sets[k].has(u!)) : boundary;
     const exact = await exactOf(
       plan,
+      q.aoi,
       needed.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi })),
-      false,
+      null,
       q.signal,
     );
     for (const { k, u, b: rid } of needed) {
@@ -211,12 +230,11 @@ export async function createDuckDbStatsEngine(
     const boundary = rows.filter((r) => r.b !== -1);
     for (const { k, v, b } of rows) if (b === -1) out[k] += v;
     const undecided: BoundaryRow[] = boundary.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi }));
-    const exact = await exactOf(plan, undecided, q.clip, q.signal);
-    const measureOf = MEASURE_OF[q.measure];
+    const exact = await exactOf(plan, q.aoi, undecided, q.clip ? q.measure : null, q.signal);
     for (const { k, v, b: rid } of boundary) {
       const x = exact.get(rid);
-      if (!x) continue;
-      out[k] += q.clip && x !== true ? measureOf(x) : v;
+      if (x === null || x === undefined) continue;
+      out[k] += x === true ? v : x;
     }
     return out;
   }

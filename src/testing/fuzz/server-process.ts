@@ -37,7 +37,9 @@ export interface ServerProcess {
 
 /** Starts `maphist serve --db <db> --port 0 --no-api-keys [...args]` and waits for its URL. */
 export function startServer(db: string, args: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [MAIN_JS, 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1', '--no-api-keys', ...args], {
+  // FUZZ_SERVER_NODE_ARGS: Node options for the server (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+  const nodeArgs = process.env.FUZZ_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const child = spawn(process.execPath, [...nodeArgs, MAIN_JS, 'serve', '--db', db, '--port', '0', '--host', '127.0.0.1', '--no-api-keys', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   // Never outlives this process (a fuzzer stopped by its time limit, a failed test).

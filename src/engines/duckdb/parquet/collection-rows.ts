@@ -139,6 +139,11 @@ export async function* collectionRecords(ctx: RowContext, request: CollectionsEx
   for await (const rows of streamRows(ctx.store, collectionSql(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
     for (const r of rows) {
+      const turn = ctx.pause?.();
+      if (turn) {
+        await turn;
+        checkAborted(ctx.signal);
+      }
       const g = outputGeometry(
         ctx.plan,
         r[GEOMETRY.geometry] as Uint8Array,

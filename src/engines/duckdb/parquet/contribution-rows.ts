@@ -81,6 +81,11 @@ export async function* contributionRecords(ctx: RowContext, request: Contributio
   for await (const rows of streamRows(ctx.store, contributionSql(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
     for (const r of rows) {
+      const turn = ctx.pause?.();
+      if (turn) {
+        await turn;
+        checkAborted(ctx.signal);
+      }
       const bbox = storeBBox(r, STATE);
       if (bbox === null) continue;
       const g = outputGeometry(ctx.plan, r[AT.geometry] as Uint8Array, r[AT.geometry_type] as number, bbox, r[AT.interior] as boolean, false);

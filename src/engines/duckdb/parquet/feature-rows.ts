@@ -52,6 +52,11 @@ export async function* featureRecords(ctx: RowContext, request: FeaturesExtracti
   for await (const rows of streamRows(ctx.store, featureSql(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
     for (const r of rows) {
+      const turn = ctx.pause?.();
+      if (turn) {
+        await turn;
+        checkAborted(ctx.signal);
+      }
       const g = outputGeometry(
         ctx.plan,
         r[AT.geometry] as Uint8Array,

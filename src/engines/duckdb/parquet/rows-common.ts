@@ -10,6 +10,7 @@ import type { SqlAreaPlan } from '../sql/area.js';
 import type { Store } from '../../../store/open-store.js';
 import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { OPEN_END } from '../../../store/schema.js';
+import type { Pause } from '../../../core/yielding.js';
 import type { BBoxStruct, ExtractionRecord, MapEntry } from '../../../query/v2-requests.js';
 import type { OutputGeometry } from './geometry-output.js';
 import { v2CollectionRelationSql, v2ScopedCollectionFilterSql, v2ScopedFilterSql } from '../scope.js';
@@ -19,6 +20,8 @@ export interface RowContext {
   dictionary: StoreTagDictionary;
   plan: SqlAreaPlan;
   signal?: AbortSignal;
+  /** Asked after each row (clipping is main-thread work): gives the event loop a turn every 10 ms (src/core/yielding.ts). */
+  pause?: Pause;
 }
 
 export const OSM_TYPE_NAME = ['node', 'way', 'relation'] as const;

@@ -5,6 +5,7 @@
  * shared extraction pipeline. Closing the iterator or aborting `signal` interrupts the DuckDB
  * statement; the iterator then rejects with the signal's reason.
  */
+import { slicer } from '../../../core/yielding.js';
 import type { ExtractionRecord, ExtractionRequest, RecordExtraction } from '../../../query/v2-requests.js';
 import { planAreaSql } from '../sql/area.js';
 import type { Store } from '../../../store/open-store.js';
@@ -19,7 +20,8 @@ export async function createV2Extraction(store: Store, dictionary?: StoreTagDict
   const d = await dictionaryOf(store, dictionary);
   return {
     async *records(request: ExtractionRequest, signal?: AbortSignal): AsyncGenerator<ExtractionRecord[], void, undefined> {
-      const ctx: RowContext = { store, dictionary: d, plan: planAreaSql(request.aoi, 'st'), signal };
+      // The loops over a chunk's rows give the event loop a turn every 10 ms (src/core/yielding.ts).
+      const ctx: RowContext = { store, dictionary: d, plan: planAreaSql(request.aoi, 'st'), signal, pause: slicer() };
       checkAborted(signal);
       switch (request.kind) {
         case 'features':
