@@ -27,3 +27,33 @@ test('ByteBoundedLru never holds more bytes than its budget, and keeps the newes
     }),
   );
 });
+
+test('ByteBoundedLru keeps exactly what a plain list model keeps, over random gets and sets (its oldest-entry iterator lives across calls)', () => {
+  fc.assert(
+    fc.property(fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 12 })), { maxLength: 400 }), (ops) => {
+      const budget = 40;
+      const lru = new ByteBoundedLru<number, number>(budget, (v) => v);
+      // The model: [key, bytes] from the least to the most recently used.
+      let model: [number, number][] = [];
+      for (const [isGet, key, bytes] of ops) {
+        const at = model.findIndex(([k]) => k === key);
+        if (isGet) {
+          assert.equal(lru.get(key), at < 0 ? undefined : model[at][1]);
+          if (at >= 0) model.push(model.splice(at, 1)[0]);
+          continue;
+        }
+        lru.set(key, bytes);
+        if (at >= 0) model.splice(at, 1);
+        if (bytes <= budget) model.push([key, bytes]);
+        while (model.reduce((s, [, b]) => s + b, 0) > budget) model.shift();
+      }
+      assert.equal(lru.size, model.length);
+      assert.equal(
+        lru.totalBytes,
+        model.reduce((s, [, b]) => s + b, 0),
+      );
+      for (const [k, b] of model) assert.equal(lru.get(k), b);
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -11,6 +11,7 @@
 export class ByteBoundedLru<K, V> {
   private readonly entries = new Map<K, { value: V; bytes: number }>();
   private bytes = 0;
+  private oldest: MapIterator<[K, { value: V; bytes: number }]> | undefined;
 
   constructor(
     private readonly maxBytes: number,
@@ -36,8 +37,16 @@ export class ByteBoundedLru<K, V> {
     if (bytes > this.maxBytes) return;
     this.entries.set(key, { value, bytes });
     this.bytes += bytes;
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
+    while (this.bytes > this.maxBytes) {
+      // The oldest entry: one iterator kept across calls. A fresh iterator per call would step
+      // over every entry deleted from the front since the Map last compacted (quadratic when
+      // the cache is full and every set evicts). A Map's iterator stays valid across deletions and
+      // insertions: everything before its position has been evicted, and an entry refreshed by
+      // get() was moved to the end, where the iterator meets it again in its new place.
+      let next = this.oldest?.next();
+      if (!next || next.done) next = (this.oldest = this.entries.entries()).next();
+      if (next.done) break;
+      const [k, e] = next.value;
       this.entries.delete(k);
       this.bytes -= e.bytes;
     }

@@ -232,16 +232,20 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         for (const [label, s] of series) if (s.values().present) all.set(label, s);
         return series;
       });
-      const labels = finish(inner, all, n).map((r) => r.key);
+      const labels = finish(inner, all, n).map((r) => ({ key: r.key, text: keyText(r.key) }));
       const groups: GroupedSeries['groups'] = [];
-      perArea.forEach(({ area }, i) => {
-        const rows = finish(inner, finished[i], n);
-        for (const key of labels) {
-          const match = rows.find((r) => sameKey(r.key, key));
+      for (const [i, { area }] of perArea.entries()) {
+        const values = new Map(finish(inner, finished[i], n).map((r) => [keyText(r.key), r.values]));
+        for (const { key, text } of labels) {
           const tag = key.kind === 'tag' ? { key: key.key, value: key.value } : 'remainder';
-          groups.push({ key: { kind: 'boundaryAndTag', id: area.id, tag }, values: match ? match.values : new Array(n).fill(0) });
+          groups.push({ key: { kind: 'boundaryAndTag', id: area.id, tag }, values: values.get(text) ?? new Array(n).fill(0) });
         }
-      });
+        const turn = pause();
+        if (turn) {
+          await turn;
+          checkAborted(q.signal);
+        }
+      }
       return { groups };
     }
     const coder = groupCoder(g, dict);
@@ -584,6 +588,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   return engine;
 }
 
-function sameKey(a: GroupKey, b: GroupKey): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+/** A group key as text (a map key): equal keys, equal texts. */
+function keyText(k: GroupKey): string {
+  return JSON.stringify(k);
 }
