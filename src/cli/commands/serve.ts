@@ -2,7 +2,10 @@
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
  * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
  * [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
- * [--drain-seconds S]`: serve both API versions, one log line per request on standard output.
+ * [--drain-seconds S] [--replication URL_OR_DIR [--replication-interval S]]`: serve both API
+ * versions, one log line per request on standard output. With `--replication`, the store follows a
+ * replication source: `maphist update` runs in a child process every interval and each updated
+ * file is swapped in as a new store generation (src/cli/follow.ts).
  * SIGTERM and SIGINT drain (api/common/admission.ts): new requests are answered 503, those running
  * get `--drain-seconds` (default 10) to finish, then they are cancelled and the process exits.
  */
@@ -16,6 +19,7 @@ import { createStoreHandle } from '../../query/generations.js';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
 import { keysDbPathFor } from '../../auth/key-store.js';
 import { DEFAULT_DB, DEFAULT_PORT } from '../defaults.js';
+import { startFollower, type Follower } from '../follow.js';
 
 export const SERVE_OPTIONS = {
   db: { type: 'string', default: DEFAULT_DB },
@@ -41,6 +45,10 @@ export const SERVE_OPTIONS = {
   queue: { type: 'string' },
   /** On SIGTERM/SIGINT, how long the running requests get before they are cancelled (default 10). */
   'drain-seconds': { type: 'string', default: '10' },
+  /** Follow a replication source (URL or directory laid out as the planet's): src/cli/follow.ts. */
+  replication: { type: 'string' },
+  /** Seconds between the end of one update and the start of the next (default 60). */
+  'replication-interval': { type: 'string', default: '60' },
 } as const;
 
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
@@ -95,6 +103,8 @@ export async function serve(values: {
   concurrency?: string;
   queue?: string;
   'drain-seconds'?: string;
+  replication?: string;
+  'replication-interval'?: string;
 }): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
@@ -116,6 +126,8 @@ export async function serve(values: {
   const queue = wholeNumber(values.queue, '--queue', 0);
   const drainSeconds = Number(values['drain-seconds'] ?? '10');
   if (!(drainSeconds >= 0)) throw new MaphistError('CLI_USAGE', '--drain-seconds takes a number of seconds ≥ 0');
+  const replicationInterval = Number(values['replication-interval'] ?? '60');
+  if (!(replicationInterval > 0)) throw new MaphistError('CLI_USAGE', '--replication-interval takes a positive number of seconds');
   // The composition root: the store opened as the handle's first generation (its engines over it),
   // handed to the server. An update swaps a new generation in (StoreHandle.swap).
   const store = createStoreHandle(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit }));
@@ -144,6 +156,17 @@ export async function serve(values: {
     `memory budget ${gb(budget)} (DuckDB ${gb(memory.duckDbBytes)}); ${concurrency} heavy requests at once, ${queue ?? 8 * concurrency} waiting at most`,
   );
   console.log(keys ? `v2 statistics and extraction need an API key (keys file ${keysDb})` : 'v2 statistics and extraction need no API key (--no-api-keys)');
+  const follower: Follower | undefined =
+    values.replication === undefined
+      ? undefined
+      : startFollower({
+          db: values.db!,
+          replication: values.replication,
+          intervalSeconds: replicationInterval,
+          swapIn: async () => store.swap(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit })).number,
+          log: (line) => console.error(line),
+        });
+  if (follower) console.log(`following ${values.replication} (an update every ${replicationInterval} s)`);
   const saveUsageFailed = (e: Error) => console.error(`maphist: could not save key usage to ${keysDb}: ${e.message}`);
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
@@ -156,6 +179,7 @@ export async function serve(values: {
     // Usage first, then drain (new requests 503; running ones get drainSeconds, then are
     // cancelled), then what the last requests added.
     await keys?.flush().catch(saveUsageFailed);
+    await follower?.stop();
     await drainApp(app, drainSeconds * 1000);
     await keys?.close().catch(saveUsageFailed);
     await store.close();
