@@ -10,7 +10,12 @@ import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { BBox, Geometry, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { AreaOfInterest, ContributionType } from '../../query/model.js';
-import { comparedGeometry, sameGeometry } from '../../query/contributions.js';
+import { comparedGeometry } from '../../query/contributions.js';
+
+/** Geometry equality of the oracle: by JSON text (the engine compares structurally: contributions.ts). */
+function sameGeometry(a: Geometry | null, b: Geometry | null): boolean {
+  return a === null || b === null ? a === b : JSON.stringify(a) === JSON.stringify(b);
+}
 import type { ImportedDb } from '../../store/test-support.js';
 
 const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [

@@ -16,7 +16,7 @@ import { unionOfAreas } from '../../query/area-plan.js';
 import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
-import { classifyWith, passesTypes, type Contribution, type SideGeometry } from '../../query/contributions.js';
+import { classifyWith, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { finishGroups, labelsOfCodes, type Grouping } from '../../query/groups.js';
 import { groupCoder } from './sql/groups.js';
 import type {
@@ -337,17 +337,6 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     };
   }
 
-  /** `sameGeometry`, with each geometry's JSON computed once. */
-  function memoizedSame(): (a: Geometry | null, b: Geometry | null) => boolean {
-    const json = new WeakMap<Geometry, string>();
-    const jsonOf = (g: Geometry) => {
-      let j = json.get(g);
-      if (j === undefined) json.set(g, (j = JSON.stringify(g)));
-      return j;
-    };
-    return (a, b) => (a === null || b === null ? a === b : a === b || jsonOf(a) === jsonOf(b));
-  }
-
   /**
    * All contributions (unfiltered by type) in [t_0, t_last) for one area, ordered by element then
    * time, with every flag exact (listContributions).
@@ -362,7 +351,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       }
     }
     const sideOf = await edgeSides(plan, refs(), q.signal);
-    const same = memoizedSame();
+    const same = sameGeometry;
     const out: Contribution[] = [];
     let i = 0;
     for (const r of rows) {
@@ -495,7 +484,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       }
     }
     const sideOf = await edgeSides(plan, refs(), q.signal);
-    const same = memoizedSame();
+    const same = sameGeometry;
     // latest: per element, the single with the highest `ord` that classifies as a contribution.
     const latestOf = new Map<string, { ord: number; c: Contribution; k: number; g: number; gb: number }>();
     for (const { k, g, gb, userId, row } of singles) {
