@@ -171,7 +171,7 @@ function sameShape(a: Geometry, b: Geometry): boolean {
 type Nested = number | readonly Nested[];
 
 function sameNested(x: Nested, y: Nested): boolean {
-  if (typeof x === 'number' || typeof y === 'number') return x === y || (x !== x && y !== y);
+  if (typeof x === 'number' || typeof y === 'number') return x === y || (Number.isNaN(x) && Number.isNaN(y));
   if (x.length !== y.length) return false;
   for (let i = 0; i < x.length; i++) if (!sameNested(x[i], y[i])) return false;
   return true;
