@@ -58,7 +58,9 @@ async function rowsOf(db: string, sql: string): Promise<unknown[]> {
     const con = await store.connect();
     try {
       const rows = (await con.runAndReadAll(sql)).getRowsJS();
-      return rows.map((r) => JSON.parse(JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v))));
+      return rows.map((r) =>
+        JSON.parse(JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v))),
+      );
     } finally {
       con.closeSync();
     }

@@ -297,15 +297,30 @@ async function rebuild(
       for (const ref of (v as WayVersion).refs) nodeKeys.add(elementKey(0, ref));
     }
   }
-  // Parsed change versions of nodes the store lacks but a way or relation references.
   step('ways read');
   await elementTable(con, 'update_read', nodeKeys);
   const storedNodes = await readStoredVersions(con, 'update_read');
+  // (A node the store lacks comes from the changes alone.)
   const nodeFeed: OsmVersion[] = [];
   for (const key of [...nodeKeys].sort((a, b) => keyId(a) - keyId(b))) nodeFeed.push(...all(storedNodes, key));
   step('nodes read');
   relationFeed.sort((a, b) => a.id - b.id || a.version - b.version);
   checkAborted(signal);
+
+  // Only the states from the last one that began before the earliest new version on can differ
+  // from the stored ones (a state depends on nothing later than its start, except its end and its
+  // collapsed flag, which the next state gives): those rows are replaced, the older ones kept.
+  const since = new Map<number, number>();
+  await elementTable(con, 'update_rebuilt', rebuildSet);
+  for (const [t, i, from] of (
+    await con.runAndReadAll(
+      `SELECT s.type, s.id, max(s.valid_from) FROM states s SEMI JOIN update_rebuilt r ON s.type = r.type AND s.id = r.id
+       WHERE s.valid_from < ${Number.isFinite(earliestNew) ? earliestNew : 0} GROUP BY ALL`,
+    )
+  ).getRowsJS()) {
+    since.set(elementKey(Number(t), Number(i)), Number(from));
+  }
+  step('kept states found');
 
   // Build every fed element's states; keep those of the rebuilt ones.
   const rows = await NewStateRows.create(con);
@@ -316,9 +331,11 @@ async function rebuild(
       {
         write(states) {
           const first = states[0];
-          if (first === undefined || !rebuildSet.has(elementKey(first.type, first.id))) return;
+          if (first === undefined) return;
+          const key = elementKey(first.type, first.id);
+          if (!rebuildSet.has(key)) return;
           counts[(['node', 'way', 'relation'] as const)[first.type]]++;
-          rows.write(states);
+          rows.write(states, since.get(key));
         },
       },
       workDir,
@@ -326,19 +343,41 @@ async function rebuild(
   } finally {
     rows.close();
   }
+  step('built');
   checkAborted(signal);
 
-  step('built');
   options.onPhase?.('writing');
   await timed(con).run('BEGIN TRANSACTION');
-  await elementTable(con, 'update_rebuilt', rebuildSet);
-  await timed(con).run('CREATE OR REPLACE TEMP TABLE update_removed AS SELECT s.tag_kv AS kv FROM states s SEMI JOIN update_rebuilt r ON s.type = r.type AND s.id = r.id');
+  // The rebuilt elements with the start of the rows they replace.
+  await con.run('CREATE OR REPLACE TEMP TABLE update_since (type UTINYINT, id BIGINT, since BIGINT)');
+  const app = await con.createAppender('update_since', 'main', 'temp');
+  for (const key of rebuildSet) {
+    app.appendUTinyInt(keyType(key));
+    app.appendBigInt(BigInt(keyId(key)));
+    app.appendBigInt(BigInt(since.get(key) ?? Number.MIN_SAFE_INTEGER));
+    app.endRow();
+  }
+  app.closeSync();
+  const replaced = 'FROM states s, update_since r WHERE s.type = r.type AND s.id = r.id AND s.valid_from >= r.since';
+  await timed(con).run(`CREATE OR REPLACE TEMP TABLE update_removed AS SELECT s.tag_kv AS kv ${replaced}`);
   result.rowsRemoved = Number((await con.runAndReadAll('SELECT count(*) FROM update_removed')).getRowsJS()[0]![0]);
-  await timed(con).run('DELETE FROM states USING update_rebuilt r WHERE states.type = r.type AND states.id = r.id');
+  await timed(con).run('DELETE FROM states USING update_since r WHERE states.type = r.type AND states.id = r.id AND states.valid_from >= r.since');
   step('deleted');
   await moveNewStates(con, 'update_removed');
   step('states moved');
   result.rowsAdded = rows.rows;
+  // An element that got its first tag: every row of it is `ever_tagged` now, the kept ones too.
+  if (rows.everTagged.length > 0) {
+    await elementTable(
+      con,
+      'update_tagged',
+      rows.everTagged.map((e) => elementKey(e.type, e.id)),
+    );
+    await timed(con).run(
+      'UPDATE states SET ever_tagged = true FROM update_tagged t WHERE states.type = t.type AND states.id = t.id AND NOT states.ever_tagged',
+    );
+    await con.run('DROP TABLE update_tagged');
+  }
   await writeMembers(con, newVersions, storedWays, storedRelations);
   step('members written');
   await writeUsers(con, newVersions);
@@ -401,7 +440,8 @@ async function writeMembers(
     const current = merge((type === 1 ? storedWays : storedRelations).get(key), fresh).at(-1)!;
     if (!current.visible) continue;
     const seen = new Set<number>();
-    const refs: [number, number][] = current.type === 'way' ? current.refs.map((r) => [0, r]) : (current as RelationVersion).members.map((m) => [OSM_TYPE_CODE[m.type], m.ref]);
+    const refs: [number, number][] =
+      current.type === 'way' ? current.refs.map((r) => [0, r]) : (current as RelationVersion).members.map((m) => [OSM_TYPE_CODE[m.type], m.ref]);
     for (const [mt, mi] of refs) {
       const k = elementKey(mt, mi);
       if (seen.has(k)) continue;

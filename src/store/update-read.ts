@@ -10,7 +10,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { OSM_TYPE_NAME, type NodeVersion, type OsmVersion, type RelationVersion, type WayVersion } from '../core/osm.js';
 
-/** `type * 2^53`-free element key: type code and id as one string-free number (ids stay below 2^50). */
+/** An element as one number: id × 4 + type code (exact while ids stay below 2^50). */
 export function elementKey(type: number, id: number): number {
   return id * 4 + type;
 }
@@ -31,6 +31,18 @@ export async function elementTable(con: DuckDBConnection, name: string, keys: It
     app.endRow();
   }
   app.closeSync();
+}
+
+/** Runs a query and hands each result chunk's numeric column vectors (typed arrays) to `fn`. */
+async function forEachChunk(con: DuckDBConnection, sql: string, fn: (columns: ArrayLike<number>[], rows: number) => void): Promise<void> {
+  const result = await con.run(sql);
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    const columns: ArrayLike<number>[] = [];
+    for (let c = 0; c < chunk.columnCount; c++) columns.push((chunk.getColumnVector(c) as unknown as { items: ArrayLike<number> }).items);
+    fn(columns, chunk.rowCount);
+  }
 }
 
 async function rows(con: DuckDBConnection, sql: string): Promise<unknown[][]> {
@@ -81,27 +93,55 @@ export async function readStoredVersions(con: DuckDBConnection, table: string): 
     }
     list.push(version);
   }
+  // Node lists and member lists come in millions of rows when big relations are rebuilt (every
+  // version of a border and of its member ways): read column vectors, not a JS object per value.
+  const versionOf = (type: 1 | 2, id: number, version: number): OsmVersion | undefined => {
+    const list = out.get(elementKey(type, id));
+    if (!list) return undefined;
+    for (let k = list.length - 1; k >= 0; k--) if (list[k]!.version === version) return list[k];
+    return undefined;
+  };
   if (wayIds.length > 0) {
-    for (const [w, ver, refs] of await rows(
+    let current: WayVersion | undefined;
+    await forEachChunk(
       con,
-      `SELECT n.way_id, n.version, list(n.node_id ORDER BY n.pos) FROM way_nodes n SEMI JOIN ${table} w ON w.type = 1 AND w.id = n.way_id
-       GROUP BY ALL`,
-    )) {
-      const v = out.get(elementKey(1, Number(w)))?.find((x) => x.version === Number(ver)) as WayVersion | undefined;
-      if (v) v.refs = (refs as (number | bigint)[]).map(Number);
-    }
+      `SELECT n.way_id::DOUBLE, n.version, n.node_id::DOUBLE FROM way_nodes n SEMI JOIN ${table} w ON w.type = 1 AND w.id = n.way_id
+       ORDER BY n.way_id, n.version, n.pos`,
+      (columns, rows) => {
+        const [ids, versions, nodes] = columns as [Float64Array, Int32Array, Float64Array];
+        for (let r = 0; r < rows; r++) {
+          if (current === undefined || current.id !== ids[r] || current.version !== versions[r]) {
+            current = versionOf(1, ids[r]!, versions[r]!) as WayVersion | undefined;
+            if (current) current.refs = [];
+          }
+          current?.refs.push(nodes[r]!);
+        }
+      },
+    );
   }
   if (relationIds.length > 0) {
-    for (const [r, ver, members] of await rows(
+    await con.run(`CREATE OR REPLACE TEMP TABLE update_roles AS
+      SELECT role, (row_number() OVER (ORDER BY role) - 1)::INTEGER AS rid
+      FROM (SELECT DISTINCT m.role FROM relation_members m SEMI JOIN ${table} w ON w.type = 2 AND w.id = m.relation_id)`);
+    const roles = (await rows(con, 'SELECT role FROM update_roles ORDER BY rid')).map((r) => String(r[0]));
+    let current: RelationVersion | undefined;
+    await forEachChunk(
       con,
-      `SELECT m.relation_id, m.version, list({'t': m.member_type, 'r': m.member_id, 'role': m.role} ORDER BY m.pos)
-       FROM relation_members m SEMI JOIN ${table} w ON w.type = 2 AND w.id = m.relation_id GROUP BY ALL`,
-    )) {
-      const v = out.get(elementKey(2, Number(r)))?.find((x) => x.version === Number(ver)) as RelationVersion | undefined;
-      if (v) {
-        v.members = (members as { t: number; r: number | bigint; role: string }[]).map((m) => ({ type: OSM_TYPE_NAME[Number(m.t)]!, ref: Number(m.r), role: m.role }));
-      }
-    }
+      `SELECT m.relation_id::DOUBLE, m.version, m.member_type::INTEGER, m.member_id::DOUBLE, r.rid
+       FROM relation_members m SEMI JOIN ${table} w ON w.type = 2 AND w.id = m.relation_id JOIN update_roles r ON r.role = m.role
+       ORDER BY m.relation_id, m.version, m.pos`,
+      (columns, rows) => {
+        const [ids, versions, types, members, rids] = columns as [Float64Array, Int32Array, Int32Array, Float64Array, Int32Array];
+        for (let r = 0; r < rows; r++) {
+          if (current === undefined || current.id !== ids[r] || current.version !== versions[r]) {
+            current = versionOf(2, ids[r]!, versions[r]!) as RelationVersion | undefined;
+            if (current) current.members = [];
+          }
+          current?.members.push({ type: OSM_TYPE_NAME[types[r]!]!, ref: members[r]!, role: roles[rids[r]!]! });
+        }
+      },
+    );
+    await con.run('DROP TABLE update_roles');
   }
   return out;
 }

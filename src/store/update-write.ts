@@ -35,12 +35,19 @@ export class NewStateRows {
     return new NewStateRows(await con.createAppender(NEW_STATES_TABLE, 'main', 'temp'));
   }
 
-  /** One element's states (all of them, as the history builder hands them over). */
-  write(states: readonly ElementState[]): void {
+  /** Elements whose rebuilt states carry a tag (`ever_tagged` is the same on every row of an element). */
+  readonly everTagged: { type: number; id: number }[] = [];
+
+  /**
+   * One element's states (all of them, as the history builder hands them over); only those from
+   * `since` on are staged (`edits` and `ever_tagged` still count them all).
+   */
+  write(states: readonly ElementState[], since = -Infinity): void {
     const everTagged = states.some((s) => s.tags.length > 0);
+    if (everTagged && states.length > 0) this.everTagged.push({ type: states[0]!.type, id: states[0]!.id });
     let kept = 0;
     for (const s of states) {
-      this.add(s, kept + 1, everTagged);
+      if (s.validFrom >= since) this.add(s, kept + 1, everTagged);
       if (!s.collapsed) kept++;
     }
   }
@@ -168,7 +175,6 @@ export async function moveNewStates(db: DuckDBConnection, removedTable: string):
     FROM (SELECT kv >> 32 AS key_id, sum(n) AS n FROM update_freq GROUP BY 1) f WHERE tag_keys.id = f.key_id`);
   for (const t of [T, 'update_kv', 'update_ids', 'update_rows', 'update_freq']) await con.run(`DROP TABLE ${t}`);
 }
-
 
 /** The connection, printing each statement's time to stderr when MAPHIST_DEBUG_UPDATE is set. */
 export function timed(con: DuckDBConnection): { run(sql: string): Promise<unknown> } {

@@ -29,7 +29,13 @@ export interface SplitResult {
   changeVersions: number[];
 }
 
-const escapeXml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/[\n\r\t]/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeXml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/[\n\r\t]/g, (c) => `&#${c.charCodeAt(0)};`);
 const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
 const coord = (fixed: number) => (fixed / 1e7).toFixed(7);
 
@@ -41,7 +47,10 @@ function versionXml(v: OsmVersion): string {
     const loc = v.visible ? ` lat="${coord(v.lat)}" lon="${coord(v.lon)}"` : '';
     return tags.length === 0 ? `  <node ${attrs}${loc}/>` : `  <node ${attrs}${loc}>\n${tags.join('\n')}\n  </node>`;
   }
-  const inner = v.type === 'way' ? v.refs.map((r) => `   <nd ref="${r}"/>`) : v.members.map((m) => `   <member type="${m.type}" ref="${m.ref}" role="${escapeXml(m.role)}"/>`);
+  const inner =
+    v.type === 'way'
+      ? v.refs.map((r) => `   <nd ref="${r}"/>`)
+      : v.members.map((m) => `   <member type="${m.type}" ref="${m.ref}" role="${escapeXml(m.role)}"/>`);
   const body = [...inner, ...tags];
   return body.length === 0 ? `  <${v.type} ${attrs}/>` : `  <${v.type} ${attrs}>\n${body.join('\n')}\n  </${v.type}>`;
 }
