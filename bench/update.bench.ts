@@ -1,7 +1,7 @@
 /**
  * `npm run bench:update`: `maphist update` against a full re-import (issue 18, "Measure"). The
  * 4-country history is split near its end (src/testing/split-history.ts) so that the last minute,
- * hour and day of its edits become one change file each; the rest is imported, and the change is
+ * hour, day, week and 30 days of its edits become one change file each; the rest is imported, and the change is
  * applied with `maphist update` in a process of its own (time and peak RSS from its summary line),
  * on a fresh copy of the store each run. Also the real minutely diff of testdata/changes (elements
  * the store mostly does not have), and a full `maphist import` of the whole history as the
@@ -64,6 +64,8 @@ try {
     { name: 'last minute', from: last - 60 },
     { name: 'last hour', from: last - 3600 },
     { name: 'last day', from: last - 86400 },
+    { name: 'last week', from: last - 7 * 86400 },
+    { name: 'last 30 days', from: last - 30 * 86400 },
     { name: 'real minutely diff 000466354 (other elements)', from: NaN, file: join(TEST_DATA, 'changes', '000466354.osc.gz') },
   ];
   for (const c of cases) {
