@@ -9,6 +9,7 @@ import { keysCommand } from './commands/keys.js';
 import { serveCommand } from './commands/serve.js';
 import { sqlCommand } from './commands/sql.js';
 import { startCommand } from './commands/start.js';
+import { updateCommand } from './commands/update.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
@@ -18,11 +19,13 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
   start: startCommand,
   keys: keysCommand,
   changesets: changesetsCommand,
+  update: updateCommand,
 };
 
 const USAGE = `usage: maphist <command> [options]
   import <file> [--db PATH]        build a database from a full-history file (.osh.pbf, .osh/.osm[.gz|.bz2])
         [--changesets FILE]        (with the changesets of a changeset dump; --all-changesets: not only the referenced)
+  update [--db PATH] <file.osc[.gz|.bz2]> ...   apply OsmChange files to a database (atomically; re-applying changes nothing)
   changesets import <file> [--db PATH] [--all]   load a changeset dump (.osm[.gz|.bz2]) into a database
   sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
         [--allow-files]            (sandboxed: no files, no extensions; --allow-files: local files allowed)

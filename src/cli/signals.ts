@@ -1,5 +1,5 @@
 /**
- * SIGINT and SIGTERM during a command that writes a database (import, changesets import): remove
+ * SIGINT and SIGTERM during a command that writes a database (import, changesets import, update): remove
  * the run's temporary files (store/work-dir.ts), then end by the signal itself, which the shell
  * reports as EXIT_SIGINT / EXIT_SIGTERM (128 + the signal's number). Re-raising the signal with its
  * default action ends the process at once: `process.exit` ran the native teardown while a DuckDB

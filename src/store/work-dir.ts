@@ -1,13 +1,13 @@
 /**
  * The temporary files of the commands that write a database (`maphist import`, `maphist changesets
- * import`, and the future `maphist update`) live in one directory per database, beside it:
+ * import`, `maphist update`) live in one directory per database, beside it:
  * `.<name>.maphist-tmp/`, with one subdirectory per run named after its purpose and process id
- * (`import-<pid>`, `changesets-<pid>`). Beside the database, so the finished import is renamed
+ * (`import-<pid>`, `changesets-<pid>`, `update-<pid>`). Beside the database, so the finished import is renamed
  * over the target on the same file system; in one place, so nothing is left scattered.
  *
  * A run removes its subdirectory when it succeeds or fails (the caller's `finally`) and when it is
  * stopped by SIGINT or SIGTERM (`removeActiveWorkDirs`, from the command line's signal handlers).
- * A run killed outright (SIGKILL, power loss) cannot; the next import, changesets import or server
+ * A run killed outright (SIGKILL, power loss) cannot; the next import, changesets import, update or server
  * start on that database removes the subdirectories of processes that are no longer running
  * (`removeStaleWorkDirs`).
  */

@@ -9,6 +9,14 @@
  *     <relation …> <member type ref role/>… <tag/>… </relation>
  *   </osm>
  *
+ * With `change: true` it reads an OsmChange file (`.osc`) instead:
+ *
+ *   <osmChange version="0.6"> <create>|<modify>|<delete> <node …/> <way …/> … </…> </osmChange>
+ *
+ * Every element of a `<delete>` block is a deleted version (visible false, no tags, node
+ * references or members, as deleted versions of a history file); the order is not checked (the
+ * caller sorts the versions: a change file may list an element in any block and order).
+ *
  * Defaults for missing attributes: visible true, uid -1, user '', changeset 0, version 0,
  * timestamp 0. Coordinates become 1e-7 fixed-point integers by Math.round(x × 1e7); a deleted
  * node has lon = lat = 0 whatever the file says.
@@ -32,13 +40,19 @@ export class OsmXmlParser {
   private ended = false;
   private depth = 0;
   private current: OsmVersion | null = null;
+  /** Change mode: the block being read (`create`, `modify`, `delete`), or undefined outside one. */
+  private action: string | undefined;
+  /** The depth of element tags: 1 in a history file, 2 in a change file (inside an action block). */
+  private readonly elementDepth: number;
   /** Records parsed and not yet taken, cut into batches of at most `batchSize`. */
   private readonly batches: Batches<OsmVersion>;
 
   constructor(
     private readonly path: string,
     batchSize: number,
+    private readonly change = false,
   ) {
+    this.elementDepth = change ? 2 : 1;
     this.batches = new Batches(batchSize);
     this.feed = new XmlChunkFeed(path, (why) => this.corrupt(why));
     this.feed.sax.on('opentag', (tag) => this.openTag(tag));
@@ -72,6 +86,16 @@ export class OsmXmlParser {
     const a = tag.attributes;
     if (depth === 0) {
       this.openRoot(tag.name, a);
+    } else if (this.change && depth === 1) {
+      this.headerComplete = true;
+      this.action = tag.name === 'create' || tag.name === 'modify' || tag.name === 'delete' ? tag.name : undefined;
+    } else if (this.change && depth === 2) {
+      const type = tag.name;
+      if (this.action !== undefined && (type === 'node' || type === 'way' || type === 'relation')) {
+        const deleted = this.action === 'delete';
+        const v = this.startVersion(type, deleted ? { ...a, visible: 'false' } : a);
+        this.current = v;
+      }
     } else if (depth === 1) {
       const type = tag.name;
       if (type === 'node' || type === 'way' || type === 'relation') {
@@ -85,8 +109,10 @@ export class OsmXmlParser {
         this.header.bbox = [minlon!, minlat!, maxlon!, maxlat!];
       }
       // Anything else at this level (changesets, notes, <meta>) is not a version: skipped.
-    } else if (depth === 2 && this.current !== null) {
+    } else if (depth === this.elementDepth + 1 && this.current !== null) {
       const v = this.current;
+      // A deleted version carries no tags, node references or members (as in a history file).
+      if (this.change && !v.visible) return;
       if (tag.name === 'tag') {
         v.tags.push(a.k ?? '', a.v ?? '');
       } else if (tag.name === 'nd' && v.type === 'way') {
@@ -101,10 +127,10 @@ export class OsmXmlParser {
 
   private closeTag(): void {
     const depth = --this.depth;
-    if (depth === 1 && this.current !== null) {
+    if (depth === this.elementDepth && this.current !== null) {
       const v = this.current;
       this.current = null;
-      this.order.check(OSM_TYPE_CODE[v.type], v.id, v.version);
+      if (!this.change) this.order.check(OSM_TYPE_CODE[v.type], v.id, v.version);
       this.batches.push(v);
     } else if (depth === 0) {
       this.headerComplete = true;
@@ -112,6 +138,17 @@ export class OsmXmlParser {
   }
 
   private openRoot(name: string, a: Record<string, string>): void {
+    if (this.change) {
+      if (name !== 'osmChange') {
+        throw new MaphistError(
+          'INPUT_NOT_OSM',
+          `${this.path} is not an OsmChange file: its root element is <${name}>, not <osmChange>. Give change files (.osc, .osc.gz, .osc.bz2); import a history file with \`maphist import\`.`,
+          { path: this.path },
+        );
+      }
+      if (a.generator !== undefined) this.header.generator = a.generator;
+      return;
+    }
     if (name === 'osmChange') {
       throw new MaphistError(
         'INPUT_UNSUPPORTED',
