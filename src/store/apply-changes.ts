@@ -40,6 +40,12 @@ export interface ApplyChangesOptions {
   signal?: AbortSignal;
   /** Called before each phase (for progress output). */
   onPhase?: (phase: 'reading' | 'checking' | 'copying' | 'rebuilding' | 'writing' | 'committing') => void;
+  /**
+   * The replication state these changes bring the store to (`maphist update --replication`):
+   * recorded in `meta` in the same atomic step (docs/replication.md). A new position is written
+   * even when the changes hold no new version.
+   */
+  position?: { sequence: number; timestamp: number };
   /** Test hook: called with the copy's path before it replaces the store (a kill there must leave the store as before). */
   beforeCommit?: (copy: string) => void;
 }
@@ -136,7 +142,8 @@ async function apply(options: ApplyChangesOptions, target: string): Promise<Appl
     seconds: 0,
     copySeconds: 0,
   };
-  if (newVersions.size === 0) {
+  const moves = options.position !== undefined && options.position.sequence !== metadata.replicationSequenceNumber;
+  if (newVersions.size === 0 && !moves) {
     result.seconds = (performance.now() - started) / 1000;
     return result;
   }
@@ -157,7 +164,8 @@ async function apply(options: ApplyChangesOptions, target: string): Promise<Appl
     try {
       const con = await instance.connect();
       try {
-        await rebuild(con, newVersions, metadata, work.path, result, options);
+        if (newVersions.size > 0) await rebuild(con, newVersions, metadata, work.path, result, options);
+        if (options.position) await writePosition(con, options.position);
         options.onPhase?.('committing');
         await con.run('CHECKPOINT');
       } finally {
@@ -484,6 +492,24 @@ async function writeUsers(con: DuckDBConnection, newVersions: Map<number, OsmVer
   app.closeSync();
   await con.run('INSERT OR REPLACE INTO users SELECT id, name FROM update_users');
   await con.run('DROP TABLE update_users');
+}
+
+/**
+ * `meta`: the replication position (sequence and state timestamp), and `lastTimestamp` moved up to
+ * the state's timestamp: the data is complete up to it, so `latest` and the metadata's end follow.
+ */
+async function writePosition(con: DuckDBConnection, position: { sequence: number; timestamp: number }): Promise<void> {
+  const meta = await readMetadata(con);
+  const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
+  const last = Math.max(Date.parse(meta.lastTimestamp) / 1000, position.timestamp);
+  const entries: [string, unknown][] = [
+    ['replicationSequenceNumber', position.sequence],
+    ['replicationTimestamp', iso(position.timestamp)],
+    ['lastTimestamp', iso(last)],
+  ];
+  for (const [key, value] of entries) {
+    await con.run(`INSERT OR REPLACE INTO meta VALUES ('${key}', '${JSON.stringify(value).replace(/'/g, "''")}')`);
+  }
 }
 
 /** `meta`: time range, extent, version and row counts (the import's meaning, kept up to date). */

@@ -26,6 +26,11 @@ export interface StoreMetadata {
   /** The bbox the input file declares in its header, if any. */
   declaredBbox: [number, number, number, number] | null;
   replicationSequenceNumber: number;
+  /**
+   * The timestamp of the replication state last applied (`maphist update --replication`), ISO;
+   * absent until then. `lastTimestamp` is then at least this: the data is complete up to it.
+   */
+  replicationTimestamp?: string;
   generator: string;
   versions: { node: number; way: number; relation: number };
   rows: number;
