@@ -97,7 +97,11 @@ describe('replication sources', () => {
     const source = await openReplicationSource(server.url, { retries: 2, retryDelayMs: 10, timeoutMs: 300 });
     failing.set('/000/466/354.state.txt', { status: 502, times: 10 });
     let start = server.requests.length;
-    await rejects(source.stateOf(466354), 'REPLICATION_SOURCE_FAILED', /^Cannot read http:.*\/000\/466\/354\.state\.txt: HTTP 502 Bad Gateway \(3 attempts\)\. Check the URL/);
+    await rejects(
+      source.stateOf(466354),
+      'REPLICATION_SOURCE_FAILED',
+      /^Cannot read http:.*\/000\/466\/354\.state\.txt: HTTP 502 Bad Gateway \(3 attempts\)\. Check the URL/,
+    );
     assert.equal(server.requests.length - start, 3);
     failing.set('/000/466/354.state.txt', { status: 403, times: 10 });
     start = server.requests.length;
