@@ -94,7 +94,7 @@ describe('replication sources', () => {
   });
 
   it('fails clearly after its retries, at once on a 403, and on a stalled answer after its time-out', async () => {
-    const source = await openReplicationSource(server.url, { retries: 2, retryDelayMs: 10, timeoutMs: 300 });
+    const source = await openReplicationSource(server.url, FAST);
     failing.set('/000/466/354.state.txt', { status: 502, times: 10 });
     let start = server.requests.length;
     await rejects(
@@ -110,7 +110,8 @@ describe('replication sources', () => {
     failing.delete('/000/466/354.state.txt');
     stalling.add('/state.txt');
     try {
-      await rejects(source.latestState(), 'REPLICATION_SOURCE_FAILED', /state\.txt: no complete answer within 0\.3 s \(3 attempts\)/);
+      const impatient = await openReplicationSource(server.url, { ...FAST, timeoutMs: 300 });
+      await rejects(impatient.latestState(), 'REPLICATION_SOURCE_FAILED', /state\.txt: no complete answer within 0\.3 s \(3 attempts\)/);
     } finally {
       stalling.delete('/state.txt');
     }
