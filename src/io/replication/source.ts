@@ -62,7 +62,12 @@ export async function openReplicationSource(location: string, options: Replicati
   const kind = options.kind ?? 'changes';
   if (/^https?:\/\//i.test(location)) {
     const base = new URL(location.endsWith('/') ? location : `${location}/`);
-    return new Source(location, kind, (rel) => httpGet(new URL(rel, base).href, options));
+    return new Source(
+      location,
+      kind,
+      (rel) => new URL(rel, base).href,
+      (rel) => httpGet(new URL(rel, base).href, options),
+    );
   }
   let dir = location;
   if (/^file:/i.test(location)) dir = fileURLToPath(location);
@@ -74,7 +79,12 @@ export async function openReplicationSource(location: string, options: Replicati
   if (!info?.isDirectory()) {
     throw new MaphistError('REPLICATION_SOURCE_FAILED', `The replication directory ${dir} does not exist or is not a directory.`, { location });
   }
-  return new Source(location, kind, (rel) => fileGet(join(dir, rel), options.signal));
+  return new Source(
+    location,
+    kind,
+    (rel) => join(dir, rel),
+    (rel) => fileGet(join(dir, rel), options.signal),
+  );
 }
 
 class Source implements ReplicationSource {
@@ -83,12 +93,10 @@ class Source implements ReplicationSource {
   constructor(
     readonly location: string,
     readonly kind: ReplicationKind,
+    /** The URL or path of a file of the source, for messages. */
+    private readonly where: (relative: string) => string,
     private readonly get: (relative: string) => Promise<Uint8Array | undefined>,
   ) {}
-
-  private where(relative: string): string {
-    return /^https?:/i.test(this.location) ? `${this.location.replace(/\/$/, '')}/${relative}` : join(this.location, relative);
-  }
 
   async latestState(): Promise<ReplicationState> {
     const name = this.kind === 'changes' ? 'state.txt' : 'state.yaml';

@@ -108,7 +108,7 @@ describe('the start sequence (first state after the store’s data)', () => {
         try {
           const got = await findStartSequence(source, time, { secondsPerSequence: c.secondsPerSequence });
           assert.equal(got.sequence, want, `T = ${new Date(time * 1000).toISOString()}`);
-          if (got.before) assert.ok(got.before.timestamp <= time && got.before.sequence === got.sequence - 1);
+          assert.ok(got.before.timestamp <= time && got.before.sequence === got.sequence - 1);
           most = Math.max(most, got.stateFetches);
           checked++;
         } catch (e) {

@@ -35,8 +35,8 @@ export interface StartResult {
   sequence: number;
   /** The source's latest state. */
   latest: ReplicationState;
-  /** The newest state found at or before T (undefined when the latest is). */
-  before: ReplicationState | undefined;
+  /** The newest state at or before T (the latest itself when the store is newer than the source). */
+  before: ReplicationState;
   /** State files read. */
   stateFetches: number;
 }
