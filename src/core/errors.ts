@@ -26,6 +26,19 @@ export const ERROR_CATALOG = {
   DB_BUSY: { summary: 'Another maphist update is writing the database, or the database was replaced while an update ran; run the update again.' },
   ENGINE_FAILURE: { summary: 'The database engine failed while answering (the server logs the cause: a damaged, removed or closed store).' },
 
+  // ---- replication sources (maphist update --replication) ----
+  REPLICATION_GAP: {
+    summary: "A sequence between the store's and the replication source's latest is missing (its state or change file): nothing was applied.",
+  },
+  REPLICATION_NO_START: {
+    summary:
+      "No sequence of the replication source continues the store: the source begins after the store's data ends, or ends before the store's sequence (--start-sequence chooses one).",
+  },
+  REPLICATION_SOURCE_FAILED: { summary: 'The replication source cannot be read (not found, unreachable, timed out or refusing, after retries).' },
+  REPLICATION_INVALID: {
+    summary: 'A file of the replication source is malformed (a state file without a sequence or timestamp, a change file that is not gzip).',
+  },
+
   // ---- filter language ----
   FILTER_SYNTAX: { summary: 'The filter is not valid in the filter language.' },
   FILTER_TOO_LONG: { summary: 'The filter is longer than the server accepts.' },
