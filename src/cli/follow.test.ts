@@ -1,0 +1,129 @@
+/**
+ * Serving while following (issue 18 part 4), end to end with real processes: the Andorra sample
+ * split in time (src/testing/split-history.ts) gives a history file and three change files, which
+ * become a local replication directory (src/testing/replication-dir.ts). A `maphist serve
+ * --replication DIR --replication-interval 1` over an import of the history part catches up while
+ * a client keeps asking; the third sequence is published while it serves. Every answer is a 200;
+ * `/v1/metadata` moves to the last sequence and its timestamp; at the end the server's answers
+ * equal those of a server over a full import of the whole history. And `maphist update
+ * --replication` itself: up to date, a gap refused with exit 15 and the store unchanged.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import { splitHistory } from '../testing/split-history.js';
+import { appendReplicationEntry, writeReplicationDir } from '../testing/replication-dir.js';
+import { TEST_DATA } from '../testing/test-data.js';
+import { importInto, MAIN_JS, startServer, type ServerProcess } from '../testing/fuzz/server-process.js';
+
+const SAMPLE = join(TEST_DATA, 'conformance', 'andorra-small.osh.pbf');
+const epoch = (iso: string) => Date.parse(iso) / 1000;
+/** Cut times: the history part ends before the first, change file i holds [cut i, cut i+1). */
+const CUTS = ['2015-06-01T00:00:00Z', '2016-01-01T00:00:00Z', '2016-09-01T00:00:00Z'].map(epoch);
+/** The state timestamps of the three sequences: each after its change's last edit (the sample ends 2017-02-10). */
+const STATES = ['2016-01-01T00:00:00Z', '2016-09-01T00:00:00Z', '2017-03-01T00:00:00Z'];
+const FIRST_SEQUENCE = 1000;
+/** Compared at the end; while following they are asked up to 2015-05-01, inside the data from the start (later times are outside the data until it catches up: 404). */
+const QUERIES = [
+  '/v1/elements/count?bboxes=1.4,42.4,1.8,42.7&time=2014-01-01/2017-01-01/P6M',
+  '/v1/elements/length/groupBy/type?bboxes=1.4,42.4,1.8,42.7&time=2015-01-01/2017-01-01/P1Y&filter=highway=*',
+  '/v1/contributions/count?bboxes=1.4,42.4,1.8,42.7&time=2014-01-01/2017-01-01/P1Y',
+  '/v1/users/count?bboxes=1.4,42.4,1.8,42.7&time=2014-01-01/2017-01-01/P1Y',
+];
+
+async function get(server: ServerProcess, path: string): Promise<{ status: number; text: string }> {
+  const r = await fetch(`${server.url}${path}`);
+  return { status: r.status, text: await r.text() };
+}
+
+describe('serve --replication: a server follows a replication directory', () => {
+  let dir: string;
+  let followed: string;
+  let full: string;
+  let replication: string;
+  let changes: string[];
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'maphist-follow-'));
+    followed = join(dir, 'followed.duckdb');
+    full = join(dir, 'full.duckdb');
+    replication = join(dir, 'replication');
+    const history = join(dir, 'history.osh.pbf');
+    changes = [1, 2, 3].map((i) => join(dir, `change-${i}.osc.gz`));
+    await splitHistory({ input: SAMPLE, history, changes, cuts: CUTS });
+    await importInto(history, followed);
+    await importInto(SAMPLE, full);
+    // Before the changes, a state the store's data is already complete for (its change is empty):
+    // a store without a sequence starts at the first state after its data, which a source must
+    // show by a state at or before it (docs/replication.md). Two sequences with changes are
+    // published before the server starts; the third while it serves.
+    writeReplicationDir(replication, [
+      { sequence: FIRST_SEQUENCE - 1, timestamp: '2015-05-01T00:00:00Z' },
+      ...changes.slice(0, 2).map((file, i) => ({ sequence: FIRST_SEQUENCE + i, timestamp: STATES[i], change: { file } })),
+    ]);
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('catches up while answering every request, follows a new sequence, and then answers as a full import', async () => {
+    const server = await startServer(followed, ['--replication', replication, '--replication-interval', '1']);
+    const reference = await startServer(full);
+    try {
+      const statuses = new Map<number, number>();
+      let sequence = -1;
+      let toTimestamp = '';
+      let published = false;
+      const deadline = Date.now() + 240_000;
+      while (Date.now() < deadline) {
+        for (const q of [...QUERIES.map((x) => x.replace('2017-01-01', '2015-05-01')), '/v1/metadata']) {
+          const r = await get(server, q);
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          if (q === '/v1/metadata' && r.status === 200) {
+            const m = JSON.parse(r.text) as { extractRegion: { replicationSequenceNumber: number; temporalExtent: { toTimestamp: string } } };
+            sequence = m.extractRegion.replicationSequenceNumber;
+            toTimestamp = m.extractRegion.temporalExtent.toTimestamp;
+          }
+        }
+        if (!published && sequence === FIRST_SEQUENCE + 1) {
+          appendReplicationEntry(replication, { sequence: FIRST_SEQUENCE + 2, timestamp: STATES[2], change: { file: changes[2] } });
+          published = true;
+        }
+        if (sequence === FIRST_SEQUENCE + 2) break;
+        await sleep(200);
+      }
+      assert.equal(sequence, FIRST_SEQUENCE + 2, `the server reached sequence ${sequence}; its log: ${server.stderrTail()}`);
+      assert.equal(toTimestamp, STATES[2], 'the data is complete up to the last state');
+      assert.deepEqual([...statuses.keys()], [200], `every answer while following is a 200: ${JSON.stringify([...statuses])}`);
+      for (const q of QUERIES) {
+        const [got, want] = await Promise.all([get(server, q), get(reference, q)]);
+        assert.equal(got.status, 200, q);
+        // The same numbers; the metadata parts of the answers (e.g. the request URL) are the same paths.
+        assert.deepEqual(
+          JSON.parse(got.text).result ?? JSON.parse(got.text).groupByResult,
+          JSON.parse(want.text).result ?? JSON.parse(want.text).groupByResult,
+          q,
+        );
+      }
+    } finally {
+      await server.stop();
+      await reference.stop();
+    }
+  });
+
+  it('maphist update --replication: up to date changes nothing; a missing sequence is refused with exit 15 and the store unchanged', () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [MAIN_JS, 'update', '--db', followed, ...args], { encoding: 'utf8' });
+    const before = statSync(followed);
+    const upToDate = run('--replication', replication);
+    assert.equal(upToDate.status, 0, upToDate.stderr);
+    assert.match(upToDate.stdout, /is up to date .*sequence 1002/);
+    // Sequence 1004 is published, 1003 is not: a gap.
+    appendReplicationEntry(replication, { sequence: FIRST_SEQUENCE + 4, timestamp: '2017-03-03T00:00:00Z' });
+    const gap = run('--replication', replication);
+    assert.equal(gap.status, 15, `${gap.stdout}${gap.stderr}`);
+    assert.match(gap.stderr, /1003/);
+    const afterGap = statSync(followed);
+    assert.deepEqual([afterGap.ino, afterGap.size, afterGap.mtimeMs], [before.ino, before.size, before.mtimeMs], 'the store is unchanged');
+  });
+});
