@@ -3,8 +3,9 @@
  * part 4), against the same load on the same data without updates. The Andorra history is split
  * at 2016-06-01 (src/testing/split-history.ts) and its later edits cut into change files of
  * `--days` days (default 10) published as a local replication directory; the history part is
- * imported into two stores. Server A serves one with `--replication DIR --replication-interval 1`
- * (it keeps applying sequences, swapping generations); server B the other, without. The same
+ * imported into two stores. Server A serves one with `--replication DIR --replication-interval 1
+ * --replication-max-sequences 1` (it keeps applying sequences one at a time, swapping generations);
+ * server B the other, without. The same
  * clients (default 4, each one request at a time from the list below, times inside the first
  * part's data so every answer is a 200) run for `--seconds` (default 60) against B, then A.
  *
@@ -80,7 +81,7 @@ try {
   await importInto(history, still);
   const replication = join(dir, 'replication');
   writeReplicationDir(replication, [
-    { sequence: 99, timestamp: start - 86400 },
+    { sequence: 99, timestamp: start - 7 * 86400 },
     ...changes.map((file, i) => ({ sequence: 100 + i, timestamp: cuts[i + 1] ?? dataEnd, change: { file } })),
   ]);
   console.log(machineDescription());
@@ -90,12 +91,18 @@ try {
   const rows: string[] = [];
   for (const [label, db, args] of [
     ['without updates', still, []],
-    ['following (an update every second)', followed, ['--replication', replication, '--replication-interval', '1']],
+    [
+      'following (an update every second, one sequence each)',
+      followed,
+      ['--replication', replication, '--replication-interval', '1', '--replication-max-sequences', '1'],
+    ],
   ] as const) {
     const server = await startServer(db, [...args]);
     try {
       const r = await load(server);
       const generations = (server.stderrTail().match(/serving generation \d+/g) ?? []).length;
+      // What the follower said last (its updates' summaries, or why one failed).
+      for (const line of server.stderrTail().split('\n').filter((l) => l.startsWith('replication:')).slice(-3)) console.log(`  ${label}: ${line}`);
       const metadata = (await (await fetch(`${server.url}/v1/metadata`)).json()) as { extractRegion: { replicationSequenceNumber: number } };
       rows.push(
         `| ${label} | ${r.ms.length} | ${r.failures} | ${quantile(r.ms, 0.5).toFixed(0)} | ${quantile(r.ms, 0.99).toFixed(0)} | ${generations} | ${metadata.extractRegion.replicationSequenceNumber} |`,

@@ -24,6 +24,8 @@ export interface FollowerOptions {
   replication: string;
   /** Seconds between the end of one update and the start of the next. */
   intervalSeconds: number;
+  /** At most this many sequences per update (`--max-sequences`): a server catching up swaps in its progress step by step. */
+  maxSequences?: number;
   /** The command line that runs `maphist` (default: this process's Node and main script). */
   command?: string[];
   /** Opens the replaced file and swaps it in; resolves with the new generation's number. */
@@ -60,7 +62,8 @@ export function startFollower(o: FollowerOptions): Follower {
   function update(): Promise<number | null> {
     return new Promise((resolve) => {
       const [exe, ...args] = command;
-      child = spawn(exe!, [...args, 'update', '--db', o.db, '--replication', o.replication], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const limit = o.maxSequences === undefined ? [] : ['--max-sequences', String(o.maxSequences)];
+      child = spawn(exe!, [...args, 'update', '--db', o.db, '--replication', o.replication, ...limit], { stdio: ['ignore', 'pipe', 'pipe'] });
       const forward = (stream: NodeJS.ReadableStream) => {
         let rest = '';
         stream.setEncoding('utf8');

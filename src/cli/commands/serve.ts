@@ -2,7 +2,7 @@
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
  * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
  * [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
- * [--drain-seconds S] [--replication URL_OR_DIR [--replication-interval S]]`: serve both API
+ * [--drain-seconds S] [--replication URL_OR_DIR [--replication-interval S] [--replication-max-sequences N]]`: serve both API
  * versions, one log line per request on standard output. With `--replication`, the store follows a
  * replication source: `maphist update` runs in a child process every interval and each updated
  * file is swapped in as a new store generation (src/cli/follow.ts).
@@ -49,6 +49,8 @@ export const SERVE_OPTIONS = {
   replication: { type: 'string' },
   /** Seconds between the end of one update and the start of the next (default 60). */
   'replication-interval': { type: 'string', default: '60' },
+  /** At most this many sequences per update (default: all that are published). */
+  'replication-max-sequences': { type: 'string' },
 } as const;
 
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
@@ -105,6 +107,7 @@ export async function serve(values: {
   'drain-seconds'?: string;
   replication?: string;
   'replication-interval'?: string;
+  'replication-max-sequences'?: string;
 }): Promise<void> {
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new MaphistError('CLI_USAGE', '--port takes a whole number from 0 to 65535');
@@ -163,6 +166,7 @@ export async function serve(values: {
           db: values.db!,
           replication: values.replication,
           intervalSeconds: replicationInterval,
+          maxSequences: wholeNumber(values['replication-max-sequences'], '--replication-max-sequences', 1),
           swapIn: async () => store.swap(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit })).number,
           log: (line) => console.error(line),
         });
