@@ -102,7 +102,12 @@ try {
       const r = await load(server);
       const generations = (server.stderrTail().match(/serving generation \d+/g) ?? []).length;
       // What the follower said last (its updates' summaries, or why one failed).
-      for (const line of server.stderrTail().split('\n').filter((l) => l.startsWith('replication:')).slice(-3)) console.log(`  ${label}: ${line}`);
+      for (const line of server
+        .stderrTail()
+        .split('\n')
+        .filter((l) => l.startsWith('replication:'))
+        .slice(-3))
+        console.log(`  ${label}: ${line}`);
       const metadata = (await (await fetch(`${server.url}/v1/metadata`)).json()) as { extractRegion: { replicationSequenceNumber: number } };
       rows.push(
         `| ${label} | ${r.ms.length} | ${r.failures} | ${quantile(r.ms, 0.5).toFixed(0)} | ${quantile(r.ms, 0.99).toFixed(0)} | ${generations} | ${metadata.extractRegion.replicationSequenceNumber} |`,
