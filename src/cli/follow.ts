@@ -26,8 +26,6 @@ export interface FollowerOptions {
   intervalSeconds: number;
   /** At most this many sequences per update (`--max-sequences`): a server catching up swaps in its progress step by step. */
   maxSequences?: number;
-  /** The command line that runs `maphist` (default: this process's Node and main script). */
-  command?: string[];
   /** Opens the replaced file and swaps it in; resolves with the new generation's number. */
   swapIn(): Promise<number>;
   /** One line for the operator (the server's standard error). */
@@ -35,8 +33,6 @@ export interface FollowerOptions {
 }
 
 export interface Follower {
-  /** Runs one update now (tests; also what the timer does). Resolves with whether a new generation was swapped in. */
-  runOnce(): Promise<boolean>;
   /** Stops the timer, ends a running update (SIGTERM: the update cleans up and leaves the store as it was) and waits for it. */
   stop(): Promise<void>;
 }
@@ -52,7 +48,8 @@ function identity(path: string): string | undefined {
 }
 
 export function startFollower(o: FollowerOptions): Follower {
-  const command = o.command ?? [process.execPath, process.argv[1]!];
+  // This process's Node and command line script: the same maphist as the server.
+  const command = [process.execPath, process.argv[1]!];
   let child: ChildProcess | undefined;
   let running: Promise<boolean> | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -92,8 +89,8 @@ export function startFollower(o: FollowerOptions): Follower {
     }
     const now = identity(o.db);
     if (now === undefined || now === served || stopped) return false;
-    served = now;
     const number = await o.swapIn();
+    served = now;
     o.log(`replication: serving generation ${number}`);
     return true;
   }
@@ -117,7 +114,6 @@ export function startFollower(o: FollowerOptions): Follower {
   schedule(0);
 
   return {
-    runOnce: () => (running ??= once().finally(() => (running = undefined))),
     async stop() {
       stopped = true;
       clearTimeout(timer);
