@@ -93,6 +93,8 @@ try {
   if (report.failures.length > 0) {
     const tail = server.stderrTail().trim();
     if (tail) console.log(`server standard error (last lines):\n${tail.split('\n').slice(-30).join('\n')}`);
+    const warnings = server.warningsTail().trim();
+    if (warnings) console.log(`server warnings and errors (last lines):\n${warnings.split('\n').slice(-20).join('\n')}`);
   }
   code = report.failures.length === 0 ? 0 : 1;
 } finally {

@@ -31,6 +31,8 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** The last few kilobytes of its standard error. */
   stderrTail(): string;
+  /** The last few kilobytes of its warnings and errors (pino JSON lines on standard output, e.g. an extraction cut mid-stream and why). */
+  warningsTail(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once it has exited. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -58,8 +60,13 @@ export function startServer(db: string, args: string[] = []): Promise<ServerProc
     let found = false;
     // The request log goes to standard output: read (and dropped) to the end, so the pipe never fills.
     const log = process.env.FUZZ_SERVER_LOG ? createWriteStream(process.env.FUZZ_SERVER_LOG, { flags: 'a' }) : undefined;
+    let warnings = '';
+    let partial = '';
     child.stdout!.setEncoding('utf8').on('data', (d: string) => {
       log?.write(d);
+      const lines = (partial + d).split('\n');
+      partial = lines.pop()!.slice(-100_000);
+      for (const line of lines) if (line.startsWith('{"level":')) warnings = (warnings + line.slice(0, 2000) + '\n').slice(-16_000);
       if (found) return;
       out += d;
       const m = /serving .* at (http:\/\/[^\s]+) /.exec(out);
@@ -71,6 +78,7 @@ export function startServer(db: string, args: string[] = []): Promise<ServerProc
           child,
           exited,
           stderrTail: () => stderr,
+          warningsTail: () => warnings,
           async stop(graceMs = 15_000) {
             if (child.exitCode !== null || child.signalCode !== null) return;
             child.kill('SIGTERM');
