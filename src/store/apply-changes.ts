@@ -24,7 +24,7 @@ import { OSM_TYPE_CODE, type OsmVersion, type RelationVersion, type WayVersion }
 import { buildHistory } from '../history/build-history.js';
 import { readChangeFile } from '../io/open-change.js';
 import { diskFullError } from './disk-full.js';
-import { readMetadata, type StoreMetadata } from './metadata.js';
+import { extentOf, iso, readMetadata, type StoreMetadata } from './metadata.js';
 import { openStore } from './open-store.js';
 import { elementKey, elementTable, keyId, keyType, parentsOf, readStoredVersions } from './update-read.js';
 import { moveNewStates, NewStateRows, timed } from './update-write.js';
@@ -500,7 +500,6 @@ async function writeUsers(con: DuckDBConnection, newVersions: Map<number, OsmVer
  */
 async function writePosition(con: DuckDBConnection, position: { sequence: number; timestamp: number }): Promise<void> {
   const meta = await readMetadata(con);
-  const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
   const last = Math.max(Date.parse(meta.lastTimestamp) / 1000, position.timestamp);
   const entries: [string, unknown][] = [
     ['replicationSequenceNumber', position.sequence],
@@ -532,25 +531,13 @@ async function writeMeta(con: DuckDBConnection, newVersions: Map<number, OsmVers
       ? [Math.min(b[0], bbox[0]!), Math.min(b[1], bbox[1]!), Math.max(b[2], bbox[2]!), Math.max(b[3], bbox[3]!)]
       : [bbox[0]!, bbox[1]!, bbox[2]!, bbox[3]!];
   }
-  const iso = (t: number) => new Date(t * 1000).toISOString().replace('.000Z', 'Z');
   const changes: Partial<StoreMetadata> = {
     firstTimestamp: iso(first),
     lastTimestamp: iso(last),
     versions,
     rows: meta.rows - result.rowsRemoved + result.rowsAdded,
     dataBbox: b,
-    spatialExtent: {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [b[0], b[1]],
-          [b[2], b[1]],
-          [b[2], b[3]],
-          [b[0], b[3]],
-          [b[0], b[1]],
-        ],
-      ],
-    },
+    spatialExtent: extentOf(b),
   };
   for (const [key, value] of Object.entries(changes)) {
     await con.run(`UPDATE meta SET value = '${JSON.stringify(value).replace(/'/g, "''")}' WHERE key = '${key}'`);

@@ -56,18 +56,7 @@ export async function writeMetadata(con: DuckDBConnection, input: MetadataInput)
     importTime: new Date().toISOString(),
     firstTimestamp: iso(s.firstTimestamp),
     lastTimestamp: iso(s.lastTimestamp),
-    spatialExtent: {
-      type: 'Polygon',
-      coordinates: [
-        [
-          [b[0], b[1]],
-          [b[2], b[1]],
-          [b[2], b[3]],
-          [b[0], b[3]],
-          [b[0], b[1]],
-        ],
-      ],
-    },
+    spatialExtent: extentOf(b),
     dataBbox,
     declaredBbox: input.header.bbox ?? null,
     replicationSequenceNumber: input.header.replicationSequenceNumber ?? 0,
@@ -92,6 +81,23 @@ export async function readMetadata(con: DuckDBConnection): Promise<StoreMetadata
   return out as unknown as StoreMetadata;
 }
 
-function iso(epochSeconds: number): string {
+/** The GeoJSON Polygon of a [minLon, minLat, maxLon, maxLat] box (`spatialExtent`). */
+export function extentOf(b: readonly [number, number, number, number]): StoreMetadata['spatialExtent'] {
+  return {
+    type: 'Polygon',
+    coordinates: [
+      [
+        [b[0], b[1]],
+        [b[2], b[1]],
+        [b[2], b[3]],
+        [b[0], b[3]],
+        [b[0], b[1]],
+      ],
+    ],
+  };
+}
+
+/** Epoch seconds as the ISO text `meta` keeps ('' for none). */
+export function iso(epochSeconds: number): string {
   return Number.isFinite(epochSeconds) ? new Date(epochSeconds * 1000).toISOString().replace('.000Z', 'Z') : '';
 }
