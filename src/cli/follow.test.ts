@@ -4,18 +4,20 @@
  * become a local replication directory (src/testing/replication-dir.ts). A `maphist serve
  * --replication DIR --replication-interval 1` over an import of the history part catches up while
  * a client keeps asking; the third sequence is published while it serves. Every answer is a 200;
- * `/v1/metadata` moves to the last sequence and its timestamp; at the end the server's answers
+ * `/v1/metadata` moves to the last sequence and its timestamp; every update runs in place on the
+ * follower's spare file, and the stopped server leaves no work directory; at the end the server's answers
  * equal those of a server over a full import of the whole history. And `maphist update
  * --replication` itself: up to date, a gap refused with exit 15 and the store unchanged.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { splitHistory } from '../testing/split-history.js';
+import { workDirRoot } from '../store/work-dir.js';
 import { appendReplicationEntry, writeReplicationDir } from '../testing/replication-dir.js';
 import { TEST_DATA } from '../testing/test-data.js';
 import { importInto, MAIN_JS, startServer, type ServerProcess } from '../testing/fuzz/server-process.js';
@@ -96,6 +98,13 @@ describe('serve --replication: a server follows a replication directory', () => 
       assert.equal(sequence, FIRST_SEQUENCE + 2, `the server reached sequence ${sequence}; its log: ${server.stderrTail()}`);
       assert.equal(toTimestamp, STATES[2], 'the data is complete up to the last state');
       assert.deepEqual([...statuses.keys()], [200], `every answer while following is a 200: ${JSON.stringify([...statuses])}`);
+      const v2 = JSON.parse((await get(server, '/v2-rc/metadata')).text) as { temporalExtent: { end: string }; replication: unknown };
+      assert.deepEqual(v2.replication, { sequenceNumber: FIRST_SEQUENCE + 2, timestamp: STATES[2] }, 'v2 metadata reports the sequence too');
+      assert.equal(v2.temporalExtent.end, STATES[2]);
+      // Every update ran in place on the follower's spare file (no copy of the store).
+      const log = server.stderrTail();
+      assert.match(log, /updated \S+ to sequence 1002 .*\(in place\)/, log);
+      assert.doesNotMatch(log, /renamed over it/, log);
       for (const q of QUERIES) {
         const [got, want] = await Promise.all([get(server, q), get(reference, q)]);
         assert.equal(got.status, 200, q);
@@ -110,6 +119,7 @@ describe('serve --replication: a server follows a replication directory', () => 
       await server.stop();
       await reference.stop();
     }
+    assert.ok(!existsSync(workDirRoot(followed)), 'the stopped server removed its spare and work directory');
   });
 
   it('maphist update --replication: up to date changes nothing; a missing sequence is refused with exit 15 and the store unchanged', () => {

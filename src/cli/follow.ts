@@ -1,43 +1,57 @@
 /**
- * Serving while following (issue 18 part 4): `maphist serve --replication URL_OR_DIR` runs
- * `maphist update --db PATH --replication URL_OR_DIR` every `--replication-interval` seconds in a
- * child process, and when the update has replaced the database file, opens the new file as a
- * store generation and swaps it in (src/query/generations.ts): running requests finish on the
- * generation they started with, new ones get the new data.
+ * Serving while following (issue 18 part 4): `maphist serve --replication URL_OR_DIR` keeps a
+ * second file of the store, the **spare**, in its work directory beside the database
+ * (`.<name>.maphist-tmp/follow-<pid>/spare.duckdb`), and every `--replication-interval` seconds:
+ *
+ * 1. runs `maphist update --db SPARE --replication URL_OR_DIR` in a child process: the spare is
+ *    open in no other process, so the update is one transaction on it (no copy of the store);
+ * 2. when that moved the spare forward, publishes it: a hard link keeps the served file's inode
+ *    in the work directory (`previous.duckdb`), the spare is renamed over the database (atomic: the
+ *    database is always one complete store, before or after), and the server opens it as a new
+ *    store generation and swaps it in (src/query/generations.ts): running requests finish on the
+ *    generation they started with, new ones get the new data;
+ * 3. when the last request of the old generation has ended (its file closed), the old file becomes
+ *    the next spare. It is behind by the sequences just applied, and its own `meta` says so: the
+ *    next update of it applies those and the new ones.
+ *
+ * So each file gets every diff applied once, in place, and no update copies the store (only the
+ * first spare is a copy, made when the follower starts). The cost is a second file of the store's
+ * size on disk.
  *
  * Why a child process: an update decodes change files and rebuilds element histories, which is
- * heavy work that must not hold the server's event loop; the update is atomic on its own (a new
- * file renamed over the old one: docs/store.md), so a child that crashes or is killed leaves the
- * served file as it was, and the server never writes a file it has open (the old generation keeps
- * its file descriptor on the old inode until its last request ends).
+ * heavy work that must not hold the server's event loop; a child that crashes or is killed leaves
+ * the spare before or after its transaction and the served file untouched.
  *
  * The follower only composes: what an update does is `maphist update`'s business, what a
  * generation is the handle's.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { statSync } from 'node:fs';
+import { constants, linkSync, renameSync, rmSync, statSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createWorkDir, type WorkDir } from '../store/work-dir.js';
 
 export interface FollowerOptions {
-  /** The database file the server serves and the update replaces. */
+  /** The database file the server serves. */
   db: string;
   /** The replication source (URL or directory), passed to `maphist update --replication`. */
   replication: string;
   /** Seconds between the end of one update and the start of the next. */
   intervalSeconds: number;
-  /** At most this many sequences per update (`--max-sequences`): a server catching up swaps in its progress step by step. */
+  /** At most this many new sequences per update (`--max-sequences`): a server catching up swaps in its progress step by step. */
   maxSequences?: number;
-  /** Opens the replaced file and swaps it in; resolves with the new generation's number. */
-  swapIn(): Promise<number>;
+  /** Opens the database file (just replaced) and swaps it in: the new generation's number, and when the old one has closed. */
+  swapIn(): Promise<{ number: number; previousClosed: Promise<void> }>;
   /** One line for the operator (the server's standard error). */
   log(line: string): void;
 }
 
 export interface Follower {
-  /** Stops the timer, ends a running update (SIGTERM: the update cleans up and leaves the store as it was) and waits for it. */
+  /** Stops the timer, ends a running update (SIGTERM: it rolls back and cleans up), waits for it and removes the spare. */
   stop(): Promise<void>;
 }
 
-/** What identifies one version of the file: an update renames a new file over it. */
+/** What identifies one version of the file: a publication renames another file over it. */
 function identity(path: string): string | undefined {
   try {
     const s = statSync(path);
@@ -50,48 +64,108 @@ function identity(path: string): string | undefined {
 export function startFollower(o: FollowerOptions): Follower {
   // This process's Node and command line script: the same maphist as the server.
   const command = [process.execPath, process.argv[1]!];
+  let work: WorkDir | undefined;
   let child: ChildProcess | undefined;
   let running: Promise<boolean> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let served = identity(o.db);
+  /** The spare is there and in no generation's use (else: resolves once it is, or false: make a new one). */
+  let spareReady: Promise<boolean> = Promise.resolve(false);
+  /** How many sequences the spare is behind the served file. */
+  let spareLag = 0;
 
-  function update(): Promise<number | null> {
+  const spare = () => join(work!.path, 'spare.duckdb');
+  const previous = () => join(work!.path, 'previous.duckdb');
+
+  /** Runs `maphist update` on the spare: its exit code and the number of sequences it applied. */
+  function update(maxSequences: number | undefined): Promise<{ code: number | null; applied: number }> {
     return new Promise((resolve) => {
       const [exe, ...args] = command;
-      const limit = o.maxSequences === undefined ? [] : ['--max-sequences', String(o.maxSequences)];
-      child = spawn(exe!, [...args, 'update', '--db', o.db, '--replication', o.replication, ...limit], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const limit = maxSequences === undefined ? [] : ['--max-sequences', String(maxSequences)];
+      child = spawn(exe!, [...args, 'update', '--db', spare(), '--replication', o.replication, ...limit], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let applied = 0;
       const forward = (stream: NodeJS.ReadableStream) => {
         let rest = '';
         stream.setEncoding('utf8');
         stream.on('data', (d: string) => {
           const lines = (rest + d).split('\n');
           rest = lines.pop()!;
-          for (const line of lines) if (line.trim()) o.log(`replication: ${line}`);
+          for (const line of lines) {
+            if (!line.trim()) continue;
+            // `updated <db> to sequence N (…) from K change file(s) of …` (src/cli/commands/update.ts)
+            const m = / to sequence \d+ \([^)]*\) from (\d+) change file/.exec(line);
+            if (m) applied = Number(m[1]);
+            o.log(`replication: ${line.replace(spare(), o.db)}`);
+          }
         });
       };
       forward(child.stdout!);
       forward(child.stderr!);
       child.on('error', (e) => {
         o.log(`replication: could not run maphist update: ${e.message}`);
-        resolve(null);
+        resolve({ code: null, applied: 0 });
       });
-      child.on('exit', (code) => resolve(code));
+      child.on('exit', (code) => resolve({ code, applied }));
     });
   }
 
+  /** A spare at the served file's state: a copy of it (the first time, and after a failure). */
+  async function newSpare(): Promise<void> {
+    rmSync(spare(), { force: true });
+    rmSync(`${spare()}.wal`, { force: true });
+    served = identity(o.db);
+    await copyFile(o.db, spare(), constants.COPYFILE_FICLONE);
+    spareLag = 0;
+  }
+
   async function once(): Promise<boolean> {
-    const code = await update();
+    work ??= createWorkDir(o.db, 'follow');
+    if (!(await spareReady)) await newSpare();
+    if (stopped) return false;
+    const { code, applied } = await update(o.maxSequences === undefined ? undefined : o.maxSequences + spareLag);
     child = undefined;
     if (code !== 0) {
       if (!stopped) o.log(`replication: maphist update exited with ${code ?? 'a signal'}; the served data stays as it was, next try in ${o.intervalSeconds} s`);
+      spareReady = Promise.resolve(true);
       return false;
     }
-    const now = identity(o.db);
-    if (now === undefined || now === served || stopped) return false;
-    const number = await o.swapIn();
-    served = now;
-    o.log(`replication: serving generation ${number}`);
+    if (applied <= spareLag || stopped) {
+      // Up to date, or the spare only caught up with the served file: nothing new to publish.
+      spareLag -= applied;
+      spareReady = Promise.resolve(true);
+      return false;
+    }
+    if (identity(o.db) !== served) {
+      // Another process replaced the database (an import, an update): it wins; the spare is dropped.
+      o.log(`replication: ${o.db} was replaced by another process; its spare is made anew from it`);
+      spareReady = Promise.resolve(false);
+      return false;
+    }
+    // Publish: keep the served inode as the next spare, rename the updated spare over the database.
+    rmSync(previous(), { force: true });
+    linkSync(o.db, previous());
+    renameSync(spare(), o.db);
+    served = identity(o.db);
+    let swapped: Awaited<ReturnType<FollowerOptions['swapIn']>>;
+    try {
+      swapped = await o.swapIn();
+    } catch (e) {
+      o.log(`replication: the updated database could not be opened (${(e as Error).message}); the old data is served until the next update`);
+      rmSync(previous(), { force: true });
+      spareReady = Promise.resolve(false);
+      return false;
+    }
+    spareLag = applied - spareLag;
+    // The old file is free once its generation has closed: then it is the spare.
+    spareReady = swapped.previousClosed.then(
+      () => {
+        renameSync(previous(), spare());
+        return true;
+      },
+      () => false,
+    );
+    o.log(`replication: serving generation ${swapped.number}`);
     return true;
   }
 
@@ -102,6 +176,7 @@ export function startFollower(o: FollowerOptions): Follower {
       running = once()
         .catch((e: Error) => {
           o.log(`replication: ${e.message}`);
+          spareReady = Promise.resolve(false);
           return false;
         })
         .finally(() => {
@@ -119,6 +194,7 @@ export function startFollower(o: FollowerOptions): Follower {
       clearTimeout(timer);
       child?.kill('SIGTERM');
       await running?.catch(() => undefined);
+      work?.remove();
     },
   };
 }

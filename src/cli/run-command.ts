@@ -3,29 +3,29 @@
  * Loaded by main.ts once DuckDB's allocator is configured.
  */
 import { isMaphistError } from '../core/errors.js';
-import { changesetsCommand } from './commands/changesets.js';
-import { importCommand } from './commands/import.js';
-import { keysCommand } from './commands/keys.js';
-import { serveCommand } from './commands/serve.js';
-import { sqlCommand } from './commands/sql.js';
-import { startCommand } from './commands/start.js';
-import { updateCommand } from './commands/update.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 
-const COMMANDS: Record<string, (argv: string[]) => Promise<void>> = {
-  import: importCommand,
-  sql: sqlCommand,
-  serve: serveCommand,
-  start: startCommand,
-  keys: keysCommand,
-  changesets: changesetsCommand,
-  update: updateCommand,
+type Command = (argv: string[]) => Promise<void>;
+
+/**
+ * Each command's module is loaded when it runs: `maphist update`, which a following server starts
+ * every minute, does not load the server's modules (fastify, both APIs), and the other way round.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  import: async () => (await import('./commands/import.js')).importCommand,
+  sql: async () => (await import('./commands/sql.js')).sqlCommand,
+  serve: async () => (await import('./commands/serve.js')).serveCommand,
+  start: async () => (await import('./commands/start.js')).startCommand,
+  keys: async () => (await import('./commands/keys.js')).keysCommand,
+  changesets: async () => (await import('./commands/changesets.js')).changesetsCommand,
+  update: async () => (await import('./commands/update.js')).updateCommand,
 };
 
 const USAGE = `usage: maphist <command> [options]
   import <file> [--db PATH]        build a database from a full-history file (.osh.pbf, .osh/.osm[.gz|.bz2])
         [--changesets FILE]        (with the changesets of a changeset dump; --all-changesets: not only the referenced)
   update [--db PATH] <file.osc[.gz|.bz2]> ...   apply OsmChange files to a database (atomically; re-applying changes nothing)
+  update [--db PATH] --replication <URL or directory>   apply a replication source's new diffs (docs/replication.md)
   changesets import <file> [--db PATH] [--all]   load a changeset dump (.osm[.gz|.bz2]) into a database
   sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
         [--allow-files]            (sandboxed: no files, no extensions; --allow-files: local files allowed)
@@ -33,17 +33,19 @@ const USAGE = `usage: maphist <command> [options]
         [--no-api-keys]            (version 2 statistics and extraction need no key: private deployment)
         [--neutral-names]          (v1 extraction writes @mapId/@mapType instead of @osmId/@osmType)
         [--log-format text|json]   (one line per request on standard output; json: JSON lines)
+        [--replication <URL or directory>]   (follow a replication source: docs/replication.md)
   start                            import the bundled sample if there is no database, then serve on :8080
   keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
-  const command = name === undefined ? undefined : COMMANDS[name];
-  if (!command) {
+  const load = name === undefined || !Object.hasOwn(COMMANDS, name) ? undefined : COMMANDS[name];
+  if (!load) {
     console.error(USAGE);
     return name === undefined || name === '--help' || name === 'help' ? (name ? 0 : 2) : 2;
   }
   try {
+    const command = await load();
     await command(rest);
     return 0;
   } catch (e) {

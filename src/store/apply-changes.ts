@@ -1,9 +1,12 @@
 /**
- * Applying OsmChange files to a store (`maphist update`, issue 18): the next state of the store is
- * written into a copy of its file in the run's work directory (work-dir.ts) and renamed over the
- * original at the end, so a kill at any moment leaves the store exactly as before or exactly as
- * after (the rename is the commit), a running server keeps reading its own generation's file
- * (docs/store.md, "Store generations"), and a re-run finishes the job.
+ * Applying OsmChange files to a store (`maphist update`, issue 18) in one DuckDB transaction on the
+ * database file: a kill at any moment leaves the store exactly as before or exactly as after
+ * (DuckDB's write-ahead log; the next open replays a committed transaction the kill kept from its
+ * checkpoint), and a re-run finishes the job. When another process has the file open (a server
+ * reads it), DuckDB refuses to open it for writing: then the next state is written into a copy in
+ * the run's work directory (work-dir.ts) and renamed over the original at the end (the rename is
+ * the commit), and the server keeps reading its own generation's file (docs/store.md, "Store
+ * generations").
  *
  * Each element with a new version in the changes is rebuilt, and so is each way or relation whose
  * current version references one (a moved node gives its ways and their relations member-induced
@@ -16,7 +19,7 @@
  * Replication (issue 18 part 2) and a server following it (part 4) call `applyChanges` with the
  * parsed diffs (`ChangeInput`) or their files.
  */
-import { constants, copyFileSync, existsSync, readdirSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { MaphistError } from '../core/errors.js';
@@ -25,7 +28,7 @@ import { buildHistory } from '../history/build-history.js';
 import { readChangeFile } from '../io/open-change.js';
 import { diskFullError } from './disk-full.js';
 import { extentOf, iso, readMetadata, type StoreMetadata } from './metadata.js';
-import { openStore } from './open-store.js';
+import { openStore, type Store } from './open-store.js';
 import { elementKey, elementTable, keyId, keyType, parentsOf, readStoredVersions } from './update-read.js';
 import { moveNewStates, NewStateRows, timed } from './update-write.js';
 import { createWorkDir, processRunning, workDirRoot } from './work-dir.js';
@@ -39,14 +42,23 @@ export interface ApplyChangesOptions {
   changes: readonly ChangeInput[];
   signal?: AbortSignal;
   /** Called before each phase (for progress output). */
-  onPhase?: (phase: 'reading' | 'checking' | 'copying' | 'rebuilding' | 'writing' | 'committing') => void;
+  onPhase?: (phase: 'reading' | 'checking' | 'copying' | 'rebuilding' | 'writing' | 'committing' | 'checkpointing') => void;
+  /**
+   * Write a copy and rename it over the database even when no other process has the database
+   * open (by default the update is one transaction on the file itself, and a copy only when a
+   * server holds the file).
+   */
+  copy?: boolean;
   /**
    * The replication state these changes bring the store to (`maphist update --replication`):
    * recorded in `meta` in the same atomic step (docs/replication.md). A new position is written
    * even when the changes hold no new version.
    */
   position?: { sequence: number; timestamp: number };
-  /** Test hook: called with the copy's path before it replaces the store (a kill there must leave the store as before). */
+  /**
+   * Test hook: called just before the commit (the transaction's on the database, or the rename of
+   * the copy, whose path it gets): a kill there must leave the store as before.
+   */
   beforeCommit?: (copy: string) => void;
 }
 
@@ -60,8 +72,10 @@ export interface ApplyChangesResult {
   rowsAdded: number;
   /** False when every version was already in the store: nothing was written. */
   written: boolean;
+  /** One transaction on the database file (true), or a copy renamed over it (a server had it open). */
+  inPlace: boolean;
   seconds: number;
-  /** Seconds spent copying the store file (part of `seconds`). */
+  /** Seconds spent copying the store file (part of `seconds`; 0 in place). */
   copySeconds: number;
 }
 
@@ -114,82 +128,157 @@ async function apply(options: ApplyChangesOptions, target: string): Promise<Appl
     if (!list) byElement.set(key, (list = []));
     list.push(v);
   }
+  const result: ApplyChangesResult = {
+    versionsRead: versions.length,
+    versionsNew: 0,
+    rebuilt: { node: 0, way: 0, relation: 0 },
+    rowsRemoved: 0,
+    rowsAdded: 0,
+    written: false,
+    inPlace: false,
+    seconds: 0,
+    copySeconds: 0,
+  };
+  if (!existsSync(target)) await openStore(target); // DB_NOT_FOUND, with its advice
+  refuseConcurrentUpdate(target);
+  const work = createWorkDir(target, 'update');
+  try {
+    const writable = options.copy ? undefined : await openWritable(target, work.path);
+    if (writable) {
+      result.inPlace = true;
+      try {
+        await updateIn(writable, byElement, options, result, work.path, target);
+      } finally {
+        writable.close();
+      }
+    } else {
+      await updateCopy(target, byElement, options, result, work.path);
+    }
+  } finally {
+    work.remove();
+  }
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
 
-  // Which versions are new: read on the store itself (read-only), so that a change the store
-  // already has costs no copy.
+/**
+ * The database opened for writing (checked as `openStore` checks it), or undefined when another
+ * process has it open (a server reads it): DuckDB lets no other process open a file one process
+ * writes, nor write one others read.
+ */
+async function openWritable(target: string, workDir: string): Promise<Store | undefined> {
+  try {
+    return await openStore(target, { readOnly: false, memoryLimit: '1GB', tempDirectory: join(workDir, 'duckdb-tmp') });
+  } catch (e) {
+    if (e instanceof MaphistError && e.code === 'DB_INVALID' && /Could not set lock on file|Conflicting lock/i.test(e.message)) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * The update in one DuckDB transaction on `instance`'s database: which versions are new, the
+ * rebuild, the position. Nothing is written (not even the transaction) when nothing is new.
+ */
+async function updateIn(
+  instance: { connect(): Promise<DuckDBConnection> },
+  byElement: Map<number, OsmVersion[]>,
+  options: ApplyChangesOptions,
+  result: ApplyChangesResult,
+  workDir: string,
+  committed: string,
+): Promise<void> {
+  const con = await instance.connect();
+  try {
+    options.onPhase?.('checking');
+    const metadata = await readMetadata(con);
+    const newVersions = await findNewVersions(con, byElement);
+    result.versionsNew = [...newVersions.values()].reduce((n, l) => n + l.length, 0);
+    const moves =
+      options.position !== undefined && !(options.position.sequence === metadata.replicationSequenceNumber && metadata.replicationTimestamp !== undefined);
+    if (newVersions.size === 0 && !moves) return;
+    checkAborted(options.signal);
+    await con.run('BEGIN TRANSACTION');
+    try {
+      if (newVersions.size > 0) await rebuild(con, newVersions, metadata, workDir, result, options);
+      if (options.position) await writePosition(con, options.position);
+      checkAborted(options.signal);
+      if (result.inPlace) options.beforeCommit?.(committed);
+      options.onPhase?.('committing');
+      await con.run('COMMIT');
+    } catch (e) {
+      await con.run('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+    result.written = true;
+    // The checkpoint writes the committed transaction from the write-ahead log into the file (a
+    // kill before it is safe: the next open replays the log).
+    options.onPhase?.('checkpointing');
+    await con.run('CHECKPOINT');
+  } finally {
+    con.closeSync();
+  }
+}
+
+/**
+ * The update of a database another process has open: written into a copy in the work directory,
+ * checkpointed, and renamed over the original (the rename is the commit). A running server keeps
+ * reading its own file's inode.
+ */
+async function updateCopy(
+  target: string,
+  byElement: Map<number, OsmVersion[]>,
+  options: ApplyChangesOptions,
+  result: ApplyChangesResult,
+  workDir: string,
+): Promise<void> {
+  // Which versions are new, on the database itself (read-only): a change it already has costs no copy.
   options.onPhase?.('checking');
   const store = await openStore(target);
-  let newVersions: Map<number, OsmVersion[]>;
   let metadata: StoreMetadata;
+  let fresh: number;
   try {
     metadata = store.metadata;
     const con = await store.connect();
     try {
-      newVersions = await findNewVersions(con, byElement);
+      fresh = (await findNewVersions(con, byElement)).size;
     } finally {
       con.closeSync();
     }
   } finally {
     store.close();
   }
-  const result: ApplyChangesResult = {
-    versionsRead: versions.length,
-    versionsNew: [...newVersions.values()].reduce((n, l) => n + l.length, 0),
-    rebuilt: { node: 0, way: 0, relation: 0 },
-    rowsRemoved: 0,
-    rowsAdded: 0,
-    written: false,
-    seconds: 0,
-    copySeconds: 0,
-  };
-  const moves = options.position !== undefined && options.position.sequence !== metadata.replicationSequenceNumber;
-  if (newVersions.size === 0 && !moves) {
-    result.seconds = (performance.now() - started) / 1000;
-    return result;
-  }
-  checkAborted(signal);
+  const moves =
+    options.position !== undefined && !(options.position.sequence === metadata.replicationSequenceNumber && metadata.replicationTimestamp !== undefined);
+  if (fresh === 0 && !moves) return;
+  checkAborted(options.signal);
 
-  refuseConcurrentUpdate(target);
-  const work = createWorkDir(target, 'update');
+  options.onPhase?.('copying');
+  const before = statSync(target);
+  const copy = join(workDir, basename(target));
+  const copyStarted = performance.now();
+  // A reflink where the file system has them (btrfs, XFS): then the copy costs nothing.
+  copyFileSync(target, copy, constants.COPYFILE_FICLONE);
+  result.copySeconds = (performance.now() - copyStarted) / 1000;
+  checkAborted(options.signal);
+  const instance = await DuckDBInstance.create(copy, { memory_limit: '1GB', temp_directory: join(workDir, 'duckdb-tmp') });
   try {
-    options.onPhase?.('copying');
-    const before = statSync(target);
-    const copy = join(work.path, basename(target));
-    const copyStarted = performance.now();
-    // A reflink where the file system has them (btrfs, XFS): then the copy costs nothing.
-    copyFileSync(target, copy, constants.COPYFILE_FICLONE);
-    result.copySeconds = (performance.now() - copyStarted) / 1000;
-    checkAborted(signal);
-    const instance = await DuckDBInstance.create(copy, { memory_limit: '1GB', temp_directory: join(work.path, 'duckdb-tmp') });
-    try {
-      const con = await instance.connect();
-      try {
-        if (newVersions.size > 0) await rebuild(con, newVersions, metadata, work.path, result, options);
-        if (options.position) await writePosition(con, options.position);
-        options.onPhase?.('committing');
-        await con.run('CHECKPOINT');
-      } finally {
-        con.closeSync();
-      }
-    } finally {
-      instance.closeSync();
-    }
-    checkAborted(signal);
-    const now = statSync(target);
-    if (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs || now.size !== before.size) {
-      throw new MaphistError('DB_BUSY', `${options.db} was replaced while the update ran (an import?); it is left as that left it. Run the update again.`, {
-        path: options.db,
-      });
-    }
-    options.beforeCommit?.(copy);
-    renameSync(copy, target);
-    if (existsSync(target + '.wal')) unlinkSync(target + '.wal');
-    result.written = true;
+    await updateIn(instance, byElement, options, result, workDir, copy);
   } finally {
-    work.remove();
+    instance.closeSync();
   }
-  result.seconds = (performance.now() - started) / 1000;
-  return result;
+  checkAborted(options.signal);
+  const now = statSync(target);
+  if (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs || now.size !== before.size || existsSync(target + '.wal')) {
+    throw new MaphistError(
+      'DB_BUSY',
+      `${options.db} was replaced or written while the update ran (an import?); it is left as that left it. Run the update again.`,
+      {
+        path: options.db,
+      },
+    );
+  }
+  options.beforeCommit?.(copy);
+  renameSync(copy, target);
 }
 
 /** Another `maphist update` of the same database is running (its work directory is there): refuse, rather than lose one of the two. */
@@ -355,7 +444,6 @@ async function rebuild(
   checkAborted(signal);
 
   options.onPhase?.('writing');
-  await timed(con).run('BEGIN TRANSACTION');
   // The rebuilt elements with the start of the rows they replace.
   await con.run('CREATE OR REPLACE TEMP TABLE update_since (type UTINYINT, id BIGINT, since BIGINT)');
   const app = await con.createAppender('update_since', 'main', 'temp');
@@ -391,7 +479,6 @@ async function rebuild(
   await writeUsers(con, newVersions);
   await writeMeta(con, newVersions, result, rows.bbox);
   await timed(con).run('DROP TABLE update_removed');
-  await timed(con).run('COMMIT');
   step('committed');
 }
 

@@ -167,7 +167,7 @@ export async function serve(values: {
           replication: values.replication,
           intervalSeconds: replicationInterval,
           maxSequences: wholeNumber(values['replication-max-sequences'], '--replication-max-sequences', 1),
-          swapIn: async () => store.swap(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit })).number,
+          swapIn: async () => store.swap(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit })),
           log: (line) => console.error(line),
         });
   if (follower) console.log(`following ${values.replication} (an update every ${replicationInterval} s)`);

@@ -1,6 +1,7 @@
 /**
  * `maphist update [--db PATH] FILE.osc[.gz|.bz2] ...`: apply OsmChange files to a database, in one
- * atomic step (src/store/apply-changes.ts; docs/store.md, "Updates").
+ * atomic step (src/store/apply-changes.ts; docs/store.md, "Updates"): a transaction on the file, or
+ * a copy renamed over it when a server has the file open.
  *
  * `maphist update [--db PATH] --replication URL_OR_DIR [--start-sequence N] [--max-sequences N]`:
  * apply every sequence of a replication source after the store's (docs/replication.md): the start
@@ -19,8 +20,8 @@ import { DEFAULT_DB } from '../defaults.js';
 import { removingWorkOnSignal } from '../signals.js';
 
 export const UPDATE_USAGE =
-  'usage: maphist update [--db PATH] <change file (.osc, .osc.gz, .osc.bz2)> ...\n' +
-  '       maphist update [--db PATH] --replication <URL or directory> [--start-sequence N] [--max-sequences N]';
+  'usage: maphist update [--db PATH] [--copy] <change file (.osc, .osc.gz, .osc.bz2)> ...\n' +
+  '       maphist update [--db PATH] [--copy] --replication <URL or directory> [--start-sequence N] [--max-sequences N]';
 
 export async function updateCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -28,6 +29,7 @@ export async function updateCommand(argv: string[]): Promise<void> {
     allowPositionals: true,
     options: {
       db: { type: 'string', default: DEFAULT_DB },
+      copy: { type: 'boolean', default: false },
       replication: { type: 'string' },
       'start-sequence': { type: 'string' },
       'max-sequences': { type: 'string' },
@@ -41,11 +43,12 @@ export async function updateCommand(argv: string[]): Promise<void> {
       values.replication,
       count(values['start-sequence'], '--start-sequence', 0),
       count(values['max-sequences'], '--max-sequences', 1),
+      values.copy!,
     );
     return;
   }
   if (positionals.length === 0) throw new MaphistError('CLI_USAGE', UPDATE_USAGE);
-  const result = await removingWorkOnSignal('update', () => applyChanges({ db, changes: positionals, onPhase: progress }));
+  const result = await removingWorkOnSignal('update', () => applyChanges({ db, changes: positionals, onPhase: progress, copy: values.copy }));
   endProgress();
   console.log(
     result.written
@@ -61,7 +64,13 @@ function count(text: string | undefined, flag: string, min: number): number | un
   return n;
 }
 
-async function replicationUpdate(db: string, location: string, startSequence: number | undefined, maxSequences: number | undefined): Promise<void> {
+async function replicationUpdate(
+  db: string,
+  location: string,
+  startSequence: number | undefined,
+  maxSequences: number | undefined,
+  copy: boolean,
+): Promise<void> {
   // Where the store stands: its last applied sequence (none before the first replication update,
   // whatever an imported file's header said) and the end of its data.
   const store = await openStore(db);
@@ -80,7 +89,7 @@ async function replicationUpdate(db: string, location: string, startSequence: nu
         console.log(`${db} is up to date with ${location} (sequence ${plan.after})`);
         return;
       }
-      const result = await applyChanges({ db, changes: files, onPhase: progress, position: { sequence: last.sequence, timestamp: last.timestamp } });
+      const result = await applyChanges({ db, changes: files, onPhase: progress, copy, position: { sequence: last.sequence, timestamp: last.timestamp } });
       endProgress();
       const iso = new Date(last.timestamp * 1000).toISOString().replace('.000Z', 'Z');
       console.log(`updated ${db} to sequence ${last.sequence} (${iso}) from ${plan.steps.length} change file(s) of ${location}: ${summary(result)}`);
@@ -104,6 +113,6 @@ function summary(result: ApplyChangesResult): string {
   return (
     `${result.versionsNew} new versions of ${result.versionsRead} (${result.versionsRead - result.versionsNew} already there), ` +
     `rebuilt ${r.node} nodes, ${r.way} ways, ${r.relation} relations: ${result.rowsRemoved} rows replaced by ${result.rowsAdded}, ` +
-    `${result.seconds.toFixed(2)} s (copy ${result.copySeconds.toFixed(2)} s), peak RSS ${rss} MB`
+    `${result.seconds.toFixed(2)} s (${result.inPlace ? 'in place' : `written to a copy renamed over it, the copy ${result.copySeconds.toFixed(2)} s`}), peak RSS ${rss} MB`
   );
 }

@@ -1,7 +1,9 @@
 /**
  * GET /metadata (docs/reference/v2-reference-and-contributions-format.md §1.5): `{apiVersion, attribution, temporalExtent: {start, end}, spatialExtent}`.
  * start/end are the first and last timestamps of the data; spatialExtent (a GeoJSON Polygon, the
- * bbox of all visible geometries) is a maphist addition. No key.
+ * bbox of all visible geometries) is a maphist addition, and so is `replication: {sequenceNumber,
+ * timestamp}`, present once the store follows a replication source (`maphist update --replication`,
+ * docs/replication.md): the last sequence applied and the time its state gives. No key.
  */
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { API_VERSION_V2, ATTRIBUTION } from '../../attribution.js';
@@ -17,6 +19,9 @@ export function registerMetadataRoute(app: FastifyInstance, ctx: V2Context): voi
       attribution: ATTRIBUTION,
       temporalExtent: { start: formatTimestamp(epochOf(m.firstTimestamp)), end: formatTimestamp(epochOf(m.lastTimestamp)) },
       spatialExtent: m.spatialExtent,
+      ...(m.replicationTimestamp === undefined
+        ? {}
+        : { replication: { sequenceNumber: m.replicationSequenceNumber, timestamp: formatTimestamp(epochOf(m.replicationTimestamp)) } }),
     };
   });
 }
