@@ -106,6 +106,15 @@ function sortVersions(all: OsmVersion[]): OsmVersion[] {
   return out;
 }
 
+// MAPHIST_DEBUG_UPDATE=1 prints the time of each step to stderr.
+let mark = performance.now();
+function step(what: string): void {
+  if (!process.env.MAPHIST_DEBUG_UPDATE) return;
+  const now = performance.now();
+  console.error(`update: ${(now - mark).toFixed(0)} ms ${what}`);
+  mark = now;
+}
+
 function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('update aborted');
 }
@@ -121,6 +130,7 @@ async function apply(options: ApplyChangesOptions, target: string): Promise<Appl
     checkAborted(signal);
   }
   const versions = sortVersions(all);
+  step('changes read');
   const byElement = new Map<number, OsmVersion[]>();
   for (const v of versions) {
     const key = elementKey(OSM_TYPE_CODE[v.type], v.id);
@@ -144,12 +154,14 @@ async function apply(options: ApplyChangesOptions, target: string): Promise<Appl
   const work = createWorkDir(target, 'update');
   try {
     const writable = options.copy ? undefined : await openWritable(target, work.path);
+    step('opened');
     if (writable) {
       result.inPlace = true;
       try {
         await updateIn(writable, byElement, options, result, work.path, target);
       } finally {
         writable.close();
+        step('closed');
       }
     } else {
       await updateCopy(target, byElement, options, result, work.path);
@@ -193,6 +205,7 @@ async function updateIn(
     const metadata = await readMetadata(con);
     const newVersions = await findNewVersions(con, byElement);
     result.versionsNew = [...newVersions.values()].reduce((n, l) => n + l.length, 0);
+    step('new versions found');
     const moves =
       options.position !== undefined && !(options.position.sequence === metadata.replicationSequenceNumber && metadata.replicationTimestamp !== undefined);
     if (newVersions.size === 0 && !moves) return;
@@ -214,6 +227,7 @@ async function updateIn(
     // kill before it is safe: the next open replays the log).
     options.onPhase?.('checkpointing');
     await con.run('CHECKPOINT');
+    step('checkpointed');
   } finally {
     con.closeSync();
   }
@@ -334,14 +348,6 @@ async function rebuild(
 ): Promise<void> {
   const { signal } = options;
   options.onPhase?.('rebuilding');
-  // MAPHIST_DEBUG_UPDATE=1 prints the time of each step to stderr.
-  let mark = performance.now();
-  const step = (what: string) => {
-    if (!process.env.MAPHIST_DEBUG_UPDATE) return;
-    const now = performance.now();
-    console.error(`update: ${(now - mark).toFixed(0)} ms ${what}`);
-    mark = now;
-  };
   const lastStored = Date.parse(metadata.lastTimestamp) / 1000;
   let earliestNew = Infinity;
   for (const list of newVersions.values()) for (const v of list) earliestNew = Math.min(earliestNew, v.timestamp);
