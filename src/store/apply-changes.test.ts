@@ -239,23 +239,54 @@ function hasOsmium(): boolean {
   return spawnSync('osmium', ['--version']).status === 0;
 }
 
-describe('maphist update: kill -9 and real diffs', { timeout: 600_000 }, () => {
+describe('maphist update: kill -9, other processes, real diffs', { timeout: 600_000 }, () => {
   let dir: string;
-  before(() => {
+  /** andorra-small split at 2016-01-01: the change, a full import and an import of the part before. */
+  let change: string;
+  let full: string;
+  let pristine: string;
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'maphist-update-kill-'));
+    const region = REGIONS[0]!;
+    const hist = join(dir, 'kill.osh.pbf');
+    change = join(dir, 'kill.osc.gz');
+    await splitHistory({ input: region.file, history: hist, changes: [change], cuts: [epoch('2016-01-01')] });
+    full = join(dir, 'full.duckdb');
+    await importHistory({ input: region.file, db: full });
+    pristine = join(dir, 'pristine.duckdb');
+    await importHistory({ input: hist, db: pristine });
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
+  it('beside a process reading the database it writes a copy and renames it over; beside one writing it, DB_BUSY', async () => {
+    const db = join(dir, 'held.duckdb');
+    copyFileSync(pristine, db);
+    const reader = await holdOpen(db, 'READ_ONLY');
+    try {
+      const r = await applyChanges({ db, changes: [change] });
+      assert.equal(r.inPlace, false, 'a reader holds the file: a copy');
+      assert.ok(r.written && r.copySeconds > 0);
+    } finally {
+      await reader.release();
+    }
+    await assertSameStore(db, full, 'updated beside a reader');
+    copyFileSync(pristine, db);
+    const writer = await holdOpen(db, 'READ_WRITE');
+    try {
+      await assert.rejects(
+        applyChanges({ db, changes: [change] }),
+        (e: Error & { code?: string }) => e.code === 'DB_BUSY' && /Another process is writing/.test(e.message),
+      );
+    } finally {
+      await writer.release();
+    }
+    assert.ok(await sameStore(db, pristine), 'refused: the database is as before');
+    const alone = await applyChanges({ db, changes: [change] });
+    assert.equal(alone.inPlace, true, 'alone: in place');
+    await assertSameStore(db, full, 'updated in place');
+  });
+
   it('kill -9 at any moment of an update leaves the store as before or as after; a re-run finishes', async () => {
-    const region = REGIONS[0]!;
-    const T = epoch('2016-01-01');
-    const hist = join(dir, 'kill.osh.pbf');
-    const change = join(dir, 'kill.osc.gz');
-    await splitHistory({ input: region.file, history: hist, changes: [change], cuts: [T] });
-    const full = join(dir, 'full.duckdb');
-    await importHistory({ input: region.file, db: full });
-    const pristine = join(dir, 'pristine.duckdb');
-    await importHistory({ input: hist, db: pristine });
     const db = join(dir, 'kill.duckdb');
     const script = fileURLToPath(new URL('../testing/apply-changes-child.js', import.meta.url));
     // Killed when the child reports a phase (it waits 300 ms on `commit`, just before the commit,
@@ -305,6 +336,30 @@ describe('maphist update: kill -9 and real diffs', { timeout: 600_000 }, () => {
     assert.equal(again.versionsNew, 0);
   });
 });
+
+/** A child process that holds the database open (DuckDB's lock) until released. */
+async function holdOpen(db: string, mode: 'READ_ONLY' | 'READ_WRITE'): Promise<{ release(): Promise<void> }> {
+  const code = `import { DuckDBInstance } from '@duckdb/node-api';
+    const i = await DuckDBInstance.create(${JSON.stringify(db)}, { access_mode: '${mode}' });
+    await (await i.connect()).run('SELECT count(*) FROM states');
+    process.stdout.write('ready\\n');
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    child.on('exit', (c) => reject(new Error(`the holding process exited (${c})`)));
+  });
+  return {
+    async release() {
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
 
 /** Runs an update in a child process and kills it (SIGKILL) at the given moment. */
 async function runAndKill(script: string, args: string[], moment: string): Promise<void> {

@@ -19,7 +19,7 @@
  * Replication (issue 18 part 2) and a server following it (part 4) call `applyChanges` with the
  * parsed diffs (`ChangeInput`) or their files.
  */
-import { constants, copyFileSync, existsSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { constants, copyFileSync, existsSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { MaphistError } from '../core/errors.js';
@@ -182,7 +182,7 @@ async function openWritable(target: string, workDir: string): Promise<Store | un
   try {
     return await openStore(target, { readOnly: false, memoryLimit: '1GB', tempDirectory: join(workDir, 'duckdb-tmp') });
   } catch (e) {
-    if (e instanceof MaphistError && e.code === 'DB_INVALID' && /Could not set lock on file|Conflicting lock/i.test(e.message)) return undefined;
+    if (e instanceof MaphistError && e.code === 'DB_INVALID' && LOCKED.test(e.message)) return undefined;
     throw e;
   }
 }
@@ -206,9 +206,7 @@ async function updateIn(
     const newVersions = await findNewVersions(con, byElement);
     result.versionsNew = [...newVersions.values()].reduce((n, l) => n + l.length, 0);
     step('new versions found');
-    const moves =
-      options.position !== undefined && !(options.position.sequence === metadata.replicationSequenceNumber && metadata.replicationTimestamp !== undefined);
-    if (newVersions.size === 0 && !moves) return;
+    if (newVersions.size === 0 && !movesPosition(options, metadata)) return;
     checkAborted(options.signal);
     await con.run('BEGIN TRANSACTION');
     try {
@@ -234,9 +232,11 @@ async function updateIn(
 }
 
 /**
- * The update of a database another process has open: written into a copy in the work directory,
- * checkpointed, and renamed over the original (the rename is the commit). A running server keeps
- * reading its own file's inode.
+ * The update of a database other processes have open for reading (a server): written into a copy
+ * in the work directory, checkpointed, and renamed over the original (the rename is the commit). The
+ * servers keep reading their own file's inode. This process holds the database open read-only
+ * from the check to the rename: DuckDB's read lock keeps any writer out meanwhile, so neither the
+ * file nor its write-ahead log changes under the copy.
  */
 async function updateCopy(
   target: string,
@@ -245,54 +245,73 @@ async function updateCopy(
   result: ApplyChangesResult,
   workDir: string,
 ): Promise<void> {
-  // Which versions are new, on the database itself (read-only): a change it already has costs no copy.
+  // Which versions are new, on the database itself: a change it already has costs no copy.
   options.onPhase?.('checking');
-  const store = await openStore(target);
-  let metadata: StoreMetadata;
-  let fresh: number;
+  const store = await openReadLocked(target);
   try {
-    metadata = store.metadata;
     const con = await store.connect();
+    let fresh: number;
     try {
       fresh = (await findNewVersions(con, byElement)).size;
     } finally {
       con.closeSync();
     }
+    if (fresh === 0 && !movesPosition(options, store.metadata)) return;
+    checkAborted(options.signal);
+
+    options.onPhase?.('copying');
+    const copy = join(workDir, basename(target));
+    const wal = `${target}.wal`;
+    const copyStarted = performance.now();
+    // A reflink where the file system has them (btrfs, XFS): then the copy costs nothing. The
+    // write-ahead log of an update killed between its commit and its checkpoint goes along, and
+    // the copy's open replays it.
+    copyFileSync(target, copy, constants.COPYFILE_FICLONE);
+    if (existsSync(wal)) copyFileSync(wal, `${copy}.wal`);
+    result.copySeconds = (performance.now() - copyStarted) / 1000;
+    checkAborted(options.signal);
+    const instance = await DuckDBInstance.create(copy, { memory_limit: '1GB', temp_directory: join(workDir, 'duckdb-tmp') });
+    try {
+      await updateIn(instance, byElement, options, result, workDir, copy);
+    } finally {
+      instance.closeSync();
+    }
+    checkAborted(options.signal);
+    options.beforeCommit?.(copy);
+    // DuckDB replays a log on whatever file it finds it beside (it does not check that they belong
+    // together), so the old file's log must not outlive it: removed first. A kill between the two
+    // steps leaves the old file without its last update's log, i.e. the store as before that
+    // update (which a re-run applies again), never the new file with an old log.
+    rmSync(wal, { force: true });
+    renameSync(copy, target);
   } finally {
     store.close();
   }
-  const moves =
-    options.position !== undefined && !(options.position.sequence === metadata.replicationSequenceNumber && metadata.replicationTimestamp !== undefined);
-  if (fresh === 0 && !moves) return;
-  checkAborted(options.signal);
+}
 
-  options.onPhase?.('copying');
-  const before = statSync(target);
-  const copy = join(workDir, basename(target));
-  const copyStarted = performance.now();
-  // A reflink where the file system has them (btrfs, XFS): then the copy costs nothing.
-  copyFileSync(target, copy, constants.COPYFILE_FICLONE);
-  result.copySeconds = (performance.now() - copyStarted) / 1000;
-  checkAborted(options.signal);
-  const instance = await DuckDBInstance.create(copy, { memory_limit: '1GB', temp_directory: join(workDir, 'duckdb-tmp') });
+/** The database opened read-only; `DB_BUSY` when a process writes it (DuckDB then refuses readers too). */
+async function openReadLocked(target: string): Promise<Store> {
   try {
-    await updateIn(instance, byElement, options, result, workDir, copy);
-  } finally {
-    instance.closeSync();
+    return await openStore(target);
+  } catch (e) {
+    if (e instanceof MaphistError && e.code === 'DB_INVALID' && LOCKED.test(e.message)) {
+      throw new MaphistError(
+        'DB_BUSY',
+        `Another process is writing ${target} (an import, a changesets import or an update); wait for it to finish, then run the update again.`,
+        { path: target },
+      );
+    }
+    throw e;
   }
-  checkAborted(options.signal);
-  const now = statSync(target);
-  if (now.ino !== before.ino || now.mtimeMs !== before.mtimeMs || now.size !== before.size || existsSync(target + '.wal')) {
-    throw new MaphistError(
-      'DB_BUSY',
-      `${options.db} was replaced or written while the update ran (an import?); it is left as that left it. Run the update again.`,
-      {
-        path: options.db,
-      },
-    );
-  }
-  options.beforeCommit?.(copy);
-  renameSync(copy, target);
+}
+
+/** DuckDB's message when another process holds a lock on the file that excludes this open. */
+const LOCKED = /Could not set lock on file|Conflicting lock/i;
+
+/** Whether the update moves the store's replication position (then it writes even without new versions). */
+function movesPosition(options: ApplyChangesOptions, metadata: StoreMetadata): boolean {
+  const p = options.position;
+  return p !== undefined && !(p.sequence === metadata.replicationSequenceNumber && metadata.replicationTimestamp !== undefined);
 }
 
 /** Another `maphist update` of the same database is running (its work directory is there): refuse, rather than lose one of the two. */
