@@ -5,12 +5,13 @@
  * the limit and the value the request gave, or says what to fix.
  */
 import assert from 'node:assert/strict';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../store/test-support.js';
 import { createDuckDbServer as createServer } from '../testing/server.js';
-import { LIMITS } from './common/limits.js';
+import { LIMITS, MAX_HEADER_BYTES } from './common/limits.js';
 
 const BOX = '1.515,42.5,1.54,42.515';
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
@@ -320,6 +321,33 @@ describe('admission limits and hostile inputs over HTTP', () => {
       assert.ok(ms < 1000, `answered after ${Math.round(ms)} ms`);
     });
   }
+
+  it('request line and headers over 64 KB: 431 naming the limit, Connection: close; a keep-alive client’s next request gets its answer', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const { hostname, port } = new URL(base);
+    const ask = (method: string, path: string, body?: string) =>
+      new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const headers = body === undefined ? {} : { ...FORM, 'content-length': Buffer.byteLength(body) };
+        const req = httpRequest({ host: hostname, port, method, path, headers, agent }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (d: string) => (text += d));
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const long = await ask('GET', `/v1/elements/count?bboxes=${BOX}&time=2015-01-01&x=${'a'.repeat(MAX_HEADER_BYTES)}`);
+      assert.equal(long.status, 431);
+      assert.equal(long.headers.connection, 'close');
+      assert.match(JSON.parse(long.body).message, /64 KB.*HEADERS_TOO_LARGE/);
+      // The agent must not reuse the closed connection: the next request is answered.
+      const next = await ask('POST', '/v1/elements/count', `bboxes=${BOX}&time=2015-01-01`);
+      assert.equal(next.status, 200, next.body.slice(0, 300));
+    } finally {
+      agent.destroy();
+    }
+  });
 
   it('the limits themselves are accepted: 1,000 bboxes, 10,000 timestamps, 50 groupByKeys', async () => {
     const boxes = Array.from({ length: LIMITS.boundaries.v1 }, (_, i) => `b${i}:${BOX}`).join('|');

@@ -17,6 +17,7 @@ import { generationOf, installGenerationHook } from './generation-hook.js';
 import { installCancellation } from './common/cancellation.js';
 import { installAdmission } from './common/admission.js';
 import { installUnreadBodyDrain } from './common/unread-body.js';
+import { answerClientError } from './common/client-error.js';
 import { findV1Route } from './v1/params/route-parameters.js';
 import { installRequestLog, trackRequest, type RequestLogOptions } from './request-log.js';
 import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
@@ -81,8 +82,9 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   const replace = parts.replace ?? {};
   const config = parts.config ?? {};
   const app = Fastify({
-    // Room for the longest query string the APIs accept (api/common/limits.ts); longer ones get Node's bare 431.
+    // Room for the longest query string the APIs accept (api/common/limits.ts); longer ones get a 431 from the parser.
     http: { maxHeaderSize: MAX_HEADER_BYTES },
+    clientErrorHandler: answerClientError,
     // The body limit of paths without a route of their own (their 404 reads the body first), as of the APIs' routes.
     bodyLimit: Math.max(LIMITS.bodyBytes.v1, LIMITS.bodyBytes.v2),
     logger: config.logger ? { ...LOGGER_OPTIONS, ...(typeof config.logger === 'object' ? config.logger : {}) } : false,

@@ -65,6 +65,7 @@ export const ERROR_CATALOG = {
   RESOURCE_NOT_FOUND: { summary: 'There is no resource at this path.' },
   REQUEST_MALFORMED: { summary: 'The request cannot be read (a malformed URL, header or body).' },
   URI_TOO_LONG: { summary: 'The request URL, or a part of its path, is longer than the server accepts.' },
+  HEADERS_TOO_LARGE: { summary: 'The request line and headers together are longer than the server accepts.' },
 
   // ---- API keys (the version 2 request guard, src/auth) ----
   API_KEY_MISSING: { summary: 'The request carries no API key; version 2 statistics and extraction need one.' },

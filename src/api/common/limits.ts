@@ -102,8 +102,8 @@ export type LimitName = keyof typeof LIMITS;
 
 /**
  * Node's limit on the request line and headers together (the `maxHeaderSize` of the HTTP server): a
- * request over it is refused by Node itself with a bare 431, before any API code runs. It leaves
- * room for the longest accepted query string and ordinary headers.
+ * request over it is refused by Node's parser before any API code runs (431, client-error.ts). It
+ * leaves room for the longest accepted query string and ordinary headers.
  */
 export const MAX_HEADER_BYTES = 64 * 1024;
 

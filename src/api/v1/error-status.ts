@@ -53,6 +53,7 @@ export const V1_ERROR_STATUS = {
   RESOURCE_NOT_FOUND: 404,
   REQUEST_MALFORMED: 400,
   URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
   // The API-key guard serves version 2 only; version 1 asks for no key.
   API_KEY_MISSING: 401,
   API_KEY_INVALID: 403,

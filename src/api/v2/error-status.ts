@@ -52,6 +52,7 @@ export const V2_ERROR_STATUS = {
   RESOURCE_NOT_FOUND: 404,
   REQUEST_MALFORMED: 422,
   URI_TOO_LONG: 414,
+  HEADERS_TOO_LARGE: 431,
   CLI_USAGE: 500,
   SQL_NOT_ALLOWED: 500,
   // The request guard (src/auth/api-key-hook.ts) answers with these statuses.
