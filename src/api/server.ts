@@ -23,6 +23,7 @@ import { installRequestLog, trackRequest, type RequestLogOptions } from './reque
 import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
 import { v1Plugin, type V1PluginOptions } from './v1/plugin.js';
 import { v2Plugin, type V2PluginOptions } from './v2/plugin.js';
+import { DEFAULT_EXTRACTION_SECONDS, DEFAULT_STATS_SECONDS } from './v2/routes/context.js';
 import type { V1Data } from './v1/generation.js';
 import type { ApiKeyHook, V2Data } from './v2/services.js';
 
@@ -102,7 +103,13 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   if (config.requestLog) installRequestLog(app, config.requestLog);
   installCancellation(app);
   installUnreadBodyDrain(app);
-  installAdmission(app, { ...config.admission, isHeavy: isHeavyRequest });
+  // A heavy request waits for a slot at most as long as the server's largest time limit.
+  const waitLimitSeconds = Math.max(
+    config.timeoutSeconds ?? 600,
+    config.statsTimeoutSeconds ?? DEFAULT_STATS_SECONDS,
+    config.extractionTimeoutSeconds ?? DEFAULT_EXTRACTION_SECONDS,
+  );
+  installAdmission(app, { ...config.admission, isHeavy: isHeavyRequest, waitLimitSeconds });
   installGenerationHook(app, store);
   const enginesOf = (request: FastifyRequest): Engines => ({ ...generationOf(request).engines, ...replace });
   const v1DataOf = (request: FastifyRequest): V1Data => {

@@ -128,4 +128,20 @@ describe('admission over HTTP (one slot, a queue of one)', () => {
     // The slot is free again.
     assert.equal((await count()).status, 200);
   });
+
+  it('a time limit counts the wait in the queue: a request queued longer than its timeout is refused once it gets the slot', async () => {
+    gate = new Promise((resolve) => (open = resolve));
+    entered = new Promise((resolve) => (enter = resolve));
+    const first = fetch(`${base}/v1/elements/count?bboxes=8,49,9,50&time=2020-05-01`);
+    await entered;
+    const queued = fetch(`${base}/v1/elements/count?bboxes=8,49,9,50&time=2020-05-01&timeout=1`);
+    await new Promise((r) => setTimeout(r, 1500));
+    open();
+    const [a, b] = await Promise.all([first, queued]);
+    assert.equal(a.status, 200);
+    // Alone it takes milliseconds; it waited 1.5 s for its slot, beyond its 1 s.
+    const body = await b.text();
+    assert.equal(b.status, 413, body);
+    assert.match(JSON.parse(body).message, /time/i);
+  });
 });

@@ -26,6 +26,12 @@ export interface AdmissionOptions {
   retryAfterSeconds?: number;
   /** Which requests are heavy (the server decides by route). */
   isHeavy: (request: FastifyRequest) => boolean;
+  /**
+   * The time limit of a heavy request while it waits for a slot (the server's largest limit): a
+   * request still waiting then leaves the queue with QUERY_TIMEOUT. The route's own limit, counted
+   * from the arrival too (api/common/cancellation.ts), replaces it once it runs.
+   */
+  waitLimitSeconds?: number;
 }
 
 /** The default number of heavy requests at once: the machine's cores (at least 2). */
@@ -143,7 +149,9 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
   });
   app.addHook('preHandler', async (request, reply) => {
     if (!options.isHeavy(request)) return;
-    const release = await slots.acquire(cancellationOf(request).signal);
+    const cancellation = cancellationOf(request);
+    if (options.waitLimitSeconds !== undefined) cancellation.limit(options.waitLimitSeconds);
+    const release = await slots.acquire(cancellation.signal);
     if (release === undefined) {
       reply.header('retry-after', String(retryAfter));
       throw serverBusyError(retryAfter);

@@ -2,8 +2,11 @@
  * The one cancellation mechanism of the server: every request gets one AbortSignal, handed to the
  * engine, which is aborted by
  *
- * - its **time limit** (started by the route once it knows it: v1's `timeout` parameter, v2's
- *   statistics and extraction limits), reason: a QUERY_TIMEOUT error;
+ * - its **time limit** (set by the route once it knows it: v1's `timeout` parameter, v2's
+ *   statistics and extraction limits; before that, admission sets the server's largest limit for
+ *   the wait in its queue), counted from the request's arrival: the wait for a slot and the
+ *   reading of the body count, so a client waits no longer than its limit for an answer or a
+ *   refusal; reason: a QUERY_TIMEOUT error;
  * - the client's **disconnect** (the response closes before it was finished), reason: a
  *   CLIENT_DISCONNECTED error;
  * - **server shutdown** (`app.close()`: every request in flight is aborted, so the engines stop
@@ -22,7 +25,7 @@ export type AbortCause = 'timeout' | 'disconnect' | 'shutdown';
 export interface RequestCancellation {
   /** Aborted with the cause's error (`abortCauseOf` tells which). */
   readonly signal: AbortSignal;
-  /** Starts the time limit (a second call replaces the first). */
+  /** Sets the time limit, counted from the request's arrival (a second call replaces the first). */
   limit(seconds: number): void;
   /** Runs `work` until it settles or the signal aborts; then rejects with the signal's reason. */
   run<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T>;
@@ -57,6 +60,7 @@ interface InFlight {
 
 function createCancellation(res: ServerResponse, inFlight: Set<InFlight>, controller: AbortController): RequestCancellation {
   const signal = controller.signal;
+  const arrived = performance.now();
   let timer: NodeJS.Timeout | undefined;
   const entry = { controller, res };
   inFlight.add(entry);
@@ -84,7 +88,7 @@ function createCancellation(res: ServerResponse, inFlight: Set<InFlight>, contro
         () => {
           if (!signal.aborted) controller.abort(abortReason('timeout'));
         },
-        Math.max(0, Math.round(seconds * 1000)),
+        Math.max(0, Math.round(seconds * 1000 - (performance.now() - arrived))),
       );
     },
     async run<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
