@@ -189,6 +189,8 @@ async function runFilterValidation(): Promise<void> {
 // ---------------------------------------------------------------- the map
 
 let map: L.Map | undefined;
+/** The area's shapes take no clicks: a shape drawn over them gets every click. */
+const AREA_STYLE: L.PathOptions = { weight: 2, interactive: false };
 const areaLayer = L.featureGroup();
 
 function setupMap(basemapUrl: string | undefined): void {
@@ -298,15 +300,13 @@ function drawArea(): void {
           [s, w],
           [n, e],
         ],
-        { weight: 2 },
-      )
-        .bindTooltip(b.id ?? '')
-        .addTo(areaLayer);
+        AREA_STYLE,
+      ).addTo(areaLayer);
     }
   } else if (kind === 'bpolys') {
     if (text.startsWith('{')) {
       try {
-        L.geoJSON(JSON.parse(text) as GeoJSON.GeoJsonObject, { style: { weight: 2 } }).addTo(areaLayer);
+        L.geoJSON(JSON.parse(text) as GeoJSON.GeoJsonObject, { style: AREA_STYLE, interactive: false }).addTo(areaLayer);
       } catch (e) {
         $('area-status').textContent = `not GeoJSON: ${(e as Error).message}`;
       }
@@ -318,7 +318,7 @@ function drawArea(): void {
           .map(Number);
         const ring: [number, number][] = [];
         for (let i = 0; i + 1 < n.length; i += 2) ring.push([n[i + 1]!, n[i]!]);
-        if (ring.length >= 3 && ring.every(([a, b]) => Number.isFinite(a) && Number.isFinite(b))) L.polygon(ring, { weight: 2 }).addTo(areaLayer);
+        if (ring.length >= 3 && ring.every(([a, b]) => Number.isFinite(a) && Number.isFinite(b))) L.polygon(ring, AREA_STYLE).addTo(areaLayer);
       }
     }
   } else if (kind === 'bcircles') {
@@ -327,7 +327,7 @@ function drawArea(): void {
         .replace(/^[^:]*:/, '')
         .split(',')
         .map(Number);
-      if ([lon, lat, r].every((x) => Number.isFinite(x))) L.circle([lat!, lon!], { radius: r! }).addTo(areaLayer);
+      if ([lon, lat, r].every((x) => Number.isFinite(x))) L.circle([lat!, lon!], { ...AREA_STYLE, radius: r! }).addTo(areaLayer);
     }
   }
   const bounds = areaLayer.getBounds();
