@@ -376,7 +376,7 @@ async function run(q: Query): Promise<void> {
     const table = tableOf(answer);
     showResult(q, table, text);
     status.className = 'ok';
-    status.textContent = `${table.timestamps.length} timestamps × ${table.columns.length} ${table.columns.length === 1 ? 'series' : 'groups'} in ${((performance.now() - started) / 1000).toFixed(2)} s`;
+    status.textContent = `${plural(table.timestamps.length, 'timestamp')} × ${table.columns.length === 1 ? '1 series' : plural(table.columns.length, 'group')} in ${((performance.now() - started) / 1000).toFixed(2)} s`;
     document.body.dataset.state = 'done';
     performance.mark('maphist:chart');
   } catch (e) {
@@ -576,3 +576,7 @@ async function main(): Promise<void> {
 }
 
 void main();
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
