@@ -7,6 +7,7 @@
  * everything and rewrites the `dashboard.bench` section of bench/RESULTS.md.
  */
 import { readdirSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_DASHBOARD_DIR } from '../src/api/dashboard/plugin.js';
 import { launchChromium, serveAndorra } from '../src/testing/browser/browser.js';
@@ -19,6 +20,7 @@ const SERIES = [
   { label: 'monthly, 2008–2017 (109 timestamps), type:way and building=*', time: '2008-01-01/2017-01-01/P1M' },
 ];
 
+const loadBefore = loadavg()[0]!;
 const andorra = await serveAndorra();
 const browser = await launchChromium();
 const rows: string[] = [];
@@ -27,6 +29,7 @@ try {
     const search = new URLSearchParams({ endpoint: 'elements/count', bboxes: BBOX, time: s.time, filter: 'type:way and building=*' });
     const paints: number[] = [];
     const charts: number[] = [];
+    const apis: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
       const page = await context.newPage();
@@ -35,12 +38,14 @@ try {
       const t = await page.evaluate(() => ({
         paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
         chart: performance.getEntriesByName('maphist:chart')[0]?.startTime ?? Number.NaN,
+        api: (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).find((e) => e.name.includes('/v1/elements/'))?.duration ?? Number.NaN,
       }));
+      apis.push(t.api);
       paints.push(t.paint);
       charts.push(t.chart);
       await context.close();
     }
-    const row = `| ${s.label} | ${median(paints).toFixed(0)} | ${median(charts).toFixed(0)} | ${Math.min(...charts).toFixed(0)}–${Math.max(...charts).toFixed(0)} |`;
+    const row = `| ${s.label} | ${median(paints).toFixed(0)} | ${median(charts).toFixed(0)} | ${Math.min(...charts).toFixed(0)}–${Math.max(...charts).toFixed(0)} | ${median(apis).toFixed(0)} |`;
     console.log(row);
     rows.push(row);
   }
@@ -69,13 +74,13 @@ replaceResultsSection(
   'dashboard.bench',
   `## Dashboard (\`npm run bench:dashboard\`)
 
-${machineDescription()}; ${new Date().toISOString().slice(0, 16)}Z. Chromium (headless, Debian's) against \`maphist serve\` over the
+${machineDescription()}, ${new Date().toISOString().slice(11, 16)} UTC; load average ${loadBefore.toFixed(1)} before, ${loadavg()[0]!.toFixed(1)} after. Chromium (headless, Debian's) against \`maphist serve\` over the
 Andorra sample, a permalink of \`elements/count\` in bbox ${BBOX}; milliseconds from navigation start, medians of ${RUNS}
 fresh pages. First paint: \`first-contentful-paint\`; time to chart: the page's \`maphist:chart\` mark (answer received,
-chart and table drawn).
+chart and table drawn); the API request: its resource timing (request sent to answer read).
 
-| series | first paint (ms) | time to chart (ms) | time to chart, range (ms) |
-|---|---|---|---|
+| series | first paint (ms) | time to chart (ms) | time to chart, range (ms) | of which the API request (ms) |
+|---|---|---|---|---|
 ${rows.join('\n')}
 
 Assets (dist/dashboard/assets; the page itself, index.html, is ${html} bytes): ${(raw / 1024).toFixed(0)} KiB, **${(sent / 1024).toFixed(0)} KiB gzipped** (aim: under 300 KB).
