@@ -12,6 +12,27 @@ import { type AndorraServer, launchChromium, serveAndorra } from './browser.js';
 
 const BBOX = '1.4,42.4,1.8,42.7';
 
+/** A 240-gon around Andorra la Vella as GeoJSON: a bpolys parameter too long for the page's GET (it POSTs). */
+const CIRCLE = JSON.stringify({
+  type: 'FeatureCollection',
+  features: [
+    {
+      type: 'Feature',
+      id: 'circle',
+      properties: {},
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          Array.from({ length: 241 }, (_, i) => {
+            const a = ((i % 240) / 240) * 2 * Math.PI;
+            return [Number((1.52 + 0.05 * Math.cos(a)).toFixed(6)), Number((42.51 + 0.04 * Math.sin(a)).toFixed(6))];
+          }),
+        ],
+      },
+    },
+  ],
+});
+
 describe('dashboard in a browser', () => {
   let andorra: AndorraServer;
   let browser: Browser;
@@ -68,6 +89,7 @@ describe('dashboard in a browser', () => {
     `endpoint=elements/count/groupBy/type&bboxes=${BBOX}&time=2010-01-01/2016-01-01/P1Y&filter=highway=*`,
     `endpoint=users/count&bboxes=${BBOX}&time=2012-01-01/2013-01-01/P1M&filter=building=*`,
     `endpoint=elements/length/density&bpolys=1.5,42.5,1.6,42.5,1.6,42.6,1.5,42.5&time=2016-06-01,2017-01-01&filter=type:way and highway=primary`,
+    `endpoint=elements/area/groupBy/boundary&bpolys=${encodeURIComponent(CIRCLE)}&time=2012-01-01/2016-01-01/P2Y&filter=building=*`,
   ]) {
     it(`a permalink runs its query and the table equals the API's answer: ${search.slice(0, 60)}…`, async () => {
       const { page, requests, errors } = await open(`/?${search}`);
@@ -77,6 +99,7 @@ describe('dashboard in a browser', () => {
         // One line per group in the chart.
         const q = queryOfSearch(search)!;
         const groups = q.endpoint.includes('groupBy/type') ? 3 : 1;
+        if (apiPath(q).length > 4000) assert.ok(requests.includes(`${base}/v1/${q.endpoint}`), 'a long query is POSTed');
         assert.equal(await page.locator('#chart .u-legend .u-series').count(), 1 + groups);
         // Fully offline: nothing but this server was asked.
         assert.deepEqual(
@@ -188,6 +211,35 @@ describe('dashboard in a browser', () => {
       assert.equal(await page.locator('#cancel').isVisible(), false);
     } finally {
       await page.close();
+    }
+  });
+
+  it('no basemap by default; a configured tile URL is what the map asks for', async () => {
+    const tiles: string[] = [];
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      // The page as `maphist serve --basemap-url` writes it (the plugin's test checks that writing).
+      await page.route(`${base}/`, async (route) => {
+        const r = await route.fetch();
+        const body = (await r.text()).replace('data-basemap-url=""', 'data-basemap-url="http://tiles.invalid/{z}/{x}/{y}.png"');
+        await route.fulfill({ response: r, body });
+      });
+      await page.route('http://tiles.invalid/**', (route) => {
+        tiles.push(route.request().url());
+        return route.fulfill({ status: 404, body: '' });
+      });
+      await page.goto(`${base}/`);
+      await page.waitForSelector('body[data-ready]');
+      await page.waitForFunction(() => document.querySelectorAll('.leaflet-tile').length > 0);
+      assert.ok(tiles.length > 0 && tiles.every((u) => /^http:\/\/tiles\.invalid\/\d+\/\d+\/\d+\.png$/.test(u)), tiles.join(' '));
+    } finally {
+      await page.close();
+    }
+    const plain = await open('/');
+    try {
+      assert.equal(await plain.page.locator('.leaflet-tile').count(), 0);
+    } finally {
+      await plain.page.close();
     }
   });
 
