@@ -234,32 +234,23 @@ function addDrawn(layer: L.Polygon, rectangle: boolean): void {
   drawArea();
 }
 
+function boxFeature([w, s, e, n]: readonly number[], id: string): GeoJSON.Feature {
+  const ring = [
+    [w!, s!],
+    [e!, s!],
+    [e!, n!],
+    [w!, n!],
+    [w!, s!],
+  ];
+  return { type: 'Feature', id, properties: {}, geometry: { type: 'Polygon', coordinates: [ring] } };
+}
+
 /** The area as GeoJSON features (boxes become polygons), for adding a polygon to it. */
 function currentFeatures(): GeoJSON.Feature[] {
   const kind = select('area-kind').value;
   const text = textarea('area').value.trim();
   if (!text) return [];
-  if (kind === 'bboxes')
-    return parseBboxes(text).map((b, i) => {
-      const [w, s, e, n] = b.box;
-      return {
-        type: 'Feature',
-        id: b.id ?? String(i + 1),
-        properties: {},
-        geometry: {
-          type: 'Polygon',
-          coordinates: [
-            [
-              [w, s],
-              [e, s],
-              [e, n],
-              [w, n],
-              [w, s],
-            ],
-          ],
-        },
-      };
-    });
+  if (kind === 'bboxes') return parseBboxes(text).map((b, i) => boxFeature(b.box, b.id ?? String(i + 1)));
   if (kind === 'bpolys' && text.startsWith('{')) {
     try {
       const g = JSON.parse(text) as GeoJSON.GeoJSON;
@@ -523,7 +514,28 @@ async function main(): Promise<void> {
   for (const i of INTERVALS) select('time-interval').append(new Option(`${i.label} (${i.value})`, i.value));
   select('time-interval').append(new Option('none (start and end)', ''), new Option('custom…', 'custom'));
   for (const id of ['measure', 'grouping', 'density', 'time-mode', 'time-interval']) $(id).addEventListener('change', updateVisibility);
-  select('area-kind').addEventListener('change', drawArea);
+  // Boxes become polygons when the area is switched to bpolys (a polygon needs 6 numbers or more: 4 are a box).
+  select('area-kind').addEventListener('change', () => {
+    const text = textarea('area').value.trim();
+    const boxes = parseBboxes(text);
+    if (select('area-kind').value === 'bpolys' && text && boxes.length === text.split('|').length) {
+      const features = boxes.map((b, i) => boxFeature(b.box, b.id ?? String(i + 1)));
+      textarea('area').value = JSON.stringify({ type: 'FeatureCollection', features });
+    }
+    drawArea();
+  });
+  // A list of timestamps starts from the range's start and end.
+  select('time-mode').addEventListener('change', () => {
+    if (select('time-mode').value === 'list' && !textarea('time-list').value.trim())
+      textarea('time-list').value = [input('time-start').value.trim(), input('time-end').value.trim()].filter(Boolean).join(',');
+  });
+  // Ctrl+Enter (⌘+Enter) runs the query from any field.
+  $('query-form').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      submit();
+    }
+  });
   textarea('area').addEventListener('input', () => {
     if (select('area-kind').value === 'bboxes' && textarea('area').value.trim().startsWith('{')) select('area-kind').value = 'bpolys';
     drawArea();

@@ -243,6 +243,49 @@ describe('dashboard in a browser', () => {
     }
   });
 
+  it('GeoJSON pasted or dropped becomes bpolys; boxes become polygons when the area is switched to bpolys', async () => {
+    const { page } = await open('/');
+    try {
+      await page.selectOption('#area-kind', 'bboxes');
+      await page.fill('#area', `a:${BBOX}|b:1.5,42.5,1.6,42.6`);
+      await page.selectOption('#area-kind', 'bpolys');
+      const switched = JSON.parse(await page.inputValue('#area')) as { features: { id: string; geometry: { coordinates: number[][][] } }[] };
+      assert.deepEqual(
+        switched.features.map((f) => f.id),
+        ['a', 'b'],
+      );
+      assert.deepEqual(switched.features[1]!.geometry.coordinates[0], [
+        [1.5, 42.5],
+        [1.6, 42.5],
+        [1.6, 42.6],
+        [1.5, 42.6],
+        [1.5, 42.5],
+      ]);
+      // Pasted (typed) into the box while it says bboxes.
+      await page.selectOption('#area-kind', 'bboxes');
+      await page.fill('#area', CIRCLE);
+      assert.equal(await page.inputValue('#area-kind'), 'bpolys');
+      // Dropped as a file on the map.
+      await page.selectOption('#area-kind', 'bboxes');
+      await page.fill('#area', BBOX);
+      const dataTransfer = await page.evaluateHandle((text) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([text], 'area.geojson', { type: 'application/geo+json' }));
+        return dt;
+      }, CIRCLE);
+      await page.locator('#map').dispatchEvent('drop', { dataTransfer });
+      await page.waitForFunction(() => (document.querySelector('#area') as HTMLTextAreaElement).value.startsWith('{'));
+      assert.equal(await page.inputValue('#area-kind'), 'bpolys');
+      assert.deepEqual(JSON.parse(await page.inputValue('#area')), JSON.parse(CIRCLE));
+      await page.selectOption('#grouping', 'boundary');
+      await page.click('#run');
+      assert.equal(await waitDone(page), 'done', (await page.locator('#status').textContent()) ?? '');
+      assert.equal((await tableOfPage(page))[0]!.at(-1), 'circle');
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a rectangle drawn on the map becomes a bbox, a polygon turns the area into GeoJSON bpolys', async () => {
     const { page } = await open('/');
     try {
