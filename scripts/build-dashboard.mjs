@@ -1,8 +1,8 @@
 // Builds the dashboard (src/dashboard/client/) into dist/dashboard/, as part of `npm run build`:
 // type-checks the client (its own tsconfig: DOM types), bundles it with esbuild (scripts, styles and
 // the images they use, each named by its content hash, so the server can let browsers keep them
-// for good), writes index.html pointing at them, and a gzip and a brotli copy of every asset (the
-// server sends the one the browser accepts). Nothing is fetched from outside: Leaflet, its drawing
+// for good), writes index.html pointing at them, and a gzip and a brotli copy of every script, style
+// sheet and SVG (the server sends the one the browser accepts; PNGs are compressed already). Nothing is fetched from outside: Leaflet, its drawing
 // plugin and uPlot come from node_modules.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -46,14 +46,16 @@ writeFileSync(join(OUT, 'index.html'), html);
 let raw = 0;
 let gz = 0;
 for (const name of readdirSync(ASSETS)) {
-  // Images are compressed already.
-  if (name.endsWith('.png')) continue;
   const body = readFileSync(join(ASSETS, name));
+  raw += body.length;
+  if (name.endsWith('.png')) {
+    gz += body.length;
+    continue;
+  }
   const g = gzipSync(body, { level: 9 });
   const b = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
   writeFileSync(join(ASSETS, `${name}.gz`), g);
   writeFileSync(join(ASSETS, `${name}.br`), b);
-  raw += body.length;
   gz += g.length;
 }
 console.log(`dashboard: ${outputs.length} assets, ${(raw / 1024).toFixed(0)} KiB (${(gz / 1024).toFixed(0)} KiB gzipped) in ${ASSETS}`);
