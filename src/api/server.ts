@@ -24,6 +24,7 @@ import { isV1Request, sendV1FrameworkError } from './v1/error-status.js';
 import { v1Plugin, type V1PluginOptions } from './v1/plugin.js';
 import { v2Plugin, type V2PluginOptions } from './v2/plugin.js';
 import { DEFAULT_EXTRACTION_SECONDS, DEFAULT_STATS_SECONDS } from './v2/routes/context.js';
+import { dashboardPlugin, type DashboardOptions } from './dashboard/plugin.js';
 import type { V1Data } from './v1/generation.js';
 import type { ApiKeyHook, V2Data } from './v2/services.js';
 
@@ -50,6 +51,8 @@ export interface AppConfig {
    * machine's cores, at least 2) and how many wait (default 8 × concurrency); beyond, 503.
    */
   admission?: { concurrency?: number; queue?: number; retryAfterSeconds?: number };
+  /** The dashboard at `/` (api/dashboard/plugin.ts): its basemap (`maphist serve --basemap-url`), off by default. */
+  dashboard?: DashboardOptions;
 }
 
 /** What the command line hands the server. */
@@ -136,6 +139,7 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
     };
     await app.register(v2Plugin, { prefix, services } satisfies V2PluginOptions);
   }
+  await app.register(dashboardPlugin, config.dashboard ?? {});
   return app;
 }
 

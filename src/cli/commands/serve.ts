@@ -2,7 +2,7 @@
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
  * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
  * [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
- * [--drain-seconds S] [--replication URL_OR_DIR [--replication-interval S] [--replication-max-sequences N]]`: serve both API
+ * [--drain-seconds S] [--basemap-url URL] [--replication URL_OR_DIR [--replication-interval S] [--replication-max-sequences N]]`: serve both API
  * versions, one log line per request on standard output. With `--replication`, the store follows a
  * replication source: `maphist update` runs in a child process every interval and each updated
  * file is swapped in as a new store generation (src/cli/follow.ts).
@@ -45,6 +45,8 @@ export const SERVE_OPTIONS = {
   queue: { type: 'string' },
   /** On SIGTERM/SIGINT, how long the running requests get before they are cancelled (default 10). */
   'drain-seconds': { type: 'string', default: '10' },
+  /** The dashboard's basemap: a tile URL template such as `https://tile.example/{z}/{x}/{y}.png` (default: none, fully offline). */
+  'basemap-url': { type: 'string' },
   /** Follow a replication source (URL or directory laid out as the planet's): src/cli/follow.ts. */
   replication: { type: 'string' },
   /** Seconds between the end of one update and the start of the next (default 60). */
@@ -105,6 +107,7 @@ export async function serve(values: {
   concurrency?: string;
   queue?: string;
   'drain-seconds'?: string;
+  'basemap-url'?: string;
   replication?: string;
   'replication-interval'?: string;
   'replication-max-sequences'?: string;
@@ -150,10 +153,11 @@ export async function serve(values: {
       requestLog: { format: logFormat, write: (line) => process.stdout.write(`${line}\n`) },
       logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
       admission: { concurrency, queue },
+      dashboard: { basemapUrl: values['basemap-url'] },
     },
   });
   const address = await app.listen({ port, host: values.host });
-  console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc)`);
+  console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc, dashboard: ${address}/)`);
   const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   console.log(
     `memory budget ${gb(budget)} (DuckDB ${gb(memory.duckDbBytes)}); ${concurrency} heavy requests at once, ${queue ?? 8 * concurrency} waiting at most`,
