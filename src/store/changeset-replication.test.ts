@@ -336,6 +336,31 @@ process.stdin.resume();`;
     assert.equal(existsSync(workDirRoot(db)), false);
   });
 
+  it('kill -9 before the transaction, inside it, and after its commit: the store before, before, after; a re-run finishes', async () => {
+    const module = join(process.cwd(), 'dist', 'src', 'store', 'changeset-replication.js');
+    const reference = copy(baseDb);
+    await updateChangesets({ db: reference, location: source });
+    const [beforeRows, afterRows] = [await table(baseDb), await table(reference)];
+    const position = async (db: string) => (await metaOf(db)).changesetReplicationSequenceNumber;
+    for (const [phase, expectAfter] of [
+      ['fetched', false],
+      ['written', false],
+      ['committed', true],
+    ] as const) {
+      const db = copy(baseDb);
+      const script = `const { updateChangesets } = await import(${JSON.stringify(module)});
+await updateChangesets({ db: ${JSON.stringify(db)}, location: ${JSON.stringify(source)}, onPhase: (p) => p === ${JSON.stringify(phase)} && process.kill(process.pid, 'SIGKILL') });`;
+      const child = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+      assert.equal(child.signal, 'SIGKILL', `${phase}: ${child.stderr}`);
+      assert.deepEqual(await table(db), expectAfter ? afterRows : beforeRows, phase);
+      assert.equal(await position(db), expectAfter ? 104 : undefined, phase);
+      const rerun = await updateChangesets({ db, location: source });
+      assert.equal(rerun.upToDate, expectAfter, phase);
+      assert.deepEqual(await table(db), afterRows, phase);
+      assert.equal(existsSync(workDirRoot(db)), false, `${phase}: the next run removed what the killed one left`);
+    }
+  });
+
   it('the command line: update, up to date, a gap (exit 15), no changesets (exit 17), a bad command line (exit 2)', () => {
     const db = copy(baseDb);
     const run = (...args: string[]) => spawnSync(process.execPath, [MAIN, 'changesets', ...args], { encoding: 'utf8' });

@@ -54,6 +54,11 @@ export interface UpdateChangesetsOptions {
   signal?: AbortSignal;
   /** Time-outs and retries of the source (tests shorten them). */
   source?: Omit<ReplicationSourceOptions, 'kind' | 'signal'>;
+  /**
+   * Called at each step (progress; the tests kill the process there): the diffs fetched and parsed,
+   * every row written in the open transaction, the transaction committed (not yet checkpointed).
+   */
+  onPhase?: (phase: 'fetched' | 'written' | 'committed') => void;
 }
 
 export interface UpdateChangesetsResult {
@@ -205,6 +210,7 @@ export async function updateChangesets(options: UpdateChangesetsOptions): Promis
     result.recordsRead = read;
     result.changesetsRead = records.size;
     options.signal?.throwIfAborted();
+    options.onPhase?.('fetched');
 
     // 3. One transaction.
     const store = await openStore(db, { readOnly: false, tempDirectory: join(work.path, 'duckdb-tmp') });
@@ -223,11 +229,13 @@ export async function updateChangesets(options: UpdateChangesetsOptions): Promis
             );
           }
           Object.assign(result, await applyRecords(con, [...records.values()], now, { sequence: last.sequence, timestamp: last.timestamp }));
+          options.onPhase?.('written');
           await con.run('COMMIT');
         } catch (e) {
           await con.run('ROLLBACK').catch(() => undefined);
           throw e;
         }
+        options.onPhase?.('committed');
         await con.run('CHECKPOINT');
       } finally {
         con.closeSync();
