@@ -177,7 +177,7 @@ export async function updateChangesets(options: UpdateChangesetsOptions): Promis
   const source = await openReplicationSource(options.location, { ...options.source, kind: 'changesets', signal: options.signal });
   const work = createWorkDir(db, 'csreplication');
   const wal = `${db}.wal`;
-  const hadWal = existsSync(wal);
+  let hadWal = true;
   /** Whether this run opened the file for writing (only then can a log be its own). */
   let wrote = false;
   try {
@@ -213,6 +213,7 @@ export async function updateChangesets(options: UpdateChangesetsOptions): Promis
     options.onPhase?.('fetched');
 
     // 3. One transaction.
+    hadWal = existsSync(wal);
     const store = await openStore(db, { readOnly: false, tempDirectory: join(work.path, 'duckdb-tmp') });
     wrote = true;
     try {

@@ -77,6 +77,7 @@ function summary(r: UpdateChangesetsResult, started: number): string {
   const rule = r.all ? 'all kept (--all)' : `kept: referenced, open or closed after ${isoTime(r.dataEnd)}`;
   return (
     `${r.changesetsRead} changesets in ${r.recordsRead} records; ${r.written} written, ${r.notKept} not kept, ${r.pruned} removed` +
-    `${r.stale > 0 ? `, ${r.stale} older than the store's` : ''} (${rule}); ${r.rows} rows; ${((performance.now() - started) / 1000).toFixed(2)} s`
+    `${r.stale > 0 ? `, ${r.stale} older than the store's` : ''} (${rule}); ${r.rows} rows; ${((performance.now() - started) / 1000).toFixed(2)} s, ` +
+    `peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`
   );
 }
