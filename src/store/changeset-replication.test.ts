@@ -361,7 +361,7 @@ await updateChangesets({ db: ${JSON.stringify(db)}, location: ${JSON.stringify(s
     }
   });
 
-  it('the command line: update, up to date, a gap (exit 15), no changesets (exit 17), a bad command line (exit 2)', () => {
+  it('the command line: update, up to date, a gap (exit 15), no changesets (exit 17), a bad command line (exit 2); a new load drops the position', async () => {
     const db = copy(baseDb);
     const run = (...args: string[]) => spawnSync(process.execPath, [MAIN, 'changesets', ...args], { encoding: 'utf8' });
     const ok = run('update', '--db', db, '--replication', source, '--max-sequences', '2');
@@ -383,5 +383,16 @@ await updateChangesets({ db: ${JSON.stringify(db)}, location: ${JSON.stringify(s
     assert.match(bare.stderr, /maphist changesets import/);
     assert.equal(run('update', '--db', db).status, 2);
     assert.equal(run('update', '--db', db, '--replication', source, '--all').status, 2);
+    // A new dump: the position goes, the start rule applies again.
+    assert.equal((await metaOf(db)).changesetReplicationSequenceNumber, 104);
+    await importChangesets(db, join(dir, 'base-changesets.osm'));
+    const m = await metaOf(db);
+    assert.deepEqual(
+      [m.changesetReplicationSequenceNumber, m.changesetReplicationTimestamp, m.changesetReplicationDataEnd, m.changesetsTimestamp],
+      [undefined, undefined, undefined, isoZ(D - M)],
+    );
+    const restart = await updateChangesets({ db, location: source });
+    assert.deepEqual([restart.start?.sequence, restart.sequence], [101, 104]);
+    assert.deepEqual(await table(db), await expected(db, AFTER_DUMP, false));
   });
 });
