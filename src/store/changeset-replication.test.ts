@@ -111,7 +111,13 @@ const AFTER_DUMP: { sequence: number; timestamp: number; records: ChangesetRecor
       cs(9, { created: T0, tags: { comment: 'meadow', source: 'survey' }, changes: 3, user: [1, 'alice'] }),
       cs(40, { created: D + 30 * M, tags: { comment: 'elsewhere, open' } }),
       cs(41, { created: D + 40 * M, closed: D + 50 * M, tags: { comment: 'elsewhere, closed' } }),
-      cs(5, { created: t('2020-05-01T00:00:00Z'), closed: t('2020-05-01T00:01:00Z'), tags: { comment: 'a second comment came' }, comments: 2, user: [1, 'alice'] }),
+      cs(5, {
+        created: t('2020-05-01T00:00:00Z'),
+        closed: t('2020-05-01T00:01:00Z'),
+        tags: { comment: 'a second comment came' },
+        comments: 2,
+        user: [1, 'alice'],
+      }),
     ],
   },
   {
@@ -203,7 +209,11 @@ describe('changeset replication', () => {
     return table(oracleDb);
   }
 
-  function writeSource(path: string, diffs: readonly { sequence: number; timestamp: number; records: ChangesetRecord[] }[], edit?: (e: ReplicationEntry) => ReplicationEntry) {
+  function writeSource(
+    path: string,
+    diffs: readonly { sequence: number; timestamp: number; records: ChangesetRecord[] }[],
+    edit?: (e: ReplicationEntry) => ReplicationEntry,
+  ) {
     const entries = diffs.map((d) => ({ sequence: d.sequence, timestamp: d.timestamp, change: { text: changesetsXml(d.records) } }) as ReplicationEntry);
     writeReplicationDir(path, edit ? entries.map(edit) : entries, { kind: 'changesets' });
   }

@@ -181,12 +181,10 @@ export async function updateChangesets(options: UpdateChangesetsOptions): Promis
   /** Whether this run opened the file for writing (only then can a log be its own). */
   let wrote = false;
   try {
-    const { start, plan, files } = await prepareReplicationUpdate(
-      source,
-      { sequence: meta.sequence, dataEnd: startTime },
-      work.path,
-      { startSequence: options.startSequence, maxSequences: options.maxSequences },
-    );
+    const { start, plan, files } = await prepareReplicationUpdate(source, { sequence: meta.sequence, dataEnd: startTime }, work.path, {
+      startSequence: options.startSequence,
+      maxSequences: options.maxSequences,
+    });
     const last = plan.steps.at(-1);
     const result: UpdateChangesetsResult = {
       before: meta.sequence,
@@ -250,7 +248,9 @@ export async function updateChangesets(options: UpdateChangesetsOptions): Promis
     // The store is checkpointed after the commit, so a log it did not have before is this failed
     // run's alone (a commit or checkpoint cut short by a full disk): without it the store is as it was.
     if (wrote && !hadWal) rmSync(wal, { force: true });
-    throw diskFullError(e, { command: 'maphist changesets update', dir: dirname(resolve(db)), unchanged: 'the database is unchanged' }) ?? asWriteFailure(e, db);
+    throw (
+      diskFullError(e, { command: 'maphist changesets update', dir: dirname(resolve(db)), unchanged: 'the database is unchanged' }) ?? asWriteFailure(e, db)
+    );
   } finally {
     work.remove();
   }

@@ -35,10 +35,21 @@ export async function changesetsCommand(argv: string[]): Promise<void> {
   });
   if (positionals[0] === 'update') {
     if (positionals.length !== 1 || values.replication === undefined || values.all) throw new MaphistError('CLI_USAGE', USAGE);
-    await changesetsUpdate(values.db!, values.replication, count(values['start-sequence'], '--start-sequence', 0), count(values['max-sequences'], '--max-sequences', 1));
+    await changesetsUpdate(
+      values.db!,
+      values.replication,
+      count(values['start-sequence'], '--start-sequence', 0),
+      count(values['max-sequences'], '--max-sequences', 1),
+    );
     return;
   }
-  if (positionals[0] !== 'import' || positionals.length !== 2 || values.replication !== undefined || values['start-sequence'] !== undefined || values['max-sequences'] !== undefined)
+  if (
+    positionals[0] !== 'import' ||
+    positionals.length !== 2 ||
+    values.replication !== undefined ||
+    values['start-sequence'] !== undefined ||
+    values['max-sequences'] !== undefined
+  )
     throw new MaphistError('CLI_USAGE', USAGE);
   const file = positionals[1]!;
   const bar = changesetsBar();
@@ -66,7 +77,9 @@ async function changesetsUpdate(db: string, location: string, startSequence: num
     console.log(`${db} changesets are up to date with ${location} (sequence ${r.sequence ?? r.start?.latest.sequence})`);
     return;
   }
-  console.log(`updated the changesets of ${db} to sequence ${r.sequence} (${isoTime(r.timestamp!)}) from ${r.sequences} diff(s) of ${location}: ${summary(r, started)}`);
+  console.log(
+    `updated the changesets of ${db} to sequence ${r.sequence} (${isoTime(r.timestamp!)}) from ${r.sequences} diff(s) of ${location}: ${summary(r, started)}`,
+  );
 }
 
 function isoTime(epochSeconds: number): string {
