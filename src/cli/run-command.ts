@@ -27,6 +27,8 @@ const USAGE = `usage: maphist <command> [options]
   update [--db PATH] <file.osc[.gz|.bz2]> ...   apply OsmChange files to a database (atomically; re-applying changes nothing)
   update [--db PATH] --replication <URL or directory>   apply a replication source's new diffs (docs/replication.md)
   changesets import <file> [--db PATH] [--all]   load a changeset dump (.osm[.gz|.bz2]) into a database
+  changesets update [--db PATH] --replication <URL|dir> [--start-sequence N] [--max-sequences N]
+                                   apply changeset replication (state.yaml, AAA/BBB/CCC.osm.gz) to its changesets
   sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
         [--allow-files]            (sandboxed: no files, no extensions; --allow-files: local files allowed)
   serve [--db PATH] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)

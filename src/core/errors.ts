@@ -23,7 +23,11 @@ export const ERROR_CATALOG = {
   DB_NOT_FOUND: { summary: 'There is no maphist database at the given path.' },
   DB_INVALID: { summary: 'The file is not a maphist database, or one of another schema version.' },
   STORE_WRITE_FAILED: { summary: 'A database or its work files cannot be written (no permission, disk full, read-only or missing directory).' },
-  DB_BUSY: { summary: 'Another maphist update is writing the database, or the database was replaced while an update ran; run the update again.' },
+  DB_BUSY: {
+    summary:
+      'Another process is writing the database or holds it open, or the database was replaced while an update ran; run the command again when that is done.',
+  },
+  CHANGESETS_NOT_LOADED: { summary: 'The database holds no changesets to update: load a changeset dump first (maphist changesets import).' },
   ENGINE_FAILURE: { summary: 'The database engine failed while answering (the server logs the cause: a damaged, removed or closed store).' },
 
   // ---- replication sources (maphist update --replication) ----

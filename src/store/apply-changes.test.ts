@@ -275,7 +275,7 @@ describe('maphist update: kill -9, other processes, real diffs', { timeout: 600_
     try {
       await assert.rejects(
         applyChanges({ db, changes: [change] }),
-        (e: Error & { code?: string }) => e.code === 'DB_BUSY' && /Another process is writing/.test(e.message),
+        (e: Error & { code?: string }) => e.code === 'DB_BUSY' && /another process is writing it/.test(e.message),
       );
     } finally {
       await writer.release();

@@ -182,7 +182,7 @@ async function openWritable(target: string, workDir: string): Promise<Store | un
   try {
     return await openStore(target, { readOnly: false, memoryLimit: '1GB', tempDirectory: join(workDir, 'duckdb-tmp') });
   } catch (e) {
-    if (e instanceof MaphistError && e.code === 'DB_INVALID' && LOCKED.test(e.message)) return undefined;
+    if (e instanceof MaphistError && e.code === 'DB_BUSY') return undefined;
     throw e;
   }
 }
@@ -247,7 +247,8 @@ async function updateCopy(
 ): Promise<void> {
   // Which versions are new, on the database itself: a change it already has costs no copy.
   options.onPhase?.('checking');
-  const store = await openReadLocked(target);
+  // (`DB_BUSY` when a process writes it: DuckDB then refuses readers too.)
+  const store = await openStore(target);
   try {
     const con = await store.connect();
     let fresh: number;
@@ -288,25 +289,6 @@ async function updateCopy(
     store.close();
   }
 }
-
-/** The database opened read-only; `DB_BUSY` when a process writes it (DuckDB then refuses readers too). */
-async function openReadLocked(target: string): Promise<Store> {
-  try {
-    return await openStore(target);
-  } catch (e) {
-    if (e instanceof MaphistError && e.code === 'DB_INVALID' && LOCKED.test(e.message)) {
-      throw new MaphistError(
-        'DB_BUSY',
-        `Another process is writing ${target} (an import, a changesets import or an update); wait for it to finish, then run the update again.`,
-        { path: target },
-      );
-    }
-    throw e;
-  }
-}
-
-/** DuckDB's message when another process holds a lock on the file that excludes this open. */
-const LOCKED = /Could not set lock on file|Conflicting lock/i;
 
 /** Whether the update moves the store's replication position (then it writes even without new versions). */
 function movesPosition(options: ApplyChangesOptions, metadata: StoreMetadata): boolean {

@@ -26,6 +26,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { MaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
+import { iso } from './metadata.js';
 import { openStore } from './open-store.js';
 import { asWriteFailure } from './write-failure.js';
 import { createWorkDir } from './work-dir.js';
@@ -58,12 +59,12 @@ export interface LoadChangesetsResult {
 }
 
 /** Rows per appended data chunk (DuckDB's vector size). */
-const CHUNK_ROWS = 2048;
+export const CHUNK_ROWS = 2048;
 
 /** The `changesets` columns in table order (schema.ts CHANGESETS_COLUMNS). */
-const CHUNK_TYPES = [BIGINT, TIMESTAMP, TIMESTAMP, BOOLEAN, INTEGER, VARCHAR, INTEGER, INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, MAP(VARCHAR, VARCHAR)];
+export const CHUNK_TYPES = [BIGINT, TIMESTAMP, TIMESTAMP, BOOLEAN, INTEGER, VARCHAR, INTEGER, INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, MAP(VARCHAR, VARCHAR)];
 
-const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
+export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 const timestamp = (epochSeconds: number | null) => (epochSeconds === null ? null : timestampValue(BigInt(Math.round(epochSeconds)) * 1_000_000n));
 
@@ -79,7 +80,7 @@ function tagMap(flat: string[]) {
  * transaction, so a rollback removes them (measured: 200,000 changesets in 0.2 s, where INSERT …
  * VALUES statements took 16 s, which would have been hours for a whole planet dump with --all).
  */
-function appendChunk(appender: DuckDBAppender, chunk: DuckDBDataChunk, rows: ChangesetRecord[]): void {
+export function appendChunk(appender: DuckDBAppender, chunk: DuckDBDataChunk, rows: ChangesetRecord[]): void {
   chunk.reset();
   chunk.rowCount = rows.length;
   const column = <T>(f: (c: ChangesetRecord) => T) => rows.map(f);
@@ -101,6 +102,9 @@ function appendChunk(appender: DuckDBAppender, chunk: DuckDBDataChunk, rows: Cha
   appender.appendDataChunk(chunk);
   chunk.reset();
 }
+
+/** The `meta` keys of the changeset replication position (changeset-replication.ts), dropped by a new load. */
+export const CHANGESET_POSITION_KEYS = ['changesetReplicationSequenceNumber', 'changesetReplicationTimestamp', 'changesetReplicationDataEnd'] as const;
 
 function contains(sorted: Float64Array, id: number): boolean {
   let lo = 0;
@@ -124,6 +128,8 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
   const chunk = DuckDBDataChunk.create(CHUNK_TYPES, CHUNK_ROWS);
   let read = 0;
   let kept = 0;
+  /** The newest created_at or closed_at of the whole dump (kept or not): the changesets are complete up to it. */
+  let newest = Number.NEGATIVE_INFINITY;
   /** Kept changesets the states reference (all of them unless `all`): the rest of `wanted` is missing. */
   let keptReferenced = 0;
   let pending: ChangesetRecord[] = [];
@@ -136,6 +142,7 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
     for await (const batch of readChangesets(file, (r, t) => (bytes = { read: r, total: t }))) {
       for (const c of batch) {
         read++;
+        newest = Math.max(newest, c.createdAt, c.closedAt ?? c.createdAt);
         const referencedId = contains(wanted, c.id);
         if (!options.all && !referencedId) continue;
         kept++;
@@ -162,6 +169,12 @@ export async function loadChangesets(con: DuckDBConnection, file: string, option
       path: file,
     });
   await con.run(`INSERT OR REPLACE INTO meta VALUES ('changesetsSource', ${sqlString(JSON.stringify(file.split('/').pop()))}), ('changesets', '${kept}')`);
+  // What changeset replication needs (changeset-replication.ts): whether every changeset is kept,
+  // and the time the dump reaches; a new dump starts replication afresh (its start rule).
+  await con.run(`INSERT OR REPLACE INTO meta VALUES ('changesetsAll', '${options.all === true}')`);
+  if (Number.isFinite(newest)) await con.run(`INSERT OR REPLACE INTO meta VALUES ('changesetsTimestamp', ${sqlString(JSON.stringify(iso(newest)))})`);
+  else await con.run(`DELETE FROM meta WHERE key = 'changesetsTimestamp'`);
+  await con.run(`DELETE FROM meta WHERE key IN (${CHANGESET_POSITION_KEYS.map((k) => `'${k}'`).join(', ')})`);
   // Ids are unique (checked above), so each referenced id was kept at most once.
   return { read, kept, missing: wanted.length - keptReferenced };
 }

@@ -81,7 +81,22 @@ export async function openStore(path: string, options: OpenStoreOptions = {}): P
       temp_directory: tempBase,
     });
   } catch (e) {
-    throw new MaphistError('DB_INVALID', `${path} is not a DuckDB database maphist can open: ${(e as Error).message}`);
+    const message = (e as Error).message;
+    // DuckDB locks the file: one writing process, or any number of reading ones.
+    if (/Could not set lock on file/.test(message)) {
+      const pid = /\(PID (\d+)\)/.exec(message)?.[1];
+      throw new MaphistError(
+        'DB_BUSY',
+        `${path} is open in another process${pid === undefined ? '' : ` (PID ${pid})`}: ` +
+          (options.readOnly === false
+            ? 'DuckDB lets no process write a database that another one has open (a running maphist serve or maphist sql, or another command writing it). '
+            : 'another process is writing it. ') +
+          'Wait for that command to end or stop it, then run again.',
+        { path, ...(pid !== undefined && { pid: Number(pid) }) },
+        { cause: e },
+      );
+    }
+    throw new MaphistError('DB_INVALID', `${path} is not a DuckDB database maphist can open: ${message}`);
   }
   const con = await instance.connect();
   let metadata: StoreMetadata;

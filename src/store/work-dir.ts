@@ -14,7 +14,7 @@
 import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
-export type WorkPurpose = 'import' | 'changesets' | 'update' | 'replication' | 'follow';
+export type WorkPurpose = 'import' | 'changesets' | 'update' | 'replication' | 'csreplication' | 'follow';
 
 export interface WorkDir {
   /** The run's own directory (created). */
