@@ -18,11 +18,16 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import { splitHistory } from '../testing/split-history.js';
 import { workDirRoot } from '../store/work-dir.js';
+import { queryStore } from '../store/test-support.js';
+import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
+import { changesetsXml } from '../testing/changesets-xml.js';
 import { appendReplicationEntry, writeReplicationDir } from '../testing/replication-dir.js';
-import { TEST_DATA } from '../testing/test-data.js';
+import { TEST_DATA, TESTCASES_DIR } from '../testing/test-data.js';
 import { importInto, MAIN_JS, startServer, type ServerProcess } from '../testing/fuzz/server-process.js';
 
 const SAMPLE = join(TEST_DATA, 'conformance', 'andorra-small.osh.pbf');
+const HANDMADE_HISTORY = join(TESTCASES_DIR, 'handmade', 'history-small.osh.pbf');
+const HANDMADE_DUMP = join(TEST_DATA, 'changesets', 'handmade-changesets.osm');
 const epoch = (iso: string) => Date.parse(iso) / 1000;
 /** Cut times: the history part ends before the first, change file i holds [cut i, cut i+1). */
 const CUTS = ['2015-06-01T00:00:00Z', '2016-01-01T00:00:00Z', '2016-09-01T00:00:00Z'].map(epoch);
@@ -135,5 +140,53 @@ describe('serve --replication: a server follows a replication directory', () => 
     assert.match(gap.stderr, /1003/);
     const afterGap = statSync(followed);
     assert.deepEqual([afterGap.ino, afterGap.size, afterGap.mtimeMs], [before.ino, before.size, before.mtimeMs], 'the store is unchanged');
+  });
+});
+
+describe('serve --changeset-replication: a server follows changeset replication', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'maphist-follow-cs-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('applies a changeset diff to its spare and swaps it in; the store then has the new record and position', async () => {
+    const db = join(dir, 'cs.duckdb');
+    await importInto(HANDMADE_HISTORY, db);
+    const load = spawnSync(process.execPath, [MAIN_JS, 'changesets', 'import', HANDMADE_DUMP, '--db', db], { encoding: 'utf8' });
+    assert.equal(load.status, 0, load.stderr);
+    // A changeset the states reference (kept by the keep rule), closed once more with a new tag.
+    const [{ id }] = await queryStore<{ id: bigint }>(db, 'SELECT min(c.id) AS id FROM changesets c WHERE c.id IN (SELECT changeset FROM states)');
+    const dump: ChangesetRecord[] = [];
+    for await (const batch of readChangesets(HANDMADE_DUMP)) dump.push(...batch);
+    const record = dump.find((c) => c.id === Number(id))!;
+    const [{ value }] = await queryStore<{ value: string }>(db, "SELECT value FROM meta WHERE key = 'changesetsTimestamp'");
+    const T = Date.parse(JSON.parse(value) as string) / 1000;
+    const source = join(dir, 'changesets');
+    const changed: ChangesetRecord = { ...record, tags: [...record.tags, 'maphist:test', 'followed'] };
+    writeReplicationDir(
+      source,
+      [
+        { sequence: 500, timestamp: T, change: { text: changesetsXml([]) } },
+        { sequence: 501, timestamp: T + 3600, change: { text: changesetsXml([changed]) } },
+      ],
+      { kind: 'changesets' },
+    );
+    const server = await startServer(db, ['--changeset-replication', source, '--replication-interval', '1']);
+    try {
+      const deadline = Date.now() + 120_000;
+      while (!/serving generation 2/.test(server.stderrTail()) && Date.now() < deadline) {
+        assert.equal((await get(server, '/v1/metadata')).status, 200);
+        await sleep(200);
+      }
+      assert.match(server.stderrTail(), /updated the changesets of \S+ to sequence 501 .*serving generation 2/s, server.stderrTail());
+    } finally {
+      await server.stop();
+    }
+    const [row] = await queryStore<{ tag: string }>(db, `SELECT map_extract(tags, 'maphist:test')[1] AS tag FROM changesets WHERE id = ${id}`);
+    assert.equal(row?.tag, 'followed');
+    const [{ value: sequence }] = await queryStore<{ value: string }>(db, "SELECT value FROM meta WHERE key = 'changesetReplicationSequenceNumber'");
+    assert.equal(JSON.parse(sequence), 501);
+    assert.ok(!existsSync(workDirRoot(db)), 'the stopped server removed its spare');
   });
 });

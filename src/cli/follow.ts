@@ -3,8 +3,9 @@
  * second file of the store, the **spare**, in its work directory beside the database
  * (`.<name>.maphist-tmp/follow-<pid>/spare.duckdb`), and every `--replication-interval` seconds:
  *
- * 1. runs `maphist update --db SPARE --replication URL_OR_DIR` in a child process: the spare is
- *    open in no other process, so the update is one transaction on it (no copy of the store);
+ * 1. runs `maphist update --db SPARE --replication URL_OR_DIR` in a child process, and with
+ *    `--changeset-replication` `maphist changesets update --db SPARE --replication …` after it: the
+ *    spare is open in no other process, so each update is one transaction on it (no copy);
  * 2. when that moved the spare forward, publishes it: a hard link keeps the served file's inode
  *    in the work directory (`previous.duckdb`), the spare is renamed over the database (atomic: the
  *    database is always one complete store, before or after), and the server opens it as a new
@@ -30,12 +31,18 @@ import { constants, linkSync, renameSync, rmSync, statSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createWorkDir, type WorkDir } from '../store/work-dir.js';
+import { exitCodeFor } from './exit-codes.js';
+
+/** `maphist changesets update` on a store without changesets (CHANGESETS_NOT_LOADED). */
+const EXIT_NO_CHANGESETS = exitCodeFor('CHANGESETS_NOT_LOADED');
 
 export interface FollowerOptions {
   /** The database file the server serves. */
   db: string;
   /** The replication source (URL or directory), passed to `maphist update --replication`. */
-  replication: string;
+  replication?: string;
+  /** The changeset replication source, passed to `maphist changesets update --replication` (a store that holds changesets). */
+  changesetReplication?: string;
   /** Seconds between the end of one update and the start of the next. */
   intervalSeconds: number;
   /** At most this many new sequences per update (`--max-sequences`): a server catching up swaps in its progress step by step. */
@@ -72,18 +79,22 @@ export function startFollower(o: FollowerOptions): Follower {
   let served = identity(o.db);
   /** The spare is there and in no generation's use (else: resolves once it is, or false: make a new one). */
   let spareReady: Promise<boolean> = Promise.resolve(false);
-  /** How many sequences the spare is behind the served file. */
-  let spareLag = 0;
+  /** How many sequences (of the diffs, of the changeset diffs) the spare is behind the served file (negative: ahead). */
+  let spareLag = { diffs: 0, changesets: 0 };
+  /** Set when the store holds no changesets (exit 17): changeset replication is not followed. */
+  let changesetsOff = false;
 
   const spare = () => join(work!.path, 'spare.duckdb');
   const previous = () => join(work!.path, 'previous.duckdb');
 
-  /** Runs `maphist update` on the spare: its exit code and the number of sequences it applied. */
-  function update(maxSequences: number | undefined): Promise<{ code: number | null; applied: number }> {
+  /**
+   * Runs a maphist command on the spare: its exit code and the number of sequences it applied, read
+   * from its summary line (`… to sequence N (…) from K change file(s)|diff(s) …`: update.ts, changesets.ts).
+   */
+  function run(commandArgs: string[]): Promise<{ code: number | null; applied: number }> {
     return new Promise((resolve) => {
       const [exe, ...args] = command;
-      const limit = maxSequences === undefined ? [] : ['--max-sequences', String(maxSequences)];
-      child = spawn(exe!, [...args, 'update', '--db', spare(), '--replication', o.replication, ...limit], { stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(exe!, [...args, ...commandArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
       let applied = 0;
       const forward = (stream: NodeJS.ReadableStream) => {
         let rest = '';
@@ -93,8 +104,7 @@ export function startFollower(o: FollowerOptions): Follower {
           rest = lines.pop()!;
           for (const line of lines) {
             if (!line.trim()) continue;
-            // `updated <db> to sequence N (…) from K change file(s) of …` (src/cli/commands/update.ts)
-            const m = / to sequence \d+ \([^)]*\) from (\d+) change file/.exec(line);
+            const m = / to sequence \d+ \([^)]*\) from (\d+) (?:change file|diff)/.exec(line);
             if (m) applied = Number(m[1]);
             o.log(`replication: ${line.replace(spare(), o.db)}`);
           }
@@ -116,23 +126,47 @@ export function startFollower(o: FollowerOptions): Follower {
     rmSync(`${spare()}.wal`, { force: true });
     served = identity(o.db);
     await copyFile(o.db, spare(), constants.COPYFILE_FICLONE);
-    spareLag = 0;
+    spareLag = { diffs: 0, changesets: 0 };
+  }
+
+  /**
+   * Brings the spare forward (the diffs, then the changeset diffs) and moves its lag by what each
+   * update applied (an update either commits or leaves the spare as it was). False after a failure.
+   */
+  async function updateSpare(): Promise<boolean> {
+    if (o.replication !== undefined) {
+      const limit = o.maxSequences === undefined ? [] : ['--max-sequences', String(o.maxSequences + Math.max(0, spareLag.diffs))];
+      const r = await run(['update', '--db', spare(), '--replication', o.replication, ...limit]);
+      child = undefined;
+      spareLag.diffs -= r.applied;
+      if (r.code !== 0) return failed('maphist update', r.code);
+    }
+    if (o.changesetReplication !== undefined && !changesetsOff && !stopped) {
+      const r = await run(['changesets', 'update', '--db', spare(), '--replication', o.changesetReplication]);
+      child = undefined;
+      spareLag.changesets -= r.applied;
+      if (r.code === EXIT_NO_CHANGESETS) {
+        changesetsOff = true;
+        o.log('replication: the store holds no changesets (load a dump with maphist changesets import); changeset replication is not followed');
+      } else if (r.code !== 0) return failed('maphist changesets update', r.code);
+    }
+    return true;
+  }
+
+  function failed(what: string, code: number | null): false {
+    if (!stopped) o.log(`replication: ${what} exited with ${code ?? 'a signal'}; the served data stays as it was, next try in ${o.intervalSeconds} s`);
+    return false;
   }
 
   async function once(): Promise<boolean> {
     work ??= createWorkDir(o.db, 'follow');
     if (!(await spareReady)) await newSpare();
     if (stopped) return false;
-    const { code, applied } = await update(o.maxSequences === undefined ? undefined : o.maxSequences + spareLag);
-    child = undefined;
-    if (code !== 0) {
-      if (!stopped) o.log(`replication: maphist update exited with ${code ?? 'a signal'}; the served data stays as it was, next try in ${o.intervalSeconds} s`);
-      spareReady = Promise.resolve(true);
-      return false;
-    }
-    if (applied <= spareLag || stopped) {
-      // Up to date, or the spare only caught up with the served file: nothing new to publish.
-      spareLag -= applied;
+    const ok = await updateSpare();
+    // Published when the spare is ahead of the served file in one kind and behind in none (a
+    // failure may leave it behind in the other: then the next round first catches up).
+    const ahead = (spareLag.diffs < 0 || spareLag.changesets < 0) && spareLag.diffs <= 0 && spareLag.changesets <= 0;
+    if (!ok || !ahead || stopped) {
       spareReady = Promise.resolve(true);
       return false;
     }
@@ -156,7 +190,8 @@ export function startFollower(o: FollowerOptions): Follower {
       spareReady = Promise.resolve(false);
       return false;
     }
-    spareLag = applied - spareLag;
+    // The old file, the next spare, is behind by what the spare was ahead.
+    spareLag = { diffs: -spareLag.diffs, changesets: -spareLag.changesets };
     // The old file is free once its generation has closed: then it is the spare.
     spareReady = swapped.previousClosed.then(
       () => {

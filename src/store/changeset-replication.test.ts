@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { isMaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
 import { writeReplicationDir, type ReplicationEntry } from '../testing/replication-dir.js';
+import { changesetsXml, isoZ } from '../testing/changesets-xml.js';
 import { TEST_DATA, TESTCASES_DIR } from '../testing/test-data.js';
 import { applyChanges } from './apply-changes.js';
 import { updateChangesets } from './changeset-replication.js';
@@ -62,27 +63,6 @@ function cs(id: number, s: Spec): ChangesetRecord {
     bbox: id % 3 === 0 ? null : [8 + id / 1000, 49, 8.01 + id / 1000, 49.01],
     tags: Object.entries(s.tags ?? {}).flat(),
   };
-}
-
-const esc = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const isoZ = (e: number) => new Date(e * 1000).toISOString().replace('.000Z', 'Z');
-
-/** Changesets as a dump or a replication diff writes them. */
-function changesetsXml(records: readonly ChangesetRecord[]): string {
-  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', '<osm version="0.6" generator="maphist test">'];
-  for (const c of records) {
-    const a: string[] = [`id="${c.id}"`, `created_at="${isoZ(c.createdAt)}"`];
-    if (c.closedAt !== null) a.push(`closed_at="${isoZ(c.closedAt)}"`);
-    a.push(`open="${c.open}"`);
-    if (c.userName !== null) a.push(`user="${esc(c.userName)}"`, `uid="${c.userId}"`);
-    if (c.bbox) a.push(`min_lat="${c.bbox[1]}"`, `min_lon="${c.bbox[0]}"`, `max_lat="${c.bbox[3]}"`, `max_lon="${c.bbox[2]}"`);
-    a.push(`num_changes="${c.numChanges}"`, `comments_count="${c.commentsCount}"`);
-    const tags: string[] = [];
-    for (let i = 0; i < c.tags.length; i += 2) tags.push(`  <tag k="${esc(c.tags[i]!)}" v="${esc(c.tags[i + 1]!)}"/>`);
-    lines.push(tags.length === 0 ? ` <changeset ${a.join(' ')}/>` : ` <changeset ${a.join(' ')}>\n${tags.join('\n')}\n </changeset>`);
-  }
-  lines.push('</osm>', '');
-  return lines.join('\n');
 }
 
 async function readAll(path: string): Promise<ChangesetRecord[]> {

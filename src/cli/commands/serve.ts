@@ -2,10 +2,12 @@
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
  * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
  * [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
- * [--drain-seconds S] [--basemap-url URL] [--replication URL_OR_DIR [--replication-interval S] [--replication-max-sequences N]]`: serve both API
- * versions, one log line per request on standard output. With `--replication`, the store follows a
- * replication source: `maphist update` runs in a child process every interval and each updated
- * file is swapped in as a new store generation (src/cli/follow.ts).
+ * [--drain-seconds S] [--basemap-url URL] [--replication URL_OR_DIR] [--changeset-replication URL_OR_DIR]
+ * [--replication-interval S] [--replication-max-sequences N]`: serve both API versions, one log line
+ * per request on standard output. With `--replication` (diffs) and/or `--changeset-replication`
+ * (changeset diffs), the store follows a replication source: `maphist update` and `maphist
+ * changesets update` run in child processes every interval on the follower's spare file, which is
+ * then swapped in as a new store generation (src/cli/follow.ts).
  * SIGTERM and SIGINT drain (api/common/admission.ts): new requests are answered 503, those running
  * get `--drain-seconds` (default 10) to finish, then they are cancelled and the process exits.
  */
@@ -49,6 +51,8 @@ export const SERVE_OPTIONS = {
   'basemap-url': { type: 'string' },
   /** Follow a replication source (URL or directory laid out as the planet's): src/cli/follow.ts. */
   replication: { type: 'string' },
+  /** Follow a changeset replication source (`state.yaml`, `AAA/BBB/CCC.osm.gz`): a store that holds changesets. */
+  'changeset-replication': { type: 'string' },
   /** Seconds between the end of one update and the start of the next (default 60). */
   'replication-interval': { type: 'string', default: '60' },
   /** At most this many sequences per update (default: all that are published). */
@@ -109,6 +113,7 @@ export async function serve(values: {
   'drain-seconds'?: string;
   'basemap-url'?: string;
   replication?: string;
+  'changeset-replication'?: string;
   'replication-interval'?: string;
   'replication-max-sequences'?: string;
 }): Promise<void> {
@@ -164,17 +169,21 @@ export async function serve(values: {
   );
   console.log(keys ? `v2 statistics and extraction need an API key (keys file ${keysDb})` : 'v2 statistics and extraction need no API key (--no-api-keys)');
   const follower: Follower | undefined =
-    values.replication === undefined
+    values.replication === undefined && values['changeset-replication'] === undefined
       ? undefined
       : startFollower({
           db: values.db!,
           replication: values.replication,
+          changesetReplication: values['changeset-replication'],
           intervalSeconds: replicationInterval,
           maxSequences: wholeNumber(values['replication-max-sequences'], '--replication-max-sequences', 1),
           swapIn: async () => store.swap(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit })),
           log: (line) => console.error(line),
         });
-  if (follower) console.log(`following ${values.replication} (an update every ${replicationInterval} s)`);
+  if (follower) {
+    const sources = [values.replication, values['changeset-replication'] && `changesets from ${values['changeset-replication']}`].filter(Boolean).join(' and ');
+    console.log(`following ${sources} (an update every ${replicationInterval} s)`);
+  }
   const saveUsageFailed = (e: Error) => console.error(`maphist: could not save key usage to ${keysDb}: ${e.message}`);
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
