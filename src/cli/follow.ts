@@ -113,14 +113,15 @@ export function startFollower(o: FollowerOptions): Follower {
       forward(child.stdout!);
       forward(child.stderr!);
       child.on('error', (e) => {
-        o.log(`replication: could not run maphist update: ${e.message}`);
+        o.log(`replication: could not run maphist ${commandArgs[0]}: ${e.message}`);
         resolve({ code: null, applied: 0 });
       });
-      child.on('exit', (code) => resolve({ code, applied }));
+      // 'close', not 'exit': the summary line may still be in the pipe when the process exits.
+      child.on('close', (code) => resolve({ code, applied }));
     });
   }
 
-  /** A spare at the served file's state: a copy of it (the first time, and after a failure). */
+  /** A spare at the served file's state: a copy of it (the first time, and when another process replaced the database). */
   async function newSpare(): Promise<void> {
     rmSync(spare(), { force: true });
     rmSync(`${spare()}.wal`, { force: true });
