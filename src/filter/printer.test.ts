@@ -34,7 +34,10 @@ describe('printFilter', () => {
       fc.assert(
         fc.property(treeArb({ version, keys, values: keys, maxDepth: 5 }), (tree) => {
           const text = printFilter(tree);
-          assert.deepStrictEqual(parseFilter(text, { version }).ast, tree, text);
+          // The round trip is about the syntax: a random tree of depth 5 may multiply out beyond the
+          // admission limit of 10,000 alternatives (FILTER_TOO_COMPLEX, checks.test.ts), which is not
+          // what is tested here (seed 1509570700 found one).
+          assert.deepStrictEqual(parseFilter(text, { version, limits: { maxDnfTerms: Number.POSITIVE_INFINITY } }).ast, tree, text);
         }),
         { numRuns: 1000 },
       );
