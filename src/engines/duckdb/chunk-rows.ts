@@ -38,12 +38,15 @@ function valueAt(v: DuckDBVector, i: number): unknown {
 
 /** The rows of a chunk, each converted when the iteration reaches it (list columns must be NOT NULL, as in `chunkRows`). */
 export function lazyChunkRows(chunk: DuckDBDataChunk): Iterable<unknown[]> {
-  const n = chunk.rowCount;
   const vectors: DuckDBVector[] = [];
   for (let c = 0; c < chunk.columnCount; c++) vectors.push(chunk.getColumnVector(c));
   return {
     *[Symbol.iterator]() {
-      for (let i = 0; i < n; i++) {
+      // `chunk.rowCount`, not `n`: the generator must hold the chunk itself, not only its vectors.
+      // A consumer that awaits between rows (a turn for the event loop) lets the garbage collector
+      // run; a chunk no longer referenced is freed with its native memory, and the vectors then
+      // read garbage (found by the fuzzer as WKB errors mid-extraction).
+      for (let i = 0; i < chunk.rowCount; i++) {
         const row: unknown[] = new Array(vectors.length);
         for (let c = 0; c < vectors.length; c++) row[c] = valueAt(vectors[c], i);
         yield row;
@@ -57,12 +60,12 @@ export function lazyChunkRows(chunk: DuckDBDataChunk): Iterable<unknown[]> {
  * `streamRecords` checked them): one object per row, built when the iteration reaches it.
  */
 export function lazyChunkRecords<R>(chunk: DuckDBDataChunk, columns: readonly (keyof R & string)[]): Iterable<R> {
-  const n = chunk.rowCount;
   const vectors: DuckDBVector[] = [];
   for (let c = 0; c < columns.length; c++) vectors.push(chunk.getColumnVector(c));
   return {
     *[Symbol.iterator]() {
-      for (let i = 0; i < n; i++) {
+      // `chunk.rowCount`: the generator holds the chunk alive while it reads its vectors (lazyChunkRows).
+      for (let i = 0; i < chunk.rowCount; i++) {
         const row: Record<string, unknown> = {};
         for (let c = 0; c < vectors.length; c++) row[columns[c]] = valueAt(vectors[c], i);
         yield row as R;
