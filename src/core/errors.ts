@@ -63,7 +63,9 @@ export const ERROR_CATALOG = {
   QUERY_TIMEOUT: { summary: 'The query took longer than its time limit and was cancelled.' },
   CLIENT_DISCONNECTED: { summary: 'The client closed the connection before the answer was complete; the query was cancelled.' },
   SERVER_SHUTTING_DOWN: { summary: 'The server is shutting down; queries in flight are cancelled.' },
-  SERVER_BUSY: { summary: 'Every slot for heavy requests is taken and their queue is full; retry after the seconds in Retry-After.' },
+  SERVER_BUSY: {
+    summary: 'Every slot for heavy requests is taken and their queue is full, or the server is over its memory budget; retry after the seconds in Retry-After.',
+  },
   PAYLOAD_TOO_LARGE: { summary: 'The request or its result is larger than the server accepts.' },
   METHOD_NOT_ALLOWED: { summary: 'The resource does not accept this HTTP method.' },
   RESOURCE_NOT_FOUND: { summary: 'There is no resource at this path.' },

@@ -114,7 +114,7 @@ export function clipLineToArea(line: Position[], area: PreparedArea): LinePieces
     if (a[0] === b[0] && a[1] === b[1]) continue; // repeated position: nothing to cut
     cuts.length = 0;
     cuts.push(0, 1);
-    for (const ring of area.rings) ring.addCutsOf(a, b, cuts);
+    for (const ring of area.ringsNear(Math.min(a[0], b[0]), Math.min(a[1], b[1]), Math.max(a[0], b[0]), Math.max(a[1], b[1]))) ring.addCutsOf(a, b, cuts);
     cuts.sort((u, v) => u - v);
     let previous = 0;
     for (let k = 1; k < cuts.length; k++) {

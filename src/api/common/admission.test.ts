@@ -145,3 +145,40 @@ describe('admission over HTTP (one slot, a queue of one)', () => {
     assert.match(JSON.parse(body).message, /time/i);
   });
 });
+
+describe('admission over HTTP: the memory budget', () => {
+  let db: ImportedDb;
+  let app: FastifyInstance;
+  let base: string;
+  // The process's resident memory as the server sees it: the test moves it over and under the budget.
+  let resident = 100;
+  before(async () => {
+    db = await importToTemp(join(TEST_DATA, 'testcases', 'handmade', 'history-small.osh.pbf'));
+    app = await createDuckDbServer(db.store, { admission: { concurrency: 2, memoryBudgetBytes: 1000 * 2 ** 20, residentBytes: () => resident * 2 ** 20 } });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await app.close();
+    db.dispose();
+  });
+
+  it('over the budget, a heavy request is refused with 503 naming the memory; trivial ones pass; under it again, it is answered', async () => {
+    const count = () => fetch(`${base}/v1/elements/count?bboxes=8,49,9,50&time=2020-05-01`);
+    assert.equal((await count()).status, 200);
+    resident = 1500;
+    const refused = await count();
+    assert.equal(refused.status, 503);
+    assert.equal(refused.headers.get('retry-after'), '1');
+    assert.match((await refused.json()).message, /1500 MiB, over its memory budget of 1000 MiB \(maphist serve --memory-limit\)/);
+    const v2 = await fetch(`${base}/v2-rc/stats/features/count.json`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ aoi: [8, 49, 9, 50], filter: '*', time: { start: '2020-01-01T00:00:00Z', end: '2020-06-01T00:00:00Z', interval: 'P1M' } }),
+    });
+    assert.equal(v2.status, 503);
+    assert.match((await v2.json()).detail, /memory budget/);
+    for (const path of ['/v1/metadata', '/v2-rc/health']) assert.equal((await fetch(base + path)).status, 200, path);
+    resident = 900;
+    assert.equal((await count()).status, 200, 'under the budget again');
+  });
+});

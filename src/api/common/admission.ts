@@ -3,7 +3,8 @@
  * `concurrency` slots, or wait in a queue of at most `queue` requests; when the queue is full the
  * request is refused at once with SERVER_BUSY (503 with `Retry-After` in each version's error
  * shape) instead of slowing every other client down. Trivial requests (metadata, health, docs)
- * bypass it. A slot is held until the answer is finished or abandoned (the response closes), so a
+ * bypass it. A heavy request that gets a slot while the process is over its memory budget is
+ * refused with SERVER_BUSY as well (the running requests finish first). A slot is held until the answer is finished or abandoned (the response closes), so a
  * streamed extraction holds its slot while it streams; a waiting request whose client leaves, or
  * whose signal aborts, leaves the queue.
  *
@@ -32,6 +33,14 @@ export interface AdmissionOptions {
    * from the arrival too (api/common/cancellation.ts), replaces it once it runs.
    */
   waitLimitSeconds?: number;
+  /**
+   * The process's memory budget in bytes (`maphist serve --memory-limit`): a heavy request that
+   * gets its slot while the process's resident memory is above it is refused with SERVER_BUSY
+   * (503, `Retry-After`) instead of adding to it. Absent: no memory check.
+   */
+  memoryBudgetBytes?: number;
+  /** The process's resident memory in bytes (default `process.memoryUsage.rss()`; tests replace it). */
+  residentBytes?: () => number;
 }
 
 /** The default number of heavy requests at once: the machine's cores (at least 2). */
@@ -106,6 +115,15 @@ export function serverBusyError(retryAfterSeconds: number): MaphistError {
   );
 }
 
+export function memoryBusyError(residentBytes: number, budgetBytes: number, retryAfterSeconds: number): MaphistError {
+  const mib = (b: number) => `${Math.round(b / 2 ** 20)} MiB`;
+  return new MaphistError(
+    'SERVER_BUSY',
+    `The server is busy: it uses ${mib(residentBytes)}, over its memory budget of ${mib(budgetBytes)} (maphist serve --memory-limit), while the requests already running finish. Retry after ${retryAfterSeconds} s.`,
+    { retryAfterSeconds, residentBytes, memoryBudgetBytes: budgetBytes },
+  );
+}
+
 export function shuttingDownError(): MaphistError {
   return new MaphistError('SERVER_SHUTTING_DOWN', 'The server is shutting down; it accepts no new requests.');
 }
@@ -155,6 +173,14 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
     if (release === undefined) {
       reply.header('retry-after', String(retryAfter));
       throw serverBusyError(retryAfter);
+    }
+    if (options.memoryBudgetBytes !== undefined) {
+      const resident = (options.residentBytes ?? process.memoryUsage.rss)();
+      if (resident > options.memoryBudgetBytes) {
+        release();
+        reply.header('retry-after', String(retryAfter));
+        throw memoryBusyError(resident, options.memoryBudgetBytes, retryAfter);
+      }
     }
     const held = slotOf.get(request.raw);
     if (reply.raw.closed || !held) release();

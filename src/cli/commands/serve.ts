@@ -157,7 +157,7 @@ export async function serve(values: {
       neutralNames: values['neutral-names'],
       requestLog: { format: logFormat, write: (line) => process.stdout.write(`${line}\n`) },
       logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
-      admission: { concurrency, queue },
+      admission: { concurrency, queue, memoryBudgetBytes: budget },
       dashboard: { basemapUrl: values['basemap-url'] },
     },
   });

@@ -47,13 +47,18 @@ function* unpacked(bytes: Uint8Array, offsets: Uint32Array): Generator<Uint8Arra
 /** The area plans a worker built last (the same area comes in several batches of one request). */
 const plans = new Map<string, AreaPlan>();
 
-/** The worker's task (geometry-pool.ts): the measures of the batch, in order. */
-export function runBoundaryMeasureTask(task: BoundaryMeasureTask): Float64Array {
-  const key = JSON.stringify(task.area);
+/** The area plan of a task's area, built once per area in a worker (the last 8 are kept). */
+export function planOfTask(area: AreaOfInterest): AreaPlan {
+  const key = JSON.stringify(area);
   let plan = plans.get(key);
   if (!plan) {
     if (plans.size >= 8) plans.delete(plans.keys().next().value!);
-    plans.set(key, (plan = planArea(task.area)));
+    plans.set(key, (plan = planArea(area)));
   }
-  return measureClipped(plan, task.measure, unpacked(task.bytes, task.offsets));
+  return plan;
+}
+
+/** The worker's task (geometry-pool.ts): the measures of the batch, in order. */
+export function runBoundaryMeasureTask(task: BoundaryMeasureTask): Float64Array {
+  return measureClipped(planOfTask(task.area), task.measure, unpacked(task.bytes, task.offsets));
 }

@@ -2,7 +2,9 @@
  * The DuckDB extraction engine: streams the features of an extraction query (query/extraction.ts)
  * chunk by chunk from DuckDB (`connection.stream` + `fetchChunk`), never materialising the whole
  * result in JavaScript. Boundary rows are clipped with the same kernel as the aggregations
- * (SqlAreaPlan.clip), so a feature is extracted exactly when the aggregations count it.
+ * (SqlAreaPlan.clip), so a feature is extracted exactly when the aggregations count it; the
+ * geometries of a group of rows are clipped in one call, in the geometry pool when they are many or
+ * large (boundary-clipper.ts), so that one large clip does not hold the event loop.
  *
  * The iterator pulls the next chunk only when the consumer asks for more (backpressure reaches
  * DuckDB). Ending the iteration early (return()) or aborting the signal interrupts the statement
@@ -18,7 +20,10 @@ import { withV1Scope } from './scope.js';
 import { lazyChunkRecords } from './chunk-rows.js';
 import { unionOfAreas } from '../../query/area-plan.js';
 import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
-import { classifyContribution, type ContributionRow } from '../../query/contributions.js';
+import { classifyWith, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
+import type { AreaOfInterest } from '../../query/model.js';
+import { clipOutcome, outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
+import { boundaryClipper, withClipOutcomes, type BoundaryClipper, type BoundaryClipperOptions } from './boundary-clipper.js';
 import {
   batchCount,
   idBatches,
@@ -70,9 +75,33 @@ function tagsOf(k: readonly string[], v: readonly string[]): [string, string][] 
   return out;
 }
 
+/** One side of a contribution for `classifyWith`: its clip from the group's outcomes, each geometry decoded once. */
+function sideOf(plan: SqlAreaPlan, wkb: Uint8Array | null, outcomes: ReadonlyMap<Uint8Array, ClipOutcome>): SideGeometry {
+  let whole: Geometry | null | undefined;
+  let clipped: Geometry | null | undefined;
+  const unclipped = () => (whole ??= wkb === null ? null : decodeWkb(wkb));
+  return {
+    unclipped,
+    clipped() {
+      if (clipped !== undefined) return clipped;
+      if (wkb === null) return (clipped = null);
+      const outcome = outcomes.has(wkb) ? outcomes.get(wkb)! : clipOutcome(plan, wkb);
+      return (clipped = outcome === 'same' ? unclipped() : outcomeGeometry(outcome, wkb));
+    },
+  };
+}
+
 export interface ExtractionEngineOptions {
   /** Called when a batch did not fit the streaming instance and is cut in two (tests, logs). */
   onBatchSplit?: (batch: IdBatch) => void;
+  /** Where boundary rows are clipped (boundary-clipper.ts; tests set the thresholds). */
+  clipper?: BoundaryClipperOptions;
+}
+
+/** An extraction's area with its plan and the clipper of its boundary rows. */
+interface Area {
+  plan: SqlAreaPlan;
+  clipper: BoundaryClipper;
 }
 
 export async function createDuckDbExtractionEngine(
@@ -84,6 +113,11 @@ export async function createDuckDbExtractionEngine(
   // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
   const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');
   const planOf = (q: ExtractionQuery) => planAreaSql(unionOfAreas(q.areas), 'st');
+  const areaOf = (q: ExtractionQuery): Area => {
+    const aoi: AreaOfInterest = unionOfAreas(q.areas);
+    const plan = planAreaSql(aoi, 'st');
+    return { plan, clipper: boundaryClipper(plan, aoi, options.clipper) };
+  };
 
   /** The extraction's SQL (`sqlOf`): the statement of all rows, not batched. */
   function sqlFor(q: ExtractionQuery, plan: SqlAreaPlan): string {
@@ -115,28 +149,39 @@ export async function createDuckDbExtractionEngine(
     });
 
   /**
-   * The clipped geometry of a row (null when the clip is empty, and for an element without any
-   * geometry — a way or relation whose members are all missing —, which a whole-world area keeps:
-   * there is nothing to extract; see area-plan.ts); `output` is what the feature carries. A node
-   * row of a batch of nodes carries no WKB but the point's `x` and `y`.
+   * The geometry a row's feature carries: the clipped geometry with `clipGeometry`, else the whole
+   * one; null when the clip is empty, and for an element without any geometry — a way or relation
+   * whose members are all missing —, which a whole-world area keeps: there is nothing to extract;
+   * see area-plan.ts. A boundary row's WKB was clipped with its group (`outcomes`, from
+   * `withClipOutcomes`). A node row of a batch of nodes carries no WKB but the point's `x` and `y`.
    */
   function geometryOf(
     plan: SqlAreaPlan,
     interior: boolean,
     wkb: Uint8Array | null,
     clipGeometry: boolean,
+    outcomes: ReadonlyMap<Uint8Array, ClipOutcome>,
     x: number | null = null,
     y: number | null = null,
   ): Geometry | null {
-    let g: Geometry;
-    if (wkb !== null) g = decodeWkb(wkb);
-    else if (x !== null && y !== null) g = { type: 'Point', coordinates: [x, y] };
-    else return null;
-    if (interior) return g;
-    const clipped = plan.clip(g);
-    if (clipped === null) return null;
-    return clipGeometry ? clipped : g;
+    if (wkb === null) {
+      if (x === null || y === null) return null;
+      const point: Geometry = { type: 'Point', coordinates: [x, y] };
+      if (interior) return point;
+      const clipped = plan.clip(point);
+      if (clipped === null) return null;
+      return clipGeometry ? clipped : point;
+    }
+    if (interior) return decodeWkb(wkb);
+    const outcome = outcomes.has(wkb) ? outcomes.get(wkb)! : clipOutcome(plan, wkb);
+    if (outcome === null) return null;
+    return clipGeometry ? outcomeGeometry(outcome, wkb) : decodeWkb(wkb);
   }
+
+  /** The WKB of a snapshot or full-history row that needs clipping. */
+  const boundaryWkb = (r: SnapshotExtractionRow | FullHistoryExtractionRow, need: (wkb: Uint8Array) => void) => {
+    if (!r.interior && r.geometry !== null) need(r.geometry);
+  };
 
   /**
    * The id batches of the rows that meet `where`, in (type, id) order, each with its type's row
@@ -225,118 +270,130 @@ export async function createDuckDbExtractionEngine(
     }
   }
 
-  async function* snapshots(q: ExtractionQuery, plan: SqlAreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
+  async function* snapshots(q: ExtractionQuery, { plan, clipper }: Area): AsyncGenerator<ExtractedFeature, void, undefined> {
     for await (const { rows, versions } of batchedRows(q, plan)) {
       // q.kind 'snapshot': the rows of snapshotExtractionSql (streamRecords checked its columns).
-      for (const r of rows as Iterable<SnapshotExtractionRow>) {
-        const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, r.x, r.y);
-        if (geometry === null) continue;
-        const own = ownVersion(versions, r.id, r.version, r.minor_version);
-        yield {
-          type: r.type,
-          id: r.id,
-          version: r.version,
-          changeset: own?.[0] ?? r.changeset,
-          time: r.ts,
-          time2: own?.[1] ?? r.valid_from,
-          geometry,
-          tags: tagsOf(r.tag_keys, r.tag_values),
-        };
-      }
+      for await (const group of withClipOutcomes(rows as Iterable<SnapshotExtractionRow>, boundaryWkb, clipper, q.signal))
+        for (const r of group.rows) {
+          const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, group.outcomes, r.x, r.y);
+          if (geometry === null) continue;
+          const own = ownVersion(versions, r.id, r.version, r.minor_version);
+          yield {
+            type: r.type,
+            id: r.id,
+            version: r.version,
+            changeset: own?.[0] ?? r.changeset,
+            time: r.ts,
+            time2: own?.[1] ?? r.valid_from,
+            geometry,
+            tags: tagsOf(r.tag_keys, r.tag_values),
+          };
+        }
       checkAborted(q.signal);
     }
   }
 
-  async function* fullHistory(q: ExtractionQuery, plan: SqlAreaPlan): AsyncGenerator<ExtractedFeature, void, undefined> {
+  async function* fullHistory(q: ExtractionQuery, { plan, clipper }: Area): AsyncGenerator<ExtractedFeature, void, undefined> {
+    const boundary = (r: FullHistoryExtractionRow, need: (wkb: Uint8Array) => void) => {
+      if (r.valid_from < r.valid_to) boundaryWkb(r, need);
+    };
     for await (const { rows, versions } of batchedRows(q, plan)) {
       // q.kind 'fullHistory': the rows of fullHistoryExtractionSql (streamRecords checked its columns).
-      for (const r of rows as Iterable<FullHistoryExtractionRow>) {
-        if (r.valid_from >= r.valid_to) continue;
-        const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, r.x, r.y);
-        if (geometry === null) continue;
-        const own = ownVersion(versions, r.id, r.version, r.minor_version);
-        yield {
-          type: r.type,
-          id: r.id,
-          version: r.version,
-          changeset: own?.[0] ?? r.changeset,
-          time: r.valid_from,
-          time2: r.valid_to,
-          geometry,
-          tags: tagsOf(r.tag_keys, r.tag_values),
-        };
-      }
+      for await (const group of withClipOutcomes(rows as Iterable<FullHistoryExtractionRow>, boundary, clipper, q.signal))
+        for (const r of group.rows) {
+          if (r.valid_from >= r.valid_to) continue;
+          const geometry = geometryOf(plan, r.interior, r.geometry, q.clipGeometry, group.outcomes, r.x, r.y);
+          if (geometry === null) continue;
+          const own = ownVersion(versions, r.id, r.version, r.minor_version);
+          yield {
+            type: r.type,
+            id: r.id,
+            version: r.version,
+            changeset: own?.[0] ?? r.changeset,
+            time: r.valid_from,
+            time2: r.valid_to,
+            geometry,
+            tags: tagsOf(r.tag_keys, r.tag_values),
+          };
+        }
       checkAborted(q.signal);
     }
   }
 
-  async function* contributions(q: ExtractionQuery, plan: SqlAreaPlan, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
+  async function* contributions(q: ExtractionQuery, { plan, clipper }: Area, latest: boolean): AsyncGenerator<ExtractedFeature, void, undefined> {
     let pending: ExtractedFeature | undefined;
+    // The sides the classification clips: a state that can be "in" (not deleted, matching, hit)
+    // and is not interior; the current side's clip is also what the feature carries.
+    const boundary = (r: ContributionExtractionRow, need: (wkb: Uint8Array) => void) => {
+      if (r.geom !== null && !r.interior && !r.deleted && r.m && r.hit) need(r.geom);
+      if (r.p_geom !== null && r.p_deleted === false && r.p_m === true && r.p_hit === true && r.p_interior !== true) need(r.p_geom);
+    };
     for await (const rows of contributionRows(q, plan)) {
-      for (const r of rows) {
-        const {
-          type,
-          id,
-          valid_from: validFrom,
-          user_id: userId,
-          deleted,
-          m,
-          hit,
-          interior,
-          p_deleted: pDeleted,
-          p_m: pM,
-          p_hit: pHit,
-          p_interior: pInterior,
-        } = r;
-        const {
-          tag_change: tagChange,
-          geometry_change: geometryChange,
-          tags,
-          tags_before: tagsBefore,
-          geom,
-          p_geom: pGeom,
-          version,
-          version_changeset: versionChangeset,
-          changeset,
-        } = r;
-        const row: ContributionRow = {
-          type,
-          id,
-          validFrom,
-          userId,
-          deleted,
-          matches: m,
-          hit,
-          interior,
-          prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
-          tagChange,
-          geometryChange,
-          tags,
-          tagsBefore,
-          geometry: geom,
-          prevGeometry: pGeom,
-        };
-        const c = classifyContribution(row, plan.clip);
-        if (c === null) continue;
-        let geometry: Geometry | null = null;
-        if (!c.deletion && geom !== null) geometry = geometryOf(plan, interior, geom, q.clipGeometry);
-        const feature: ExtractedFeature = {
-          type,
-          id,
-          version,
-          changeset: versionChangeset,
-          time: validFrom,
-          geometry,
-          tags: c.deletion ? [] : tagsOf(r.tag_keys, r.tag_values),
-          contribution: { changeset, creation: c.creation, deletion: c.deletion, tagChange: c.tagChange, geometryChange: c.geometryChange },
-        };
-        if (!latest) {
-          yield feature;
-          continue;
+      for await (const group of withClipOutcomes(rows, boundary, clipper, q.signal))
+        for (const r of group.rows) {
+          const {
+            type,
+            id,
+            valid_from: validFrom,
+            user_id: userId,
+            deleted,
+            m,
+            hit,
+            interior,
+            p_deleted: pDeleted,
+            p_m: pM,
+            p_hit: pHit,
+            p_interior: pInterior,
+          } = r;
+          const {
+            tag_change: tagChange,
+            geometry_change: geometryChange,
+            tags,
+            tags_before: tagsBefore,
+            geom,
+            p_geom: pGeom,
+            version,
+            version_changeset: versionChangeset,
+            changeset,
+          } = r;
+          const row: ContributionRow = {
+            type,
+            id,
+            validFrom,
+            userId,
+            deleted,
+            matches: m,
+            hit,
+            interior,
+            prev: pDeleted === null ? null : { deleted: pDeleted, matches: pM === true, hit: pHit === true, interior: pInterior === true },
+            tagChange,
+            geometryChange,
+            tags,
+            tagsBefore,
+            geometry: geom,
+            prevGeometry: pGeom,
+          };
+          const c = classifyWith(row, sideOf(plan, geom, group.outcomes), sideOf(plan, pGeom, group.outcomes));
+          if (c === null) continue;
+          let geometry: Geometry | null = null;
+          if (!c.deletion && geom !== null) geometry = geometryOf(plan, interior, geom, q.clipGeometry, group.outcomes);
+          const feature: ExtractedFeature = {
+            type,
+            id,
+            version,
+            changeset: versionChangeset,
+            time: validFrom,
+            geometry,
+            tags: c.deletion ? [] : tagsOf(r.tag_keys, r.tag_values),
+            contribution: { changeset, creation: c.creation, deletion: c.deletion, tagChange: c.tagChange, geometryChange: c.geometryChange },
+          };
+          if (!latest) {
+            yield feature;
+            continue;
+          }
+          if (pending !== undefined && (pending.type !== type || pending.id !== id)) yield pending;
+          pending = feature;
         }
-        if (pending !== undefined && (pending.type !== type || pending.id !== id)) yield pending;
-        pending = feature;
-      }
       checkAborted(q.signal);
     }
     if (pending !== undefined) yield pending;
@@ -346,16 +403,16 @@ export async function createDuckDbExtractionEngine(
     dictionary: d,
     sqlOf: (q) => sqlFor(q, planOf(q)),
     extract(q) {
-      const plan = planOf(q);
+      const area = areaOf(q);
       switch (q.kind) {
         case 'snapshot':
-          return snapshots(q, plan);
+          return snapshots(q, area);
         case 'fullHistory':
-          return fullHistory(q, plan);
+          return fullHistory(q, area);
         case 'contributions':
-          return contributions(q, plan, false);
+          return contributions(q, area, false);
         case 'latestContributions':
-          return contributions(q, plan, true);
+          return contributions(q, area, true);
       }
     },
   };

@@ -3,7 +3,9 @@
  * threads give the brute-force numbers (brute-force.ts, an independent clip and measure), the same
  * as on the calling thread; the pool was used (counted); a cancelled request's tasks are aborted.
  * The v2 statistics engine (stats.ts) clips its boundary geometries in the same pool: pooled and
- * inline answers agree (the inline path is checked against brute force in stats.*.test.ts).
+ * inline answers agree (the inline path is checked against brute force in stats.*.test.ts). Both
+ * extractions clip their boundary rows there too: pooled and inline features and records are equal
+ * (the inline path is checked by the extraction tests and goldens).
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -19,6 +21,14 @@ import { createBoundaryCache } from './boundary-cache.js';
 import type { StatsMeasure } from '../../query/stats.js';
 import { encodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
+import type { ExtractionQuery } from '../../query/extraction.js';
+import type { ExtractionRequest } from '../../query/v2-requests.js';
+import { createDuckDbExtractionEngine } from './extraction.js';
+import { createV2Extraction } from './parquet/v2-extraction.js';
+
+/** A record as text: bigints as decimals, bytes as hex. */
+const recordText = (r: unknown) =>
+  JSON.stringify(r, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v));
 
 const TIMESTAMPS = ['2010-01-01', '2014-01-01', '2018-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
 
@@ -46,6 +56,10 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
       measureClipped: (area, measure, wkbs, signal) => {
         geometriesSent += wkbs.length;
         return pool.measureClipped(area, measure, wkbs, signal);
+      },
+      clipWkbs: (area, wkbs, signal) => {
+        geometriesSent += wkbs.length;
+        return pool.clipWkbs(area, wkbs, signal);
       },
     };
     pooled = await createDuckDbQueryEngine(db.store, { geometryPool: counting, poolMinGeometries: 0 });
@@ -101,6 +115,78 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
     assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
   });
 
+  // Extraction: the same features and records whether a group's boundary rows are clipped in the
+  // pool (every group sent) or on this thread (none sent).
+  const pooledClipper = () => ({ pool: () => counting(), poolMinBytes: 0, poolMinCount: 0 });
+  const inlineClipper = { poolMinBytes: Number.POSITIVE_INFINITY, poolMinCount: Number.POSITIVE_INFINITY };
+  const counting = (): GeometryPool => ({
+    threads: pool.threads,
+    close: () => pool.close(),
+    measureClipped: (area, measure, wkbs, signal) => pool.measureClipped(area, measure, wkbs, signal),
+    clipWkbs: (area, wkbs, signal) => {
+      geometriesSent += wkbs.length;
+      return pool.clipWkbs(area, wkbs, signal);
+    },
+  });
+  async function all<T>(items: AsyncIterable<T>): Promise<T[]> {
+    const out: T[] = [];
+    for await (const x of items) out.push(x);
+    return out;
+  }
+
+  it('v1 extraction: snapshot, full history and contributions are the same clipped in the pool and inline', async () => {
+    const pooledX = await createDuckDbExtractionEngine(db.store, pooled.dictionary, { clipper: pooledClipper() });
+    const inlineX = await createDuckDbExtractionEngine(db.store, pooled.dictionary, { clipper: inlineClipper });
+    const filter = parseFilter('building=* or highway=*', { version: 1 });
+    const sentBefore = geometriesSent;
+    let features = 0;
+    for (const { area } of areas.slice(0, 2)) {
+      for (const kind of ['snapshot', 'fullHistory', 'contributions', 'latestContributions'] as const) {
+        for (const clipGeometry of [true, false]) {
+          const q: ExtractionQuery = {
+            kind,
+            areas: [area],
+            timestamps: kind === 'snapshot' ? TIMESTAMPS : [TIMESTAMPS[0], TIMESTAMPS.at(-1)!],
+            filter,
+            clipGeometry,
+          };
+          const got = await all(pooledX.extract(q));
+          assert.deepEqual(got, await all(inlineX.extract(q)), `${area.id} ${kind} clip=${clipGeometry}`);
+          features += got.length;
+        }
+      }
+    }
+    assert.ok(features > 100, `${features} features`);
+    assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
+  });
+
+  it('v2 extraction: features, collections and contributions records are the same clipped in the pool and inline', async () => {
+    const pooledX = await createV2Extraction(db.store, pooled.dictionary, { clipper: pooledClipper() });
+    const inlineX = await createV2Extraction(db.store, pooled.dictionary, { clipper: inlineClipper });
+    const filter = parseFilter('building=* or highway=* or type:relation', { version: 2 });
+    const sentBefore = geometriesSent;
+    const at = epoch('2016-01-01T00:00:00Z');
+    const range = { start: epoch('2010-01-01T00:00:00Z'), end: epoch('2017-01-01T00:00:00Z') };
+    let records = 0;
+    for (const { area } of areas.slice(0, 2)) {
+      const requests: ExtractionRequest[] = [
+        { kind: 'features', aoi: area, filter, time: { at }, clip: true },
+        { kind: 'features', aoi: area, filter, time: range, clip: false },
+        { kind: 'collections', aoi: area, filter, memberFilter: null, time: { at }, clip: true },
+        { kind: 'collections_members', aoi: area, filter, memberFilter: null, time: { at }, clip: true },
+        { kind: 'contributions', aoi: area, filter, time: range },
+      ] as ExtractionRequest[];
+      for (const r of requests) {
+        // Records come in the table's order, which DuckDB's threads may vary: compared as sorted texts.
+        const got = (await all(pooledX.records(r))).flat().map(recordText).sort();
+        assert.deepEqual(got, (await all(inlineX.records(r))).flat().map(recordText).sort(), `${area.id} ${r.kind}`);
+        records += got.length;
+      }
+    }
+    assert.ok(records > 100, `${records} records`);
+    assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
+  });
+
   it('a cancelled request rejects instead of answering (the abort reaches the pool)', async () => {
     const controller = new AbortController();
     // The request is cancelled just as its geometries go to the pool.
@@ -110,6 +196,10 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
       measureClipped: (area, measure, wkbs, signal) => {
         controller.abort(new Error('cancelled by the test'));
         return pool.measureClipped(area, measure, wkbs, signal);
+      },
+      clipWkbs: (area, wkbs, signal) => {
+        controller.abort(new Error('cancelled by the test'));
+        return pool.clipWkbs(area, wkbs, signal);
       },
     };
     const engine = await createDuckDbQueryEngine(db.store, { geometryPool: aborting, poolMinGeometries: 0 });

@@ -13,10 +13,13 @@ import { availableParallelism } from 'node:os';
 import { Piscina } from 'piscina';
 import type { AreaOfInterest, Measure } from '../../query/model.js';
 import { packWkbs, type BoundaryMeasureTask } from './boundary-measure-task.js';
+import { unpackOutcomes, type BoundaryClipTask, type ClipOutcome, type PackedClipOutcomes } from './boundary-clip-task.js';
 
 export interface GeometryPool {
   /** Clips each WKB to `area` and measures it: the values in order, NaN where nothing lies in the area. */
   measureClipped(area: AreaOfInterest, measure: Measure, wkbs: readonly Uint8Array[], signal?: AbortSignal): Promise<Float64Array>;
+  /** Clips each WKB to `area` (extraction rows on its edge): the outcomes in order (boundary-clip-task.ts). */
+  clipWkbs(area: AreaOfInterest, wkbs: readonly Uint8Array[], signal?: AbortSignal): Promise<ClipOutcome[]>;
   readonly threads: number;
   close(): Promise<void>;
 }
@@ -31,25 +34,8 @@ export function createGeometryPool(threads = Math.max(1, availableParallelism())
   return {
     threads,
     async measureClipped(area, measure, wkbs, signal) {
-      let total = 0;
-      for (const w of wkbs) total += w.length;
-      // Parts of about equal bytes, one per thread (a request alone uses every worker).
-      const target = Math.ceil(total / threads);
-      const parts: Uint8Array[][] = [];
-      let part: Uint8Array[] = [];
-      let size = 0;
-      for (const w of wkbs) {
-        part.push(w);
-        size += w.length;
-        if (size >= target) {
-          parts.push(part);
-          part = [];
-          size = 0;
-        }
-      }
-      if (part.length > 0) parts.push(part);
       const results = await Promise.all(
-        parts.map((p) => {
+        partsOf(wkbs, threads).map((p) => {
           const { bytes, offsets } = packWkbs(p);
           const task: BoundaryMeasureTask = { area, measure, bytes, offsets };
           return pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer] }) as Promise<Float64Array>;
@@ -63,8 +49,39 @@ export function createGeometryPool(threads = Math.max(1, availableParallelism())
       }
       return out;
     },
+    async clipWkbs(area, wkbs, signal) {
+      const results = await Promise.all(
+        partsOf(wkbs, threads).map((p) => {
+          const { bytes, offsets } = packWkbs(p);
+          const task: BoundaryClipTask = { kind: 'clip', area, bytes, offsets };
+          return pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer] }) as Promise<PackedClipOutcomes>;
+        }),
+      );
+      return results.flatMap(unpackOutcomes);
+    },
     close: () => pool.destroy(),
   };
+}
+
+/** The WKBs in parts of about equal bytes, one per thread (a request alone uses every worker), in order. */
+function partsOf(wkbs: readonly Uint8Array[], threads: number): Uint8Array[][] {
+  let total = 0;
+  for (const w of wkbs) total += w.length;
+  const target = Math.ceil(total / threads);
+  const parts: Uint8Array[][] = [];
+  let part: Uint8Array[] = [];
+  let size = 0;
+  for (const w of wkbs) {
+    part.push(w);
+    size += w.length;
+    if (size >= target) {
+      parts.push(part);
+      part = [];
+      size = 0;
+    }
+  }
+  if (part.length > 0) parts.push(part);
+  return parts;
 }
 
 let shared: GeometryPool | undefined;

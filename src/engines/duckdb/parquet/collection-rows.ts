@@ -21,7 +21,7 @@ import type { CollectionsExtractionRequest, ExtractionRecord } from '../../../qu
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
-import { bboxStruct, outputGeometry } from './geometry-output.js';
+import { bboxStruct, clipOutcomes, outputGeometry } from './geometry-output.js';
 import {
   areaSql,
   collectionFilterSql,
@@ -138,6 +138,7 @@ export async function* collectionRecords(ctx: RowContext, request: CollectionsEx
 
   for await (const rows of streamRows(ctx.store, collectionSql(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
+    const outcomes = await clipOutcomes(ctx.clipper, rows, GEOMETRY.geometry, GEOMETRY.interior, ctx.signal);
     for (const r of rows) {
       const turn = ctx.pause?.();
       if (turn) {
@@ -152,6 +153,7 @@ export async function* collectionRecords(ctx: RowContext, request: CollectionsEx
         r[GEOMETRY.interior] as boolean,
         request.clip,
         !members,
+        outcomes,
       );
       if (g === null) continue;
       if (members) {

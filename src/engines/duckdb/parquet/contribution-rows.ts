@@ -9,7 +9,7 @@
 import { checkAborted } from '../statements.js';
 import type { ContributionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
-import { outputGeometry } from './geometry-output.js';
+import { clipOutcomes, outputGeometry } from './geometry-output.js';
 import {
   columnsAt,
   filterSql,
@@ -80,6 +80,7 @@ WHERE NOT st.collapsed AND st.valid_from >= ${isInteger(start)} AND st.valid_fro
 export async function* contributionRecords(ctx: RowContext, request: ContributionsExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
   for await (const rows of streamRows(ctx.store, contributionSql(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
+    const outcomes = await clipOutcomes(ctx.clipper, rows, AT.geometry, AT.interior, ctx.signal);
     for (const r of rows) {
       const turn = ctx.pause?.();
       if (turn) {
@@ -88,7 +89,7 @@ export async function* contributionRecords(ctx: RowContext, request: Contributio
       }
       const bbox = storeBBox(r, STATE);
       if (bbox === null) continue;
-      const g = outputGeometry(ctx.plan, r[AT.geometry] as Uint8Array, r[AT.geometry_type] as number, bbox, r[AT.interior] as boolean, false);
+      const g = outputGeometry(ctx.plan, r[AT.geometry] as Uint8Array, r[AT.geometry_type] as number, bbox, r[AT.interior] as boolean, false, false, outcomes);
       if (g === null) continue;
       const deleted = r[AT.deleted] as boolean;
       const row = stateRecord(r, STATE);

@@ -8,7 +8,7 @@
 import { checkAborted } from '../statements.js';
 import type { ExtractionRecord, FeaturesExtractionRequest } from '../../../query/v2-requests.js';
 import { streamChunkRows as streamRows } from '../chunk-rows.js';
-import { outputGeometry } from './geometry-output.js';
+import { clipOutcomes, outputGeometry } from './geometry-output.js';
 import {
   columnsAt,
   filterSql,
@@ -51,6 +51,7 @@ WHERE NOT st.deleted AND st.geometry_type NOT IN (0, 7) AND ${time}
 export async function* featureRecords(ctx: RowContext, request: FeaturesExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
   for await (const rows of streamRows(ctx.store, featureSql(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
+    const outcomes = await clipOutcomes(ctx.clipper, rows, AT.geometry, AT.interior, ctx.signal);
     for (const r of rows) {
       const turn = ctx.pause?.();
       if (turn) {
@@ -64,6 +65,8 @@ export async function* featureRecords(ctx: RowContext, request: FeaturesExtracti
         storeBBox(r, STATE)!,
         r[AT.interior] as boolean,
         request.clip,
+        false,
+        outcomes,
       );
       if (g === null) continue;
       batch.push(setGeometry(stateRecord(r, STATE), g, true));

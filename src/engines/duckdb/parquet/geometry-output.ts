@@ -6,7 +6,9 @@
 import { GEOMETRY_TYPE_CODE } from '../../../core/geometry-type-code.js';
 import { bboxOf } from '../../../geometry/clip.js';
 import type { Geometry } from '../../../geometry/types.js';
-import { decodeWkb, encodeWkb } from '../../../geometry/wkb.js';
+import { decodeWkb } from '../../../geometry/wkb.js';
+import { clipOutcome, type ClipOutcome } from '../boundary-clip-task.js';
+import type { BoundaryClipper } from '../boundary-clipper.js';
 import type { SqlAreaPlan } from '../sql/area.js';
 import type { BBoxStruct } from '../../../query/v2-requests.js';
 
@@ -25,12 +27,6 @@ export interface OutputGeometry {
   geometry?: Geometry;
 }
 
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 export function bboxStruct(g: Geometry): BBoxStruct | null {
   const b = bboxOf(g);
   return b === null ? null : { xmin: b[0], ymin: b[1], xmax: b[2], ymax: b[3] };
@@ -39,7 +35,8 @@ export function bboxStruct(g: Geometry): BBoxStruct | null {
 /**
  * `bbox` is the store's bbox of `wkb`. `clip` false: the whole geometry of a row that meets the
  * area. A clipped result equal to the input (a boundary row that lies inside after all) is
- * reported unclipped, as the reference's ST_Covers test would.
+ * reported unclipped, as the reference's ST_Covers test would. `outcomes`: the boundary WKBs
+ * clipped with their chunk (`clipOutcomes`); a WKB not among them is clipped here.
  */
 export function outputGeometry(
   plan: SqlAreaPlan,
@@ -49,16 +46,38 @@ export function outputGeometry(
   interior: boolean,
   clip: boolean,
   decode = false,
+  outcomes?: ReadonlyMap<Uint8Array, ClipOutcome>,
 ): OutputGeometry | null {
   const geomType = GEOMETRY_TYPE_NAME[typeCode] ?? 'GeometryCollection';
   if (interior) return { wkb, geomType, bbox, clipped: false, geometry: decode ? decodeWkb(wkb) : undefined };
-  const g = decodeWkb(wkb);
-  const c = plan.clip(g);
-  if (c === null) return null;
-  if (!clip) return { wkb, geomType, bbox, clipped: false, geometry: g };
-  const out = encodeWkb(c);
-  if (sameBytes(out, wkb)) return { wkb, geomType, bbox, clipped: false, geometry: g };
+  const outcome = outcomes?.has(wkb) ? outcomes.get(wkb)! : clipOutcome(plan, wkb);
+  if (outcome === null) return null;
+  if (!clip || outcome === 'same') return { wkb, geomType, bbox, clipped: false, geometry: decode ? decodeWkb(wkb) : undefined };
+  const c = decodeWkb(outcome);
   const cb = bboxStruct(c);
   if (cb === null) return null;
-  return { wkb: out, geomType: c.type, bbox: cb, clipped: true, geometry: c };
+  return { wkb: outcome, geomType: c.type, bbox: cb, clipped: true, geometry: c };
+}
+
+/**
+ * The clip outcomes of a chunk's boundary rows (`interior` false), in one call of the request's
+ * clipper: in the geometry pool when they are many or large (boundary-clipper.ts).
+ */
+export async function clipOutcomes(
+  clipper: BoundaryClipper | undefined,
+  rows: readonly unknown[][],
+  geometryColumn: number,
+  interiorColumn: number,
+  signal: AbortSignal | undefined,
+): Promise<Map<Uint8Array, ClipOutcome>> {
+  const outcomes = new Map<Uint8Array, ClipOutcome>();
+  if (clipper === undefined) return outcomes;
+  const wkbs: Uint8Array[] = [];
+  for (const r of rows) {
+    const wkb = r[geometryColumn] as Uint8Array | null;
+    if (wkb !== null && r[interiorColumn] !== true) wkbs.push(wkb);
+  }
+  const values = await clipper.clip(wkbs, signal);
+  wkbs.forEach((w, i) => outcomes.set(w, values[i]));
+  return outcomes;
 }

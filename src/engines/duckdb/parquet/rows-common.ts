@@ -10,6 +10,7 @@ import type { SqlAreaPlan } from '../sql/area.js';
 import type { Store } from '../../../store/open-store.js';
 import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { OPEN_END } from '../../../store/schema.js';
+import type { BoundaryClipper } from '../boundary-clipper.js';
 import type { Pause } from '../../../core/yielding.js';
 import type { BBoxStruct, ExtractionRecord, MapEntry } from '../../../query/v2-requests.js';
 import type { OutputGeometry } from './geometry-output.js';
@@ -20,8 +21,10 @@ export interface RowContext {
   dictionary: StoreTagDictionary;
   plan: SqlAreaPlan;
   signal?: AbortSignal;
-  /** Asked after each row (clipping is main-thread work): gives the event loop a turn every 10 ms (src/core/yielding.ts). */
+  /** Asked after each row: gives the event loop a turn every 10 ms (src/core/yielding.ts). */
   pause?: Pause;
+  /** Clips a chunk's boundary rows, in the geometry pool when they are many or large (absent: each row on the calling thread). */
+  clipper?: BoundaryClipper;
 }
 
 export const OSM_TYPE_NAME = ['node', 'way', 'relation'] as const;
