@@ -35,6 +35,11 @@ import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
+import { boundaryClipper, type BoundaryClipperOptions } from './boundary-clipper.js';
+
+/** A contribution side's geometry of at least this many bytes of WKB (about 250 vertices) is clipped up front (edgeSides). */
+const EAGER_CLIP_BYTES = 4096;
 import { slicer } from '../../core/yielding.js';
 
 export interface DuckDbQueryEngine extends QueryEngine {
@@ -62,6 +67,12 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   const boundaryCache = options.boundaryCache ?? createBoundaryCache();
   const poolMinGeometries = options.poolMinGeometries ?? 64;
   const poolOf = () => options.geometryPool ?? sharedGeometryPool();
+  // Contribution sides are clipped by the same pool under the same choice (0: always, Infinity: never).
+  const poolMin = options.poolMinGeometries;
+  const clipperOptions: BoundaryClipperOptions = {
+    pool: poolOf,
+    ...(poolMin === undefined ? {} : { poolMinCount: poolMin, poolMinBytes: poolMin === 0 ? 0 : poolMin === Number.POSITIVE_INFINITY ? poolMin : undefined }),
+  };
   /** The loops below give the event loop a turn every 10 ms (src/core/yielding.ts). */
   const pause = slicer();
   const dict = await dictionaryOf(store);
@@ -296,9 +307,12 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * geometries are needed; one state per geometry run is read (through the boundary cache, so the
    * big geometries on an area's edge are read once per server, not per request), decoded and
    * clipped at most once, and whether a side is "in" is first settled by a vertex strictly inside
-   * the area, read from the WKB without decoding it.
+   * the area, read from the WKB without decoding it. The large geometries (EAGER_CLIP_BYTES) are
+   * clipped up front, together, in the geometry pool when they are many or large
+   * (boundary-clipper.ts): one clip of a big polygon can hold the event loop for a second.
    */
   async function edgeSides(
+    area: AreaOfInterest,
     plan: SqlAreaPlan,
     refs: Iterable<readonly [number, number, number | null, number | null]>,
     signal: AbortSignal | undefined,
@@ -314,6 +328,18 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal, pause)
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
+    const large: Uint8Array[] = [];
+    for (const wkb of wkbOf.values()) if (wkb !== null && wkb.length >= EAGER_CLIP_BYTES) large.push(wkb);
+    const outcomes = new Map<Uint8Array, ClipOutcome>();
+    if (large.length > 0) {
+      const values = await boundaryClipper(plan, area, clipperOptions).clip(large, signal);
+      large.forEach((w, i) => outcomes.set(w, values[i]));
+    }
+    const clipOf = (wkb: Uint8Array, unclipped: () => Geometry | null): Geometry | null => {
+      const outcome = outcomes.get(wkb);
+      if (outcome === undefined) return plan.clip(unclipped()!);
+      return outcome === 'same' ? unclipped() : outcomeGeometry(outcome, wkb);
+    };
     const sides = new Map<number, SideGeometry>();
     const none: SideGeometry = { clipped: () => null, unclipped: () => null };
     return (type, id, run) => {
@@ -328,7 +354,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         const s: SideGeometry = {
           key: rowid,
           unclipped: () => (unclipped === undefined ? (unclipped = decodeWkb(wkb)) : unclipped),
-          clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : plan.clip(s.unclipped()!)) : clipped),
+          clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : clipOf(wkb, s.unclipped)) : clipped),
           meets: () => (meets === undefined ? (meets = surelyMeets(wkb) || s.clipped() !== null) : meets),
         };
         sides.set(rowid, (side = s));
@@ -350,7 +376,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         yield [r.type, r.id, r.p_rid, r.p_run];
       }
     }
-    const sideOf = await edgeSides(plan, refs(), q.signal);
+    const sideOf = await edgeSides(area, plan, refs(), q.signal);
     const same = sameGeometry;
     const out: Contribution[] = [];
     let i = 0;
@@ -483,7 +509,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         yield [rows.type[row]!, rows.id[row]!, rows.p_rid[row], rows.p_run[row]];
       }
     }
-    const sideOf = await edgeSides(plan, refs(), q.signal);
+    const sideOf = await edgeSides(area, plan, refs(), q.signal);
     const same = sameGeometry;
     // latest: per element, the single with the highest `ord` that classifies as a contribution.
     const latestOf = new Map<string, { ord: number; c: Contribution; k: number; g: number; gb: number }>();

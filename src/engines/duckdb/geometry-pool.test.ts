@@ -22,6 +22,7 @@ import type { StatsMeasure } from '../../query/stats.js';
 import { encodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { ExtractionQuery } from '../../query/extraction.js';
+import type { ContributionType } from '../../query/model.js';
 import type { ExtractionRequest } from '../../query/v2-requests.js';
 import { createDuckDbExtractionEngine } from './extraction.js';
 import { createV2Extraction } from './parquet/v2-extraction.js';
@@ -113,6 +114,22 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
       assert.deepEqual(await pooledStats.contributors(b), await inlineStats.contributors(b), `${area.id} contributors`);
     }
     assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
+  });
+
+  it('v1 contributions and users: the sides clipped up front in the pool give the inline answers', async () => {
+    const filter = parseFilter('building=* or highway=* or landuse=*', { version: 1 });
+    const sentBefore = geometriesSent;
+    const yearly = ['2008', '2010', '2012', '2014', '2016', '2018'].map((y) => epoch(`${y}-01-01T00:00:00Z`));
+    for (const { area } of areas) {
+      for (const contributionTypes of [undefined, ['geometryChange'] as ContributionType[]]) {
+        const q = { areas: [area], timestamps: yearly, filter, contributionTypes, grouping: { by: 'none' as const } };
+        for (const f of ['countContributions', 'countLatestContributions', 'countUsers'] as const) {
+          assert.deepEqual((await pooled[f](q)).groups, (await inline[f](q)).groups, `${area.id} ${f} ${contributionTypes ?? ''}`);
+        }
+        assert.deepEqual(await pooled.listContributions(q), await inline.listContributions(q), `${area.id} list ${contributionTypes ?? ''}`);
+      }
+    }
+    assert.ok(geometriesSent - sentBefore >= 5, `the pool clipped ${geometriesSent - sentBefore} geometries`);
   });
 
   // Extraction: the same features and records whether a group's boundary rows are clipped in the
