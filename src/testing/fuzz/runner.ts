@@ -7,7 +7,7 @@
  *   without an answer, or a transfer cut off (except where a `timeout` parameter or the client's own
  *   hang-up explains it),
  * - a trivial request (GET /v1/metadata and /v2-rc/health, sent every `probeEveryMs` by a side probe
- *   on its own connection) waiting longer than `trivialLimitMs`,
+ *   on its own connections and thread, probe-worker.ts) waiting longer than `trivialLimitMs`,
  * - the server's resident memory (/proc/<pid>/status) beyond `rssBudget`,
  * - the server process exiting.
  */
@@ -15,6 +15,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fuzzRequest, hostileCount, type FuzzRequest } from './requests.js';
 import { memoryOf } from './server-process.js';
+import { Worker } from 'node:worker_threads';
+import type { ProbeResult, ProbeWorkerData } from './probe-worker.js';
 
 export interface FuzzOptions {
   /** The server, `http://host:port`. */
@@ -247,32 +249,29 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   };
   const memoryTimer = setInterval(sampleMemory, 250);
 
-  // The side probe: trivial requests on their own connection.
-  const probeAgent = new Agent({ keepAlive: true, maxSockets: 4 });
-  const probes: Promise<void>[] = [];
-  let probeNo = 0;
-  const probe = () => {
-    const path = probeNo++ % 2 === 0 ? '/v1/metadata' : '/v2-rc/health';
-    probes.push(
-      send(url, { method: 'GET', path, headers: {} }, probeAgent, Math.max(o.hangMs, o.trivialLimitMs)).then((a) => {
-        report.probes++;
-        report.maxTrivialWaitMs = Math.max(report.maxTrivialWaitMs, a.ms);
-        if (a.ms > o.trivialLimitMs || a.status !== 200) {
-          // A frozen server fails every probe: the first few are listed, the rest counted.
-          if (++report.slowTrivial > 3) return;
-          fail({
-            index: -1,
-            kind: 'probe',
-            what:
-              a.status === 200 ? `trivial request waited ${Math.round(a.ms)} ms` : `trivial request answered ${a.outcome} ${a.status ?? ''} ${a.error ?? ''}`,
-            method: 'GET',
-            target: path,
-          });
-        }
-      }),
-    );
+  // The side probe: trivial requests on their own connections, from a thread of its own
+  // (probe-worker.ts), so that the fuzzer's own stalls are not counted as the server's.
+  const onProbe = (a: ProbeResult) => {
+    report.probes++;
+    report.maxTrivialWaitMs = Math.max(report.maxTrivialWaitMs, a.ms);
+    if (a.ms > o.trivialLimitMs || a.status !== 200) {
+      // A frozen server fails every probe: the first few are listed, the rest counted.
+      if (++report.slowTrivial > 3) return;
+      fail({
+        index: -1,
+        kind: 'probe',
+        what: a.status === 200 ? `trivial request waited ${Math.round(a.ms)} ms` : `trivial request answered ${a.outcome} ${a.status ?? ''} ${a.error ?? ''}`,
+        method: 'GET',
+        target: a.path,
+      });
+    }
   };
-  const probeTimer = setInterval(probe, o.probeEveryMs);
+  const probeData: ProbeWorkerData = { url: o.url, everyMs: o.probeEveryMs, timeoutMs: Math.max(o.hangMs, o.trivialLimitMs) };
+  const prober = new Worker(new URL('./probe-worker.js', import.meta.url), { workerData: probeData });
+  const proberDone = new Promise<void>((resolve) => {
+    prober.on('message', (m: ProbeResult | 'done') => (m === 'done' ? resolve() : onProbe(m)));
+    prober.on('exit', () => resolve());
+  });
 
   // The requests.
   const agent = new Agent({ keepAlive: true, maxSockets: o.concurrency });
@@ -300,13 +299,13 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
     await Promise.all(Array.from({ length: o.concurrency }, worker));
   } finally {
     stopping = true;
-    clearInterval(probeTimer);
-    await Promise.all(probes);
+    prober.postMessage('stop');
+    await proberDone;
+    await prober.terminate();
     sampleMemory();
     clearInterval(memoryTimer);
     lag.disable();
     agent.destroy();
-    probeAgent.destroy();
   }
   report.clientMaxLagMs = lag.max / 1e6;
   report.ms = performance.now() - started;
