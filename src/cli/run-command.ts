@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => (await import('./commands/keys.js')).keysCommand,
   changesets: async () => (await import('./commands/changesets.js')).changesetsCommand,
   update: async () => (await import('./commands/update.js')).updateCommand,
+  clickhouse: async () => (await import('./commands/clickhouse.js')).clickhouseCommand,
 };
 
 const USAGE = `usage: maphist <command> [options]
@@ -37,7 +38,8 @@ const USAGE = `usage: maphist <command> [options]
         [--log-format text|json]   (one line per request on standard output; json: JSON lines)
         [--replication <URL or directory>]   (follow a replication source: docs/replication.md)
   start                            import the bundled sample if there is no database, then serve on :8080
-  keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)`;
+  keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)
+  clickhouse load [--db PATH] --url <shard URL> [--url …]   load a database into a ClickHouse cluster (docs/clickhouse.md)`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

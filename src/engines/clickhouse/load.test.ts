@@ -1,0 +1,112 @@
+/**
+ * `maphist clickhouse load` against a real two-shard ClickHouse cluster on loopback
+ * (scripts/clickhouse-cluster.sh, Debian's clickhouse-server; skipped where it is not installed —
+ * `.ci/run` installs it): the Andorra store's tables arrive whole (row counts, the snapshot count of
+ * buildings, the WKB bytes and measures summed per type equal DuckDB's), every element's states on one shard, a
+ * second load replaces the first (no doubled rows), and a load stopped midway leaves the
+ * previous tables serving and no staging database.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
+import { storeExport } from '../duckdb/store-export.js';
+import { readRecords } from '../duckdb/statements.js';
+import { statement } from '../duckdb/sql/statement.js';
+import { ClickHouseHttp } from './http-client.js';
+import { loadIntoClickHouse } from './load.js';
+
+const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
+const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
+
+describe('maphist clickhouse load (two shards on loopback)', {
+  skip: HAVE_CLICKHOUSE ? false : 'clickhouse-server is not installed (Debian: apt-get install clickhouse-server; .ci/run does)',
+}, () => {
+  let db: ImportedDb;
+  let dir: string;
+  let urls: string[];
+  let entry: ClickHouseHttp;
+  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
+  before(async () => {
+    db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
+    dir = mkdtempSync(join(tmpdir(), 'maphist-ch-'));
+    urls = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' }).trim().split('\n');
+    entry = new ClickHouseHttp({ url: urls[0] });
+  });
+  after(() => {
+    if (dir) {
+      spawnSync(SCRIPT, ['stop', dir], { env });
+      rmSync(dir, { recursive: true, force: true });
+    }
+    db?.dispose();
+  });
+
+  const duck = async (sql: string) => (await readRecords(db.store, statement<{ v: string }>(`SELECT (${sql})::VARCHAR AS v`, ['v']), undefined))[0].v;
+  const ch = async (sql: string) => String((await entry.rows(sql))[0][0]);
+
+  it('loads every table; counts, sums and a snapshot equal DuckDB; each element on one shard', async () => {
+    assert.deepEqual(urls.length, 2);
+    const summary = await loadIntoClickHouse(storeExport(db.store), { urls });
+    const states = Number(await duck('SELECT count(*) FROM states'));
+    assert.equal(summary.rows.states, states);
+    assert.equal(summary.statesPerShard[0] + summary.statesPerShard[1], states);
+    assert.ok(summary.statesPerShard[0] > states / 4 && summary.statesPerShard[1] > states / 4, `${summary.statesPerShard}`);
+    assert.equal(Number(await ch('SELECT count() FROM maphist.states_all')), states);
+    for (const t of ['users', 'tag_keys', 'tag_values', 'meta']) {
+      const want = Number(await duck(`SELECT count(*) FROM ${t}`));
+      for (const url of urls) assert.equal(Number((await new ClickHouseHttp({ url }).rows(`SELECT count() FROM maphist.${t}`))[0][0]), want, `${t} at ${url}`);
+    }
+    for (const type of [0, 1, 2]) {
+      const want = await duck(`SELECT count(*) || '/' || sum(octet_length(geometry)) || '/' || sum(vertices) FROM states WHERE type = ${type}`);
+      const got = await ch(
+        `SELECT concat(toString(count()), '/', toString(sum(length(geometry))), '/', toString(sum(vertices))) FROM maphist.states_all WHERE type = ${type}`,
+      );
+      assert.equal(got, want, `type ${type}`);
+      const len = Number(await duck(`SELECT sum(length) FROM states WHERE type = ${type}`));
+      const chLen = Number(await ch(`SELECT sum(length) FROM maphist.states_all WHERE type = ${type}`));
+      assert.ok(Math.abs(chLen - len) <= 1e-9 * Math.max(1, Math.abs(len)), `length of type ${type}: ${chLen} vs ${len}`);
+    }
+    const t = epoch('2016-01-01T00:00:00Z');
+    assert.equal(
+      await ch(`SELECT count() FROM maphist.states_all WHERE deleted = 0 AND has(tag_keys, 'building') AND valid_from <= ${t} AND valid_to > ${t}`),
+      await duck(`SELECT count(*) FROM states WHERE NOT deleted AND list_contains(map_keys(tags), 'building') AND valid_from <= ${t} AND valid_to > ${t}`),
+    );
+    // Tags and WKB bytes arrive as they are: one element's whole history compared.
+    const element = await duck(
+      "SELECT string_agg(version || ':' || hex(geometry) || ':' || array_to_string(map_keys(tags), ',') || '=' || array_to_string(map_values(tags), ','), ';' ORDER BY valid_from, minor_version) FROM states WHERE type = 1 AND id = (SELECT min(id) FROM states WHERE type = 1 AND vertices > 10)",
+    );
+    const chElement = await ch(
+      "SELECT arrayStringConcat(groupArray(s), ';') FROM (SELECT concat(toString(version), ':', hex(geometry), ':', arrayStringConcat(tag_keys, ','), '=', arrayStringConcat(tag_values, ',')) AS s FROM maphist.states_all WHERE type = 1 AND id = (SELECT min(id) FROM maphist.states_all WHERE type = 1 AND vertices > 10) ORDER BY valid_from, minor_version)",
+    );
+    assert.equal(chElement, element);
+    // No element has states on both shards.
+    const ids = await Promise.all(
+      urls.map(async (url) => new Set((await new ClickHouseHttp({ url }).rows('SELECT DISTINCT id FROM maphist.states')).map((r) => String(r[0])))),
+    );
+    for (const id of ids[0]) assert.ok(!ids[1].has(id), `element ${id} on both shards`);
+  });
+
+  it('a second load replaces the first; a stopped load keeps the previous tables and leaves no staging database', async () => {
+    const states = Number(await duck('SELECT count(*) FROM states'));
+    await loadIntoClickHouse(storeExport(db.store), { urls });
+    assert.equal(Number(await ch('SELECT count() FROM maphist.states_all')), states, 'replaced, not appended');
+    const controller = new AbortController();
+    const stopped = loadIntoClickHouse(storeExport(db.store, controller.signal), {
+      urls,
+      signal: controller.signal,
+      onProgress: (done) => {
+        if (done > 1000) controller.abort(new Error('stopped by the test'));
+      },
+    });
+    await assert.rejects(stopped);
+    assert.equal(Number(await ch('SELECT count() FROM maphist.states_all')), states);
+    for (const url of urls) {
+      const dbs = (await new ClickHouseHttp({ url }).rows("SELECT name FROM system.databases WHERE name LIKE 'maphist%'")).map((r) => String(r[0])).sort();
+      assert.deepEqual(dbs, ['maphist'], url);
+    }
+  });
+});

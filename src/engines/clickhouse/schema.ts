@@ -1,0 +1,108 @@
+/**
+ * The ClickHouse form of a maphist store (docs/clickhouse.md): the same tables as the DuckDB file
+ * (docs/store.md), in types ClickHouse 18.16 has — no Map (a state's tags are two parallel arrays,
+ * `tag_keys`/`tag_values`), no Bool (UInt8) — each a MergeTree on every shard, and on the entry node
+ * a Distributed table over them. `states` is sharded by element id (`id % shards`: every state of an
+ * element on one shard, so its timeline stays local) and ordered by the spatial key and time, as the
+ * DuckDB table is; the small tables (users, tag dictionary, meta) are whole on every shard.
+ */
+import type { ChType } from './row-binary.js';
+
+export interface ChColumn {
+  readonly name: string;
+  readonly type: ChType;
+}
+
+const col = (name: string, type: ChType): ChColumn => ({ name, type });
+
+/** `states`, in the order the loader writes them (the DuckDB export reads the same names). */
+export const STATE_COLUMNS: readonly ChColumn[] = [
+  col('type', 'UInt8'),
+  col('id', 'Int64'),
+  col('version', 'Int32'),
+  col('minor_version', 'Int32'),
+  col('valid_from', 'Int64'),
+  col('valid_to', 'Int64'),
+  col('deleted', 'UInt8'),
+  col('changeset', 'Int64'),
+  col('user_id', 'Int32'),
+  col('tag_kv', 'Array(Int64)'),
+  col('key_mask', 'Int64'),
+  col('tag_keys', 'Array(String)'),
+  col('tag_values', 'Array(String)'),
+  col('tag_kv_before', 'Array(Int64)'),
+  col('key_mask_before', 'Int64'),
+  col('tag_keys_before', 'Array(String)'),
+  col('tag_values_before', 'Array(String)'),
+  col('geometry_type', 'UInt8'),
+  col('geometry', 'Nullable(String)'),
+  col('geometry_valid', 'UInt8'),
+  col('xmin', 'Nullable(Float64)'),
+  col('ymin', 'Nullable(Float64)'),
+  col('xmax', 'Nullable(Float64)'),
+  col('ymax', 'Nullable(Float64)'),
+  col('spatial_key', 'Int64'),
+  col('area', 'Float64'),
+  col('length', 'Float64'),
+  col('perimeter', 'Float64'),
+  col('vertices', 'Int32'),
+  col('outers', 'Int32'),
+  col('inners', 'Int32'),
+  col('roundness', 'Float64'),
+  col('squareness', 'Nullable(Float64)'),
+  col('collapsed', 'UInt8'),
+  col('is_creation', 'UInt8'),
+  col('is_deletion', 'UInt8'),
+  col('tag_change', 'UInt8'),
+  col('geometry_change', 'UInt8'),
+  col('edits', 'Int32'),
+  col('ever_tagged', 'UInt8'),
+];
+
+export const USER_COLUMNS: readonly ChColumn[] = [col('id', 'Int32'), col('name', 'String')];
+export const TAG_KEY_COLUMNS: readonly ChColumn[] = [col('id', 'Int32'), col('key', 'String'), col('frequency', 'Int64')];
+export const TAG_VALUE_COLUMNS: readonly ChColumn[] = [col('key_id', 'Int32'), col('value_id', 'Int32'), col('value', 'String'), col('frequency', 'Int64')];
+export const META_COLUMNS: readonly ChColumn[] = [col('key', 'String'), col('value', 'String')];
+
+export interface ChTable {
+  readonly name: string;
+  readonly columns: readonly ChColumn[];
+  /** The MergeTree's ORDER BY. */
+  readonly orderBy: string;
+  /** Sharded by element id (true), or a whole copy on every shard. */
+  readonly sharded: boolean;
+}
+
+export const TABLES: readonly ChTable[] = [
+  { name: 'states', columns: STATE_COLUMNS, orderBy: '(spatial_key, type, id, valid_from)', sharded: true },
+  { name: 'users', columns: USER_COLUMNS, orderBy: 'id', sharded: false },
+  { name: 'tag_keys', columns: TAG_KEY_COLUMNS, orderBy: 'id', sharded: false },
+  { name: 'tag_values', columns: TAG_VALUE_COLUMNS, orderBy: '(key_id, value_id)', sharded: false },
+  { name: 'meta', columns: META_COLUMNS, orderBy: 'key', sharded: false },
+];
+
+/** The cluster name of `remote_servers` (scripts/clickhouse-cluster.sh writes `maphist`). */
+export const DEFAULT_CLUSTER = 'maphist';
+
+/** A database or cluster name as ClickHouse takes it unquoted (the loader refuses any other). */
+export function isPlainName(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name);
+}
+
+export function createTableSql(database: string, t: ChTable): string {
+  const columns = t.columns.map((c) => `${c.name} ${c.type}`).join(', ');
+  return `CREATE TABLE ${database}.${t.name} (${columns}) ENGINE = MergeTree ORDER BY ${t.orderBy}`;
+}
+
+/**
+ * The Distributed table over the shards' `states` (on the entry node): `states_all`, sharding
+ * key `id` (ClickHouse puts a row on shard `id % shards`, the loader's own rule).
+ */
+export function createDistributedSql(database: string, cluster: string): string {
+  return `CREATE TABLE ${database}.states_all AS ${database}.states ENGINE = Distributed(${cluster}, ${database}, states, id)`;
+}
+
+/** The shard of an element (the Distributed table's rule for sharding key `id`, weights 1). */
+export function shardOf(id: number, shards: number): number {
+  return id % shards;
+}

@@ -1,0 +1,52 @@
+/**
+ * The rows of a store's tables for another engine's loader (`maphist clickhouse load`): each table's
+ * columns by name, the tag maps as parallel key and value lists (`tag_keys`, `tag_values`,
+ * `…_before`), streamed chunk by chunk in the table's order.
+ */
+import type { Store } from '../../store/open-store.js';
+import { chunkRows } from './chunk-rows.js';
+import { readRecords, streamRows } from './statements.js';
+import { statement } from './sql/statement.js';
+
+/** Columns that are not stored as such: their DuckDB expression. */
+const DERIVED: Record<string, Record<string, string>> = {
+  states: {
+    tag_keys: 'map_keys(tags)',
+    tag_values: 'map_values(tags)',
+    tag_keys_before: 'map_keys(tags_before)',
+    tag_values_before: 'map_values(tags_before)',
+  },
+  tag_keys: {},
+  tag_values: {},
+  users: {},
+  meta: {},
+};
+
+function tableOf(table: string): Record<string, string> {
+  const derived = DERIVED[table];
+  if (derived === undefined) throw new RangeError(`not an exported table: ${table}`);
+  return derived;
+}
+
+export interface StoreExport {
+  count(table: string): Promise<number>;
+  rows(table: string, columns: readonly string[]): AsyncIterable<unknown[][]>;
+}
+
+export function storeExport(store: Store, signal?: AbortSignal): StoreExport {
+  return {
+    async count(table) {
+      tableOf(table);
+      const [row] = await readRecords(store, statement<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${table}`, ['n']), signal);
+      return row.n;
+    },
+    rows(table, columns) {
+      const derived = tableOf(table);
+      const select = columns.map((c) => {
+        if (!/^[a-z_]+$/.test(c)) throw new RangeError(`not a column name: ${c}`);
+        return derived[c] ? `${derived[c]} AS ${c}` : c;
+      });
+      return streamRows(store, `SELECT ${select.join(', ')} FROM ${table}`, { signal }, chunkRows);
+    },
+  };
+}
