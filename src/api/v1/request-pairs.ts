@@ -141,7 +141,10 @@ export function jsonPairs(text: string): Pair[] {
   } catch (e) {
     throw malformedJson(e instanceof Error ? e.message : String(e));
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw malformedJson(`the body is ${Array.isArray(json) ? 'an array' : `the ${json === null ? 'null' : typeof json} ${JSON.stringify(json)}`}, not an object`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw malformedJson(
+      `the body is ${Array.isArray(json) ? 'an array' : `the ${json === null ? 'null' : typeof json} ${JSON.stringify(json)}`}, not an object`,
+    );
   const pairs: Pair[] = [];
   for (const [name, value] of Object.entries(json)) {
     const boundary = BOUNDARY_PARAMETERS.has(name);
