@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => (await import('./commands/keys.js')).keysCommand,
   changesets: async () => (await import('./commands/changesets.js')).changesetsCommand,
   update: async () => (await import('./commands/update.js')).updateCommand,
+  export: async () => (await import('./commands/export.js')).exportCommand,
 };
 
 const USAGE = `usage: maphist <command> [options]
@@ -36,6 +37,7 @@ const USAGE = `usage: maphist <command> [options]
         [--neutral-names]          (v1 extraction writes @mapId/@mapType instead of @osmId/@osmType)
         [--log-format text|json]   (one line per request on standard output; json: JSON lines)
         [--replication <URL or directory>]   (follow a replication source: docs/replication.md)
+  export [--db PATH] --format parquet <dir>   write the 'contributions' view as GeoParquet partitioned by year and type
   start                            import the bundled sample if there is no database, then serve on :8080
   keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)`;
 
