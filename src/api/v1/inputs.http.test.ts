@@ -174,6 +174,21 @@ describe('v1 issue 22 inputs (sample/andorra.osh.pbf)', () => {
       assert.notEqual(comparable(byRelation.body), comparable(byLater.body));
     });
 
+    it("every route's JSON body example in /v1/openapi.json (relations as bpolys) answers 200", async () => {
+      const doc = (await (await fetch(`${base}/v1/openapi.json`)).json()) as {
+        paths: Record<string, { post?: { requestBody: { content: Record<string, { example?: unknown }> } } }>;
+      };
+      let posted = 0;
+      for (const [path, item] of Object.entries(doc.paths)) {
+        const example = item.post?.requestBody.content['application/json']?.example;
+        if (example === undefined) continue;
+        const res = await postJson(path, example);
+        assert.equal(res.status, 200, `${path} ${JSON.stringify(example)}: ${res.body.slice(0, 400)}`);
+        posted++;
+      }
+      assert.ok(posted >= 70, String(posted));
+    });
+
     const error = async (bpolys: string, time = '2016-01-01') => {
       const res = await get('/elements/count', { bpolys, time });
       const body = JSON.parse(res.body) as { status: number; message: string; attribution: unknown };
