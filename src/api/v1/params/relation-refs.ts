@@ -16,7 +16,7 @@ export interface RelationRef {
 }
 
 const NAMES_A_RELATION = /^\s*(?:[^:]*:)?\s*relation\//i;
-const RELATION_OBJECT = /^\s*(?:([^:]*):)?\s*relation\/(\d{1,15})\s*$/;
+const RELATION_OBJECT = /^\s*(?:([^:]*):)?\s*relation\/(\d{1,15})\s*$/i;
 
 /** True when a bpolys value names relations (at least one of its `|` objects is `[id:]relation/…`). */
 export function namesRelations(bpolys: string): boolean {
