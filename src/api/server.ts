@@ -117,7 +117,12 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   const enginesOf = (request: FastifyRequest): Engines => ({ ...generationOf(request).engines, ...replace });
   const v1DataOf = (request: FastifyRequest): V1Data => {
     const engines = enginesOf(request);
-    return { metadata: generationOf(request).metadata, aggregation: engines.aggregation, extraction: () => engines.extraction() };
+    return {
+      metadata: generationOf(request).metadata,
+      aggregation: engines.aggregation,
+      boundaryRelations: engines.boundaryRelations,
+      extraction: () => engines.extraction(),
+    };
   };
   const v2DataOf = (request: FastifyRequest): V2Data => {
     const g = generationOf(request);

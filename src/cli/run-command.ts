@@ -20,6 +20,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   changesets: async () => (await import('./commands/changesets.js')).changesetsCommand,
   update: async () => (await import('./commands/update.js')).updateCommand,
   clickhouse: async () => (await import('./commands/clickhouse.js')).clickhouseCommand,
+  export: async () => (await import('./commands/export.js')).exportCommand,
 };
 
 const USAGE = `usage: maphist <command> [options]
@@ -37,6 +38,7 @@ const USAGE = `usage: maphist <command> [options]
         [--neutral-names]          (v1 extraction writes @mapId/@mapType instead of @osmId/@osmType)
         [--log-format text|json]   (one line per request on standard output; json: JSON lines)
         [--replication <URL or directory>]   (follow a replication source: docs/replication.md)
+  export [--db PATH] --format parquet <dir>   write the 'contributions' view as GeoParquet partitioned by year and type
   start                            import the bundled sample if there is no database, then serve on :8080
   keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)
   clickhouse load [--db PATH] --url <shard URL> [--url …]   load a database into a ClickHouse cluster (docs/clickhouse.md)`;

@@ -58,6 +58,14 @@ export const ERROR_CATALOG = {
   CONTENT_TYPE_UNSUPPORTED: { summary: 'The request body has a content type the resource does not read.' },
   BOUNDARY_INVALID: { summary: 'A boundary (bboxes, bcircles, bpolys, aoi) is malformed or not a valid geometry.' },
   BOUNDARY_OUTSIDE_DATA: { summary: 'The boundary does not intersect the area the data covers.' },
+  BOUNDARY_RELATION_NOT_FOUND: {
+    summary:
+      'A boundary given as a relation (bpolys=relation/<id>) is not in the store, or did not exist (not yet created, or deleted) at the time its polygon is taken from.',
+  },
+  BOUNDARY_RELATION_NOT_AREAL: {
+    summary:
+      'A boundary given as a relation (bpolys=relation/<id>) has no valid polygon at the time its polygon is taken from (not a multipolygon or boundary, or its rings could not be assembled).',
+  },
   TIME_INVALID: { summary: 'The time parameter is not valid.' },
   TIME_OUTSIDE_DATA: { summary: 'A requested time lies outside the time range of the data.' },
   QUERY_TIMEOUT: { summary: 'The query took longer than its time limit and was cancelled.' },

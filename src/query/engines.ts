@@ -3,6 +3,7 @@
  * root, src/cli) and handed to the server (src/api/server.ts), which imports no engine. DuckDB's is
  * src/engines/duckdb/engines.ts; a second engine offers the same bundle.
  */
+import type { BoundaryRelationSource } from './boundary-relations.js';
 import type { ExtractionEngine } from './extraction.js';
 import type { QueryEngine } from './model.js';
 import type { StatsEngine } from './stats.js';
@@ -17,6 +18,8 @@ export interface Engines {
   stats: StatsEngine;
   /** Version 2 extraction: the records the API writes as GeoParquet. */
   parquet: RecordExtraction;
+  /** The polygons of relations at a time: boundaries given by relation id (issue 22). */
+  boundaryRelations: BoundaryRelationSource;
   /** Whether the database answers a trivial query (`/health`). */
   databaseAnswers(): Promise<boolean>;
 }

@@ -117,6 +117,24 @@ export function removeActiveWorkDirs(): void {
     removeIfEmpty(dirname(path));
   }
   active.clear();
+  for (const path of outside) removeDir(path);
+  outside.clear();
+}
+
+/** Temporary directories of this process outside a database's work directory (`maphist export`'s, beside its output). */
+const outside = new Set<string>();
+
+/**
+ * Registers a temporary directory that is not under a database's work directory (`maphist export`
+ * writes beside its output directory) for removal by `removeActiveWorkDirs` (SIGINT, SIGTERM);
+ * its parent is never removed. Returns the function that removes it and unregisters it.
+ */
+export function trackTemporaryDir(path: string): () => void {
+  outside.add(path);
+  return () => {
+    removeDir(path);
+    outside.delete(path);
+  };
 }
 
 function list(dir: string): string[] {

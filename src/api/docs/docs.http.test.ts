@@ -120,6 +120,11 @@ describe('OpenAPI documents and Swagger UI', () => {
           assert.deepEqual(Object.keys(properties), accepted, `POST ${route.path} ${type}`);
           for (const name of accepted) assert.ok(deref(doc, properties[name]).description.length > 20, `POST ${route.path} ${name}`);
         }
+        // JSON bodies (issue 22): the same parameters, with an example that names relations as bpolys.
+        const json = content['application/json'];
+        assert.deepEqual(Object.keys(json.schema.properties), accepted, `POST ${route.path} application/json`);
+        assert.deepEqual(json.example.bpolys, ['vella:relation/2804753', 'relation/2804756'], route.path);
+        for (const name of Object.keys(json.example)) assert.ok(accepted.includes(name), `${route.path} example ${name}`);
       }
       for (const op of Object.values(item)) {
         assert.ok(op.responses['200'], route.path);
@@ -141,6 +146,7 @@ describe('OpenAPI documents and Swagger UI', () => {
     }
     assert.match(param('/elements/geometry', 'time').description, /`start\/end\/period`/);
     assert.match(param('/elements/count', 'filter').description, /`key~prefix\*`/);
+    assert.match(param('/elements/count', 'bpolys').description, /`relation\/2804753`/);
     assert.deepEqual(Object.keys(doc.paths['/elements/bbox']!.get.responses['200'].content), ['application/geo+json']);
     assert.equal(doc.paths['/users/count']!.get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ContributionsResponse');
   });

@@ -99,13 +99,42 @@ class ParameterComponents {
       if (describeV1Parameter(name, route).required === true) required.push(name);
     }
     const schema: OpenAPIV3.SchemaObject = { type: 'object', properties, ...(required.length > 0 ? { required } : {}) };
+    const jsonProperties: Record<string, OpenAPIV3.SchemaObject> = {};
+    const example: Record<string, unknown> = { bpolys: ['vella:relation/2804753', 'relation/2804756'] };
+    for (const name of acceptedParameters(route.path)) {
+      const doc = describeV1Parameter(name, route);
+      jsonProperties[name] = {
+        description: doc.description,
+        oneOf: [
+          { $ref: `#/components/schemas/param-${this.key(name, route)}` } as unknown as OpenAPIV3.SchemaObject,
+          { type: 'number' },
+          { type: 'boolean' },
+          { type: 'array', items: JSON_LIST_ITEM },
+          ...(name === 'bpolys' ? [{ type: 'object' as const, description: 'A GeoJSON FeatureCollection of Polygon/MultiPolygon features.' }] : []),
+        ],
+      };
+      if (name === 'time') example.time = doc.example.split(',');
+      else if (doc.required === true && !['bboxes', 'bcircles', 'bpolys'].includes(name)) example[name] = doc.example;
+    }
+    if (acceptedParameters(route.path).includes('filter') && example.filter === undefined) example.filter = 'building=*';
     return {
-      description: 'The same parameters as the query string of GET, as form fields (a parameter may not appear in both).',
+      description:
+        'The same parameters as the query string of GET, as form fields (a parameter may not appear in both), or as one JSON object ' +
+        '(maphist, not in the reference; `application/json`): each key a parameter, each value its text, a number, a boolean, or an array ' +
+        'joined as the text form joins it (with `,`; the boundaries `bboxes`, `bcircles`, `bpolys` with `|`, each element one boundary, a ' +
+        'string or an array of numbers); `bpolys` may also be a GeoJSON object. Malformed JSON: 400.',
       required: true,
-      content: { 'application/x-www-form-urlencoded': { schema }, 'multipart/form-data': { schema } },
+      content: {
+        'application/x-www-form-urlencoded': { schema },
+        'multipart/form-data': { schema },
+        'application/json': { schema: { type: 'object', properties: jsonProperties, ...(required.length > 0 ? { required } : {}) }, example },
+      },
     };
   }
 }
+
+/** An element of a JSON body's array: a string, a number, or (a boundary) an array of numbers. */
+const JSON_LIST_ITEM: OpenAPIV3.SchemaObject = { oneOf: [{ type: 'string' }, { type: 'number' }, { type: 'array', items: { type: 'number' } }] };
 
 function operation(route: V1Route, method: 'GET' | 'POST', params: ParameterComponents): OpenAPIV3.OperationObject {
   const summary = summaryOf(route);
@@ -121,7 +150,7 @@ function operation(route: V1Route, method: 'GET' | 'POST', params: ParameterComp
     op.description = `${summary} Parameters in the query string; unknown or repeated parameters are rejected (400).`;
     op.parameters = params.query(route);
   } else {
-    op.description = `${summary} Parameters as form fields (for large inputs such as bpolys); unknown or repeated parameters are rejected (400).`;
+    op.description = `${summary} Parameters as form fields (for large inputs such as bpolys) or as a JSON object; unknown or repeated parameters are rejected (400).`;
     op.requestBody = params.formBody(route);
   }
   return op;

@@ -71,7 +71,10 @@ const CATALOGUE: Readonly<Record<string, Describe>> = {
   bpolys: () => ({
     description:
       `Polygons: either a GeoJSON FeatureCollection of Polygon/MultiPolygon features (the feature \`id\` or \`properties.id\` names the group), ` +
-      `or closed rings of comma-separated coordinates \`lon1,lat1,lon2,lat2,…\` separated by \`|\`, each optionally prefixed \`<id>:\`. ${BOUNDARY_RULE}`,
+      `or closed rings of comma-separated coordinates \`lon1,lat1,lon2,lat2,…\` separated by \`|\`, each optionally prefixed \`<id>:\`, ` +
+      `or boundary and multipolygon relations of the data by id (maphist, not in the reference): \`relation/2804753\`, several separated by \`|\`, ` +
+      `each optionally prefixed \`<id>:\` (default id \`relation/<n>\`; e.g. \`vella:relation/2804753|relation/2804756\`), whose polygon is taken ` +
+      `as the data has it at the request's last timestamp (404 when the relation is not in the data or did not exist then, 400 when it has no valid polygon then). ${BOUNDARY_RULE}`,
     schema: { type: 'string' },
     example: '1.5,42.5,1.55,42.5,1.55,42.55,1.5,42.55,1.5,42.5',
   }),

@@ -5,6 +5,7 @@
  * generation outlives a request.
  */
 import type { FastifyRequest } from 'fastify';
+import type { BoundaryRelationSource } from '../../query/boundary-relations.js';
 import type { ExtractionEngine } from '../../query/extraction.js';
 import type { QueryEngine } from '../../query/model.js';
 import type { StoreMetadata } from '../../store/metadata.js';
@@ -12,6 +13,8 @@ import type { StoreMetadata } from '../../store/metadata.js';
 export interface V1Data {
   metadata: StoreMetadata;
   aggregation: QueryEngine;
+  /** Boundaries given by relation id (`bpolys=relation/<id>`). */
+  boundaryRelations: BoundaryRelationSource;
   /** The extraction engine (made on first use). */
   extraction(): Promise<ExtractionEngine>;
 }

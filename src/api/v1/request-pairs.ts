@@ -67,6 +67,14 @@ export async function installBodyParsers(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {
     limits: { fieldSize: BODY_LIMIT, fileSize: BODY_LIMIT, fields: 10_000, files: 1_000, parts: 11_000 },
   });
+  // JSON bodies (issue 22): the form's parameter names as an object's keys; read into pairs by jsonPairs.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, body, done) => {
+    try {
+      done(null, { json: jsonPairs(strictUtf8(body as Buffer, 'JSON body')) });
+    } catch (e) {
+      done(e as Error, undefined);
+    }
+  });
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_req, _body, done) => {
     done(null, undefined);
   });
@@ -76,9 +84,11 @@ export async function installBodyParsers(app: FastifyInstance): Promise<void> {
 export async function collectPairs(request: FastifyRequest): Promise<Pair[]> {
   const pairs = queryPairs(request);
   if (request.method !== 'POST') return pairs;
-  const body = request.body as { form?: string } | undefined;
+  const body = request.body as { form?: string; json?: Pair[] } | undefined;
   if (body && typeof body.form === 'string') {
     pairs.push(...formPairs(body.form));
+  } else if (body && Array.isArray(body.json)) {
+    pairs.push(...body.json);
   } else if (request.isMultipart()) {
     try {
       for await (const part of request.parts()) {
@@ -94,6 +104,72 @@ export async function collectPairs(request: FastifyRequest): Promise<Pair[]> {
       }
     } catch (e) {
       throw unreadableMultipart(e);
+    }
+  }
+  return pairs;
+}
+
+/** The boundary parameters, whose list elements are boundary objects (joined by `|`, not `,`). */
+const BOUNDARY_PARAMETERS = new Set(['bboxes', 'bcircles', 'bpolys']);
+
+function malformedJson(reason: string): MaphistError {
+  return new MaphistError('PARAM_INVALID', `The JSON body could not be read: ${reason}. Send one JSON object whose keys are the parameter names.`);
+}
+
+/** A JSON scalar as the form text it stands for (`30` → "30", `true` → "true"); undefined for anything else. */
+function scalarText(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'boolean') return String(v);
+  if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+  return undefined;
+}
+
+/**
+ * A JSON body → the pairs the equivalent form body gives (params/README.md, "JSON bodies"): one
+ * object; each key a parameter name, each value a string (as in the form), a number or boolean (its
+ * text), or an array of those, joined by `,` (`"time": ["2014-01-01", "2016-01-01"]`). The boundary
+ * parameters join their array elements by `|`, each element one boundary object, a string
+ * (`"id:1.5,42.5,1.6,42.6"`) or an array of numbers (`[1.5, 42.5, 1.6, 42.6]`); `bpolys` may also
+ * be a GeoJSON object (a FeatureCollection, sent on as its JSON text). An empty body is an empty object.
+ * A key given twice in the text keeps its last value (JSON.parse's rule).
+ */
+export function jsonPairs(text: string): Pair[] {
+  if (text.trim() === '') return [];
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw malformedJson(e instanceof Error ? e.message : String(e));
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw malformedJson(
+      `the body is ${Array.isArray(json) ? 'an array' : `the ${json === null ? 'null' : typeof json} ${JSON.stringify(json)}`}, not an object`,
+    );
+  const pairs: Pair[] = [];
+  for (const [name, value] of Object.entries(json)) {
+    const boundary = BOUNDARY_PARAMETERS.has(name);
+    const scalar = scalarText(value);
+    if (scalar !== undefined) {
+      pairs.push([name, scalar]);
+    } else if (name === 'bpolys' && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      pairs.push([name, JSON.stringify(value)]);
+    } else if (Array.isArray(value)) {
+      const parts = value.map((element: unknown, i) => {
+        const t = scalarText(element);
+        if (t !== undefined) return t;
+        if (boundary && Array.isArray(element) && element.length > 0) {
+          const numbers = element.map(scalarText);
+          if (element.every((n) => typeof n === 'number') && numbers.every((n) => n !== undefined)) return numbers.join(',');
+        }
+        throw malformedJson(
+          `element ${i + 1} of '${name}' is ${JSON.stringify(element) ?? String(element)}; give strings or numbers${boundary ? ', or one array of numbers per boundary object' : ''}`,
+        );
+      });
+      pairs.push([name, parts.join(boundary ? '|' : ',')]);
+    } else {
+      throw malformedJson(
+        `the value of '${name}' is ${JSON.stringify(value) ?? String(value)}; give a string, a number, a boolean or an array of them${name === 'bpolys' ? ', or a GeoJSON FeatureCollection' : ''}`,
+      );
     }
   }
   return pairs;

@@ -39,6 +39,8 @@ export const V2_ERROR_STATUS = {
   CONTENT_TYPE_UNSUPPORTED: 422,
   BOUNDARY_INVALID: 422,
   BOUNDARY_OUTSIDE_DATA: 422,
+  BOUNDARY_RELATION_NOT_FOUND: 404,
+  BOUNDARY_RELATION_NOT_AREAL: 422,
   // Includes "time series larger than 1000 points" (the 2.0.0a8 reference: 422; a later snapshot: 400).
   TIME_INVALID: 422,
   TIME_OUTSIDE_DATA: 422,

@@ -7,6 +7,7 @@ import type { Engines } from '../../query/engines.js';
 import type { Store } from '../../store/open-store.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { createBoundaryCache } from './boundary-cache.js';
+import { createBoundaryRelationSource } from './boundary-relations.js';
 import { createDuckDbQueryEngine } from './engine.js';
 import { createDuckDbExtractionEngine } from './extraction.js';
 import { createV2Extraction } from './parquet/v2-extraction.js';
@@ -45,6 +46,7 @@ export async function createDuckDbEngines(store: Store): Promise<DuckDbEngines> 
     extraction: () => (extraction ??= createDuckDbExtractionEngine(store, dictionary)),
     stats,
     parquet,
+    boundaryRelations: createBoundaryRelationSource(store),
     databaseAnswers: () => databaseAnswers(store),
     dictionary,
   };

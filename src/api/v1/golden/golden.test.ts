@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { importToTemp, type ImportedDb } from '../../../store/test-support.js';
 import { createDuckDbServer as createServer } from '../../../testing/server.js';
 import { GOLDEN_CASES, WHOLE } from './cases.js';
-import { normalize, readGolden, sendForm, sendGet, sendMultipart, withoutRequestUrl } from './support.js';
+import { jsonBody, normalize, readGolden, sendForm, sendGet, sendJson, sendMultipart, withoutRequestUrl } from './support.js';
 
 describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
   let db: ImportedDb;
@@ -51,6 +51,18 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
         assert.equal(posted.status, golden.status, how);
         assert.equal(posted.contentType, golden.contentType, how);
         assert.equal(withoutRequestUrl(normalize(posted.body, base)), expected, how);
+      }
+      // A JSON body (issue 22) gives the form's answer, its rebuilt request URL included: the values as
+      // strings, then as arrays, numbers, booleans and a GeoJSON object. A case repeating a name has no JSON form.
+      const form = normalize((await sendForm(base, c)).body, base);
+      for (const plain of [true, false]) {
+        const body = jsonBody(c, plain);
+        if (body === undefined) continue;
+        const posted = await sendJson(base, c, body);
+        const how = `json (${plain ? 'strings' : 'arrays'}): ${JSON.stringify(body).slice(0, 200)}`;
+        assert.equal(posted.status, golden.status, how);
+        assert.equal(posted.contentType, golden.contentType, how);
+        assert.equal(normalize(posted.body, base), form, how);
       }
     });
   }
@@ -114,8 +126,8 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
     const msg = "Unsupported content-type header found. Please make sure to use either 'multipart/form-data' or 'application/x-www-form-urlencoded'.";
     const post = await fetch(`${base}/v1/elements/count`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ bboxes: TOWN }),
+      headers: { 'content-type': 'application/xml' },
+      body: `<bboxes>${TOWN}</bboxes>`,
     });
     assert.equal(post.status, 400);
     const body = await post.json();

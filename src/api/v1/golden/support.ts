@@ -53,6 +53,40 @@ export async function sendMultipart(base: string, c: GoldenCase): Promise<Answer
   return answer(await fetch(url, { method: 'POST', body: form }));
 }
 
+/**
+ * The case's parameters as a JSON body object (issue 22), or undefined when a name repeats (an object
+ * cannot hold it). `plain`: every value the form's string. Otherwise the richer forms the JSON body
+ * takes, each of which the server must read back into the very same text: a list parameter as an
+ * array of its `,`-separated parts, a boundary as an array of its `|`-separated objects, GeoJSON
+ * bpolys as an object, integers as numbers and `true`/`false` as booleans.
+ */
+export function jsonBody(c: GoldenCase, plain: boolean): Record<string, unknown> | undefined {
+  const body: Record<string, unknown> = {};
+  for (const [k, v] of c.params) {
+    if (Object.hasOwn(body, k)) return undefined;
+    body[k] = plain ? v : richJsonValue(k, v);
+  }
+  return body;
+}
+
+function richJsonValue(name: string, v: string): unknown {
+  if (name === 'bpolys' && v.trimStart().startsWith('{')) {
+    try {
+      return JSON.parse(v);
+    } catch {
+      return v;
+    }
+  }
+  if (['bboxes', 'bcircles', 'bpolys'].includes(name)) return v.includes('|') ? v.split('|') : v;
+  if (/^-?[1-9]\d{0,8}$/.test(v)) return Number(v);
+  if (v === 'true' || v === 'false') return v === 'true';
+  return v.includes(',') ? v.split(',') : v;
+}
+
+export async function sendJson(base: string, c: GoldenCase, body: Record<string, unknown>): Promise<Answer> {
+  return answer(await fetch(`${base}/v1${c.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
+}
+
 /** Replaces what changes between runs: error timestamps, execution times, the server's address. */
 export function normalize(text: string, base: string): string {
   return text

@@ -12,6 +12,7 @@ import { parseBpolys } from './bpolys.js';
 import { javaSplitCount } from './java-text.js';
 import { admit } from './limit-check.js';
 import { MSG } from './messages.js';
+import { namesRelations, parseRelationRefs, type RelationRef } from './relation-refs.js';
 
 export type BoundaryType = 'bboxes' | 'bcircles' | 'bpolys';
 
@@ -21,6 +22,11 @@ export interface ParsedBoundary {
   areas: AreaOfInterest[];
   /** The ids as responses print them (numbers for numeric GeoJSON ids), parallel to `areas`. */
   outputIds: (string | number)[];
+  /**
+   * bpolys naming relations (`relation/<id>`): the relations, in input order; `areas` and
+   * `outputIds` are then empty until the polygons are read from the store (../relation-boundaries.ts).
+   */
+  relations?: RelationRef[];
 }
 
 export function parseBoundary(params: { bboxes?: string; bcircles?: string; bpolys?: string }): ParsedBoundary {
@@ -29,6 +35,11 @@ export function parseBoundary(params: { bboxes?: string; bcircles?: string; bpol
   if (given.length > 1) throw new MaphistError('BOUNDARY_INVALID', MSG.BOUNDARY_MULTIPLE);
   const type = given[0]!;
   const value = params[type]!;
+  if (type === 'bpolys' && namesRelations(value)) {
+    const relations = parseRelationRefs(value);
+    assertUniqueIds(relations.map((r) => ({ id: r.id })));
+    return { type, areas: [], outputIds: [], relations };
+  }
   admitBoundary(type, value);
   let parsed: ParsedBoundary;
   if (type === 'bpolys') {
@@ -67,7 +78,7 @@ function admitBoundary(type: BoundaryType, value: string): void {
   admit('boundaries', objects, `boundaries in ${type}`, 'Split them over several requests.');
 }
 
-export function assertUniqueIds(areas: readonly AreaOfInterest[]): void {
+export function assertUniqueIds(areas: readonly Pick<AreaOfInterest, 'id'>[]): void {
   const seen = new Set<string>();
   for (const a of areas) {
     if (seen.has(a.id)) {
@@ -82,7 +93,7 @@ export function assertUniqueIds(areas: readonly AreaOfInterest[]): void {
 }
 
 /** With format=csv, ids end up in a `;`-separated header, so they must not contain `;` (docs/reference/v1-reference-behaviour.md §1.4). */
-export function assertCsvSafeIds(areas: readonly AreaOfInterest[]): void {
+export function assertCsvSafeIds(areas: readonly Pick<AreaOfInterest, 'id'>[]): void {
   for (const a of areas) {
     if (a.id.includes(';')) throw new MaphistError('BOUNDARY_INVALID', MSG.CSV_ID_SEMICOLON, { boundary: a.id });
   }

@@ -13,8 +13,11 @@ test('parameters come back by name', () => {
   assert.equal(p.get('time'), '2015-01-01');
 });
 
-test('content type: forms only, checked first', () => {
-  throwsCode(() => checkRequest('/elements/count', [], 'application/json'), 'CONTENT_TYPE_UNSUPPORTED', MSG.CONTENT_TYPE);
+test('content type: forms and JSON only, checked first', () => {
+  throwsCode(() => checkRequest('/elements/count', [], 'text/plain'), 'CONTENT_TYPE_UNSUPPORTED', MSG.CONTENT_TYPE);
+  throwsCode(() => checkRequest('/elements/count', [], 'application/geo+json'), 'CONTENT_TYPE_UNSUPPORTED', MSG.CONTENT_TYPE);
+  checkRequest('/elements/count', [['bboxes', 'x']], 'application/json');
+  checkRequest('/elements/count', [['bboxes', 'x']], 'Application/JSON; charset=utf-8');
   checkRequest('/elements/count', [['bboxes', 'x']], 'application/x-www-form-urlencoded; charset=UTF-8');
   checkRequest('/elements/count', [['bboxes', 'x']], 'multipart/form-data; boundary=abc');
   checkRequest('/elements/count', [['bboxes', 'x']], 'Application/X-WWW-Form-Urlencoded');

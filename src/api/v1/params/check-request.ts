@@ -10,11 +10,14 @@ import { acceptedParameters } from './route-parameters.js';
 /** One request parameter as received: query string pairs first, then body pairs, in order. */
 export type ParamPair = readonly [name: string, value: string];
 
-/** True if a Content-Type header (if any) names a form encoding. Media types compare case-insensitively. */
+/**
+ * True if a Content-Type header (if any) names a form encoding or JSON (issue 22: a JSON object of
+ * the form's parameters, request-pairs.ts `jsonPairs`). Media types compare case-insensitively.
+ */
 export function isSupportedContentType(contentType: string | undefined): boolean {
   if (contentType === undefined) return true;
   const c = contentType.toLowerCase();
-  return c.includes('application/x-www-form-urlencoded') || c.includes('multipart/form-data');
+  return c.includes('application/x-www-form-urlencoded') || c.includes('multipart/form-data') || /^\s*application\/json\s*(?:;|$)/.test(c);
 }
 
 /**

@@ -147,7 +147,7 @@ test('extraction requests', () => {
 
 test('checks run in the reference order', () => {
   // Generic checks before everything.
-  throwsCode(() => parse('/elements/count', [['bboxes', BBOX]], { contentType: 'application/json' }), 'CONTENT_TYPE_UNSUPPORTED');
+  throwsCode(() => parse('/elements/count', [['bboxes', BBOX]], { contentType: 'text/csv' }), 'CONTENT_TYPE_UNSUPPORTED');
   throwsCode(() => parse('/elements/count', []), 'PARAM_NONE');
   throwsCode(
     () =>

@@ -21,6 +21,7 @@ import { parseFilters } from './filter.js';
 import { parseFormat, type V1Format } from './format.js';
 import { parseGrouping } from './group-by.js';
 import { parseProperties, type ExtractionProperties } from './properties.js';
+import type { RelationRef } from './relation-refs.js';
 import { findV1Route, isContributionBased, type V1Route } from './route-parameters.js';
 import { parseShowMetadata } from './show-metadata.js';
 import { parseTime, type TimeUse } from './time.js';
@@ -45,6 +46,11 @@ export interface V1Request {
   areas: AreaOfInterest[];
   /** The ids as responses print them, parallel to `areas` (numbers for numeric GeoJSON ids). */
   boundaryOutputIds: (string | number)[];
+  /**
+   * bpolys naming relations (`relation/<id>`, issue 22): `areas` and `boundaryOutputIds` are empty
+   * until ../relation-boundaries.ts reads the polygons from the store (and checks the extent).
+   */
+  boundaryRelations?: RelationRef[];
   /** Epoch seconds, ascending, distinct: snapshots (elements) or interval bounds (≥ 2; users, contributions, full history). */
   timestamps: number[];
   /** The raw `time` value (undefined when absent), for cache decisions. */
@@ -96,10 +102,11 @@ export function parseV1Request(route: V1Route | string, pairs: readonly ParamPai
   // Common processing, in the reference's order.
   const timeoutSeconds = parseTimeout(get('timeout'), context.defaultTimeoutSeconds, context.maxTimeoutSeconds);
   const boundary = parseBoundary({ bboxes: get('bboxes'), bcircles: get('bcircles'), bpolys: get('bpolys') });
-  assertWithinDataExtent(boundary.areas, context.metadata.spatialExtent);
+  // Relation boundaries are checked against the extent once their polygons are read (../relation-boundaries.ts).
+  if (boundary.relations === undefined) assertWithinDataExtent(boundary.areas, context.metadata.spatialExtent);
   const showMetadata = parseShowMetadata(get('showMetadata'));
   const format: V1Format = r.geometryType !== undefined ? 'geojson' : parseFormat(get('format'), r);
-  if (format === 'csv') assertCsvSafeIds(boundary.areas);
+  if (format === 'csv') assertCsvSafeIds(boundary.relations ?? boundary.areas);
   parseDeprecatedTypes(get('types'));
   const use = timeUse(r);
   const timeOptions = { metadata: context.metadata, use: use === 'exactlyTwo' ? ('intervals' as const) : use, maxTimestamps: context.maxTimestamps };
@@ -142,6 +149,7 @@ export function parseV1Request(route: V1Route | string, pairs: readonly ParamPai
     properties: props,
     clipGeometry,
   };
+  if (boundary.relations !== undefined) request.boundaryRelations = boundary.relations;
   if (filters.filter2 !== undefined) request.filter2 = filters.filter2;
   if (filters.deprecatedOsmTypes !== undefined) request.deprecatedOsmTypes = filters.deprecatedOsmTypes;
   if (r.measure !== undefined) request.measure = r.measure;

@@ -13,10 +13,11 @@ import { BODY_LIMIT, collectPairs } from '../request-pairs.js';
 import { AGGREGATION_ROUTES, routeDescription, type AggregationRoute } from '../route-table.js';
 import { cancellationOf } from '../../common/cancellation.js';
 import type { JsonValue } from '../../format/pretty-json.js';
+import { resolveRelationBoundaries } from '../relation-boundaries.js';
 
 export interface AggregationRouteOptions {
   /** The metadata and aggregation engine of the request's store generation. */
-  dataOf: V1DataOf<'metadata' | 'aggregation'>;
+  dataOf: V1DataOf<'metadata' | 'aggregation' | 'boundaryRelations'>;
   /** The server's default (and largest) time limit in seconds. */
   timeoutSeconds: number;
 }
@@ -71,6 +72,7 @@ export async function answerAggregation(
   // The request's one signal: its time limit, the client's disconnect and the server's shutdown abort it.
   const cancellation = cancellationOf(request);
   cancellation.limit(parsed.timeoutSeconds);
+  await cancellation.run((signal) => resolveRelationBoundaries(parsed, data.boundaryRelations, data.metadata, signal));
   const groups = await cancellation.run((signal) => executeAggregation(data.aggregation, route, parsed, signal));
   const rendered = render(
     {

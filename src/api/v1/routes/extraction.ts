@@ -15,11 +15,13 @@ import type { V1DataOf } from '../generation.js';
 import { parseV1Request } from '../params/parse-v1-request.js';
 import { V1_ROUTES, type V1Route, type V1RouteFamily } from '../params/route-parameters.js';
 import { collectPairs } from '../request-pairs.js';
+import { resolveRelationBoundaries } from '../relation-boundaries.js';
+import { cancellationOf } from '../../common/cancellation.js';
 import { cacheControlFor, registerPath } from './aggregation.js';
 
 export interface ExtractionRouteOptions {
   /** The metadata and extraction engine of the request's store generation. */
-  dataOf: V1DataOf<'metadata' | 'extraction'>;
+  dataOf: V1DataOf<'metadata' | 'extraction' | 'boundaryRelations'>;
   /** The server's default (and largest) time limit in seconds. */
   timeoutSeconds: number;
   /** The identity property names of the features (default: the clients' `@osmId`, `@osmType`). */
@@ -43,6 +45,11 @@ export async function answerExtraction(route: V1Route, options: ExtractionRouteO
     contentType: request.headers['content-type'],
     defaultTimeoutSeconds: options.timeoutSeconds,
   });
+  if (parsed.boundaryRelations !== undefined) {
+    const cancellation = cancellationOf(request);
+    cancellation.limit(parsed.timeoutSeconds);
+    await cancellation.run((signal) => resolveRelationBoundaries(parsed, data.boundaryRelations, data.metadata, signal));
+  }
   const kind = KIND_OF[route.family]!;
   const engine = await data.extraction();
   // Deprecated `keys` without properties=tags: only the tags with those keys become properties (docs/reference/v1-reference-behaviour.md §4.4).
