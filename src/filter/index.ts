@@ -25,5 +25,6 @@ export { compileSql, type SqlCompileOptions, type CompiledSql } from './sql/comp
 export type { SqlDialect } from './sql/dialect.js';
 export type { FilterColumn } from './sql/columns.js';
 export { duckdbDialect } from './sql/duckdb-dialect.js';
+export { clickhouseDialect } from './sql/clickhouse-dialect.js';
 export { assertNoChangesetCondition, findChangesetCondition, possibleOsmTypes, requiresTag, usesGeometry } from './checks.js';
 export { positionAt, type SourcePosition } from './errors.js';
