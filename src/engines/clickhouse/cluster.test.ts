@@ -89,6 +89,11 @@ describe('maphist clickhouse load (two shards on loopback)', {
       "SELECT arrayStringConcat(groupArray(s), ';') FROM (SELECT concat(toString(version), ':', hex(geometry), ':', arrayStringConcat(tag_keys, ','), '=', arrayStringConcat(tag_values, ',')) AS s FROM maphist.states_all WHERE type = 1 AND id = (SELECT min(id) FROM maphist.states_all WHERE type = 1 AND vertices > 10) ORDER BY valid_from, minor_version)",
     );
     assert.equal(chElement, element);
+    // The row ids arrive as DuckDB's, one per state.
+    assert.equal(
+      await ch("SELECT concat(toString(uniqExact(rid)), '/', toString(min(rid)), '/', toString(max(rid))) FROM maphist.states_all"),
+      `${states}/0/${states - 1}`,
+    );
     // No element has states on both shards.
     const ids = await Promise.all(
       urls.map(async (url) => new Set((await new ClickHouseHttp({ url }).rows('SELECT DISTINCT id FROM maphist.states')).map((r) => String(r[0])))),

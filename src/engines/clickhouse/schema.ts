@@ -17,6 +17,9 @@ const col = (name: string, type: ChType): ChColumn => ({ name, type });
 
 /** `states`, in the order the loader writes them (the DuckDB export reads the same names). */
 export const STATE_COLUMNS: readonly ChColumn[] = [
+  // The state's row id in the DuckDB file it was loaded from: a unique key per state, by which
+  // an engine fetches the geometries of boundary rows after its scan (as the DuckDB engine does by rowid).
+  col('rid', 'Int64'),
   col('type', 'UInt8'),
   col('id', 'Int64'),
   col('version', 'Int32'),

@@ -1,7 +1,7 @@
 /**
  * The rows of a store's tables for another engine's loader (`maphist clickhouse load`): each table's
  * columns by name, the tag maps as parallel key and value lists (`tag_keys`, `tag_values`,
- * `…_before`), streamed chunk by chunk in the table's order.
+ * `…_before`), a state's `rowid` as `rid`, streamed chunk by chunk in the table's order.
  */
 import type { Store } from '../../store/open-store.js';
 import { chunkRows } from './chunk-rows.js';
@@ -11,6 +11,7 @@ import { statement } from './sql/statement.js';
 /** Columns that are not stored as such: their DuckDB expression. */
 const DERIVED: Record<string, Record<string, string>> = {
   states: {
+    rid: 'rowid',
     tag_keys: 'map_keys(tags)',
     tag_values: 'map_values(tags)',
     tag_keys_before: 'map_keys(tags_before)',
