@@ -119,6 +119,8 @@ function groupObject(key: GroupKey, boundaries: OutputBoundary[]): JsonValue {
       return key.key;
     case 'remainder':
       return 'remainder';
+    case 'contributionType':
+      return key.type;
     case 'boundaryAndTag':
       return [idObject(key, boundaries), tagLabel(key.tag)];
   }

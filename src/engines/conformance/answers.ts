@@ -84,6 +84,8 @@ export function labelOf(k: GroupKey): string {
       return `tag:${k.key}=${k.value}`;
     case 'key':
       return `key:${k.key}`;
+    case 'contributionType':
+      return `contributionType:${k.type}`;
     case 'boundaryAndTag':
       return `${k.id}|${k.tag === 'remainder' ? 'remainder' : `tag:${k.tag.key}=${k.tag.value}`}`;
   }

@@ -330,6 +330,14 @@ export const CASES: readonly ConformanceCase[] = [
   contrib(A, 'users', 'tag-highway', ['center'], 'highway=*', { by: 'tag', key: 'highway' }),
   contrib(A, 'users', 'key', ['multi'], 'type:way', { by: 'key', keys: ['building', 'highway'] }),
   contrib(A, 'users', 'geometry-change', ['holed'], 'building=* or highway=*', { by: 'none' }, ['geometryChange']),
+  // groupBy/contributionType (issue 22): a contribution in each group whose flag it has; the edge of
+  // an area (cut, holed) needs the exact geometry comparison of single rows.
+  contrib(H, 'contributions', 'contributionType-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'contributionType' }),
+  contrib(H, 'contributions', 'contributionType-cut', ['cut'], 'building=* or highway=*', { by: 'contributionType' }),
+  contrib(H, 'latest', 'contributionType-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'contributionType' }),
+  contrib(A, 'contributions', 'contributionType-holed', ['holed'], 'highway=* or building=*', { by: 'contributionType' }),
+  contrib(A, 'contributions', 'contributionType-center-typed', ['center'], 'highway=* or building=*', { by: 'contributionType' }, ['tagChange', 'creation']),
+  contrib(A, 'latest', 'contributionType-center', ['center'], 'building=* or highway=*', { by: 'contributionType' }),
 
   // ---- version 1 extraction (features compared as sorted records)
   {

@@ -63,6 +63,8 @@ it('the cases cover every plan shape of the contracts', () => {
     'ratio:union',
     'ratio:boundary',
     ...['contributions', 'latest', 'users'].flatMap((op) => ['none', 'boundary', 'type', 'tag', 'key'].map((g) => `${op}:${g}`)),
+    'contributions:contributionType',
+    'latest:contributionType',
     'contributions:contributionTypes',
     'latest:contributionTypes',
     'users:contributionTypes',

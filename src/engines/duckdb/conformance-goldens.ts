@@ -26,7 +26,7 @@ import polygonClipping from 'polygon-clipping';
 import { compilePredicate, parseFilter } from '../../filter/index.js';
 import { clipToBBox, clipToPolygon } from '../../geometry/clip.js';
 import type { Geometry, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
-import type { ContributionGrouping, ContributionType, Measure, SnapshotGrouping } from '../../query/model.js';
+import { CONTRIBUTION_TYPES, type ContributionGrouping, type ContributionType, type Measure, type SnapshotGrouping } from '../../query/model.js';
 import { importHistory } from '../../store/import-history.js';
 import { openStore } from '../../store/open-store.js';
 import type { ImportedDb } from '../../store/test-support.js';
@@ -199,6 +199,8 @@ function labelsOf(g: ContributionGrouping, x: BruteContribution): string[] {
       const out = [...new Set(g.keys)].filter((k) => sets.some((tags) => tagOf(tags, k) !== undefined)).map((k) => `key:${k}`);
       return out.length === 0 ? ['remainder'] : out;
     }
+    case 'contributionType':
+      return CONTRIBUTION_TYPES.filter((t) => x.types.has(t)).map((t) => `contributionType:${t}`);
   }
 }
 
@@ -254,6 +256,8 @@ function contributionSeries(rows: BruteRow[], c: ContributionCase, areaNames: st
       for (const k of new Set(g.keys)) out.push({ key: `key:${k}`, values: valuesOf(`key:${k}`) });
       return out;
     }
+    case 'contributionType':
+      return CONTRIBUTION_TYPES.map((t) => ({ key: `contributionType:${t}`, values: valuesOf(`contributionType:${t}`) }));
   }
 }
 
