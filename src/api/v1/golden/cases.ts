@@ -291,6 +291,67 @@ export const GOLDEN_CASES: GoldenCase[] = [
     contributionType: 'geometryChange',
   }),
   c('contributions-latest-count-density', '/contributions/latest/count/density', { bboxes: TOWN, time: BIYEARLY, format: 'csv' }),
+  // ---- contributions by kind: maphist's extension routes (issue 22; numbers checked against the
+  // brute-force oracle in src/api/v1/contribution-kinds.http.test.ts and kinds-golden.oracle.test.ts) ----
+  c('contributions-count-groupby-type', '/contributions/count/groupBy/type', { bboxes: TOWN, time: BIYEARLY, filter: 'building=* or highway=*' }),
+  c('contributions-count-groupby-tag', '/contributions/count/groupBy/tag', { bboxes: TOWN, time: BIYEARLY, filter: 'highway=*', groupByKey: 'highway' }),
+  c('contributions-count-groupby-tag-values-csv', '/contributions/count/groupBy/tag', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    groupByKey: 'building',
+    groupByValues: 'yes,house',
+    format: 'csv',
+  }),
+  c('contributions-count-groupby-contribution-type', '/contributions/count/groupBy/contributionType', { bboxes: TOWN, time: BIYEARLY, filter: 'building=*' }),
+  c('contributions-count-groupby-contribution-type-filtered', '/contributions/count/groupBy/contributionType', {
+    bpolys: TEXT_POLYS,
+    time: BIYEARLY,
+    filter: 'highway=*',
+    contributionType: 'tagChange,geometryChange',
+  }),
+  c('contributions-count-groupby-contribution-type-csv', '/contributions/count/groupBy/contributionType', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    format: 'csv',
+    showMetadata: 'true',
+  }),
+  c('contributions-count-density-groupby-type', '/contributions/count/density/groupBy/type', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    filter: 'building=* or highway=*',
+  }),
+  c('contributions-count-density-groupby-tag', '/contributions/count/density/groupBy/tag', { bcircles: CIRCLES, time: BIYEARLY, groupByKey: 'building' }),
+  c('contributions-count-density-groupby-contribution-type', '/contributions/count/density/groupBy/contributionType', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    filter: 'highway=*',
+    showMetadata: 'true',
+  }),
+  c('contributions-latest-count-groupby-type', '/contributions/latest/count/groupBy/type', { bboxes: TOWN, time: BIYEARLY, filter: 'building=* or highway=*' }),
+  c('contributions-latest-count-groupby-tag', '/contributions/latest/count/groupBy/tag', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    groupByKey: 'highway',
+    groupByValues: 'residential,service',
+  }),
+  c('contributions-latest-count-groupby-contribution-type', '/contributions/latest/count/groupBy/contributionType', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    filter: 'building=*',
+  }),
+  c('contributions-latest-count-density-groupby-type', '/contributions/latest/count/density/groupBy/type', { bboxes: TOWN, time: BIYEARLY, format: 'csv' }),
+  c('contributions-latest-count-density-groupby-tag', '/contributions/latest/count/density/groupBy/tag', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    groupByKey: 'building',
+  }),
+  c('contributions-latest-count-density-groupby-contribution-type', '/contributions/latest/count/density/groupBy/contributionType', {
+    bboxes: TOWN,
+    time: BIYEARLY,
+    filter: 'building=* or highway=*',
+  }),
+  c('error-contributions-groupby-tag-no-key', '/contributions/count/groupBy/tag', { bboxes: TOWN, time: BIYEARLY }),
+  c('error-contributions-groupby-type-types', '/contributions/count/groupBy/type', { bboxes: TOWN, time: BIYEARLY, types: 'way' }),
   // ---- errors (docs/reference/v1-reference-behaviour.md §1–§2) ----
   c('error-no-params', '/elements/count', {}),
   c('error-unknown-param', '/elements/area', { bboxes: TOWN, filterr: 'building=*' }),
