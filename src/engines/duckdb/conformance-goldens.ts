@@ -31,7 +31,7 @@ import { importHistory } from '../../store/import-history.js';
 import { openStore } from '../../store/open-store.js';
 import type { ImportedDb } from '../../store/test-support.js';
 import { REPO_ROOT } from '../../testing/test-data.js';
-import { caseArea, compareAnswers, runCase, summarize, type Answer, type SeriesAnswer } from '../conformance/answers.js';
+import { caseArea, compareAnswers, groupedSeries, runCase, summarize, type Answer, type SeriesAnswer } from '../conformance/answers.js';
 import {
   AREAS,
   CASES,
@@ -46,7 +46,7 @@ import {
 import { goldenPath, type Golden } from '../conformance/goldens.js';
 import { bruteContributions, bruteSnapshots, loadAllRows, v1Rows, v2Rows, type BruteArea, type BruteContribution, type BruteRow } from './brute-force.js';
 import { createDuckDbEngines } from './engines.js';
-import { bruteBins, bruteCurrentness, bruteFeatures } from './stats-brute-force.js';
+import { bruteBins, bruteBinsGrouped, bruteCurrentness, bruteCurrentnessGrouped, bruteFeatures } from './stats-brute-force.js';
 
 const BRUTE_V1 = 'oracle: brute force (src/engines/duckdb/brute-force.ts) over every row of the store; groups by the documented rules (conformance-goldens.ts)';
 const BRUTE_V2 = 'oracle: brute force (src/engines/duckdb/stats-brute-force.ts) over every row of the store';
@@ -463,6 +463,17 @@ async function main(): Promise<void> {
             golden = { case: c, source: BRUTE_V1, answer: { series: contributionsOracle(rows, c) } };
             break;
           case 'stats.features': {
+            if (c.groupBy !== undefined) {
+              const g = bruteFeatures(rows, bruteArea(c, [c.aoi]), {
+                filter: parseFilter(c.filter, { version: 2 }),
+                timestamps: c.timestamps.map(epochOf),
+                measure: c.measure,
+                clip: c.clip,
+                groupBy: c.groupBy,
+              });
+              golden = { case: c, source: BRUTE_V2, answer: { series: groupedSeries(g.total, g.groups!) } };
+              break;
+            }
             const r = bruteFeatures(rows, bruteArea(c, [c.aoi]), {
               filter: parseFilter(c.filter, { version: 2 }),
               timestamps: c.timestamps.map(epochOf),
@@ -477,6 +488,16 @@ async function main(): Promise<void> {
           }
           case 'stats.contributions':
           case 'stats.contributors': {
+            if (c.groupBy !== undefined) {
+              const g = bruteBinsGrouped(rows, bruteArea(c, [c.aoi]), {
+                filter: parseFilter(c.filter, { version: 2 }),
+                edges: c.edges.map(epochOf),
+                groupBy: c.groupBy,
+              });
+              const r = c.op === 'stats.contributions' ? g.contributions : g.contributors;
+              golden = { case: c, source: BRUTE_V2, answer: { series: groupedSeries(r.total, r.groups) } };
+              break;
+            }
             const r = bruteBins(rows, bruteArea(c, [c.aoi]), { filter: parseFilter(c.filter, { version: 2 }), edges: c.edges.map(epochOf) });
             golden = {
               case: c,
@@ -486,6 +507,17 @@ async function main(): Promise<void> {
             break;
           }
           case 'stats.currentness': {
+            if (c.groupBy !== undefined) {
+              const g = bruteCurrentnessGrouped(rows, bruteArea(c, [c.aoi]), {
+                filter: parseFilter(c.filter, { version: 2 }),
+                edges: c.edges.map(epochOf),
+                measure: c.measure,
+                clip: c.clip,
+                groupBy: c.groupBy,
+              });
+              golden = { case: c, source: BRUTE_V2, answer: { series: groupedSeries(g.total, g.groups) } };
+              break;
+            }
             const values = bruteCurrentness(rows, bruteArea(c, [c.aoi]), {
               filter: parseFilter(c.filter, { version: 2 }),
               edges: c.edges.map(epochOf),
