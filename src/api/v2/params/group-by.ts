@@ -5,10 +5,11 @@
  * those values) and `{"type": "byType"}` (node, way, relation); absent or null = no grouping.
  */
 import type { StatsGrouping } from '../../../query/stats.js';
+import { LIMITS, limitMessage } from '../../common/limits.js';
 import { invalidInput } from '../error-status.js';
 
-/** At most this many `values` (as v1's groupByValues, docs/limits.md). */
-export const MAX_GROUP_BY_VALUES = 1000;
+/** At most this many `values` (src/api/common/limits.ts, docs/limits.md). */
+export const MAX_GROUP_BY_VALUES = LIMITS.groupByValues.v2;
 
 export function parseGroupBy(value: unknown): StatsGrouping | undefined {
   if (value === undefined || value === null) return undefined;
@@ -43,7 +44,7 @@ export function parseGroupBy(value: unknown): StatsGrouping | undefined {
     throw invalidInput(
       'PARAM_INVALID',
       ['groupBy', 'values'],
-      `List should have at most ${MAX_GROUP_BY_VALUES} items after validation, not ${g.values.length}`,
+      limitMessage('values in groupBy.values', MAX_GROUP_BY_VALUES, g.values.length, 'Split them over several requests.'),
       'too_long',
     );
   g.values.forEach((v, i) => {

@@ -235,10 +235,11 @@ describe('v2 filter, clip, groupBy, member_filter', () => {
     rejects(() => parseGroupBy({ type: 'byType', key: 'x' }), /Extra inputs/, ['groupBy', 'key']);
     rejects(() => parseGroupBy({ type: 'byTag', key: 'x', values: [] }), /at least 1 item/, ['groupBy', 'values']);
     rejects(() => parseGroupBy({ type: 'byTag', key: 'x', values: ['a', 2] }), /valid string/, ['groupBy', 'values', 1]);
-    rejects(() => parseGroupBy({ type: 'byTag', key: 'x', values: Array.from({ length: 1001 }, (_, i) => `v${i}`) }), /at most 1000 items/, [
-      'groupBy',
-      'values',
-    ]);
+    rejects(
+      () => parseGroupBy({ type: 'byTag', key: 'x', values: Array.from({ length: 1001 }, (_, i) => `v${i}`) }),
+      /^At most 1,000 values in groupBy.values are accepted; the request has 1,001\. Split them over several requests\.$/,
+      ['groupBy', 'values'],
+    );
     assert.equal(parseMemberFilter(null), null);
     rejects(() => parseMemberFilter('a='), /line 1/, ['member_filter']);
   });
