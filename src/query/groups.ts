@@ -8,6 +8,7 @@
  *   - tag:  [total (users only)], remainder (if present), the requested values in request order
  *           (always), then discovered values by name (code-point order);
  *   - key:  [total (users only)], remainder (if present), the listed keys in request order (always);
+ *   - element (users only, labels `element:<code>`): the elements with a contribution, by type then id;
  *   - contributionType (contributions only, labels `ct:<type>`): creation, deletion, tagChange,
  *           geometryChange (always all four; a contribution is in every group whose flag it has).
  * "Present" = at least one element counted at some timestamp (snapshots) or one contribution in
@@ -21,7 +22,20 @@ export type Grouping =
   | { by: 'type' }
   | { by: 'tag'; key: string; values?: string[] }
   | { by: 'key'; keys: string[] }
-  | { by: 'contributionType' };
+  | { by: 'contributionType' }
+  | { by: 'element' };
+
+/**
+ * At most this many element groups (users/count/groupBy/element) in one answer; more is refused
+ * with PAYLOAD_TOO_LARGE (a smaller area or time range answers).
+ */
+export const MAX_ELEMENT_GROUPS = 100_000;
+
+/** An element's group code (`id * 4 + type`, exact in a double for ids below 2^50) and back. */
+export function elementOfCode(code: number): { type: (typeof TYPE_NAMES)[number]; id: number } {
+  const t = ((code % 4) + 4) % 4;
+  return { type: TYPE_NAMES[t]!, id: (code - t) / 4 };
+}
 
 /** The labels of a classified contribution for groupBy/contributionType: one per flag it has (none for a contribution that changed nothing visible). */
 export function contributionTypeLabels(c: { creation: boolean; deletion: boolean; tagChange: boolean; geometryChange: boolean }): string[] {
@@ -61,6 +75,8 @@ export function labelsOfTags(grouping: Grouping, dict: StoreTagDictionary, tagSe
     }
     case 'contributionType':
       throw new RangeError('contribution types are no tag grouping: use contributionTypeLabels');
+    case 'element':
+      throw new RangeError('elements are no tag grouping');
     case 'key': {
       const ids = grouping.keys.map((k) => dict.keyId(k));
       const out: string[] = [];
@@ -91,6 +107,12 @@ export function finishGroups<T>(
       return TYPE_NAMES.map((type) => ({ key: { kind: 'type', type }, value: get(`type:${type}`) }));
     case 'contributionType':
       return CONTRIBUTION_TYPES.map((type) => ({ key: { kind: 'contributionType', type }, value: get(`ct:${type}`) }));
+    case 'element': {
+      // the elements with a contribution, by type then id
+      const codes = [...found.entries()].filter(([label, g]) => label.startsWith('element:') && g.present).map(([label]) => Number(label.slice(8)));
+      const elements = codes.map(elementOfCode).sort((a, b) => TYPE_NAMES.indexOf(a.type) - TYPE_NAMES.indexOf(b.type) || a.id - b.id);
+      return elements.map((e) => ({ key: { kind: 'element', type: e.type, id: e.id }, value: get(`element:${e.id * 4 + TYPE_NAMES.indexOf(e.type)}`) }));
+    }
     case 'tag': {
       if (options.total !== undefined) out.push({ key: { kind: 'total' }, value: options.total });
       ifPresent('remainder', { kind: 'remainder' });
@@ -130,6 +152,8 @@ export function finishGroups<T>(
  */
 export function labelsOfCodes(grouping: Grouping, coder: GroupLabels, kind: 'creation' | 'deletion' | 'change', after: number, before: number): string[] {
   switch (grouping.by) {
+    case 'element':
+      return coder.labelsOf(after);
     case 'contributionType':
       // The code is the tag-change flag (src/engines/duckdb/sql/groups.ts); the rows labelled by
       // codes have no geometry change (those are classified one by one: contributionTypeLabels).

@@ -26,7 +26,7 @@ export type SnapshotGrouping =
   | { by: 'boundaryAndTag'; key: string; values?: string[] };
 
 /** What a v1 aggregation request asks to group by: a snapshot grouping, or (contributions only) the contribution type. */
-export type RequestGrouping = SnapshotGrouping | { by: 'contributionType' };
+export type RequestGrouping = SnapshotGrouping | { by: 'contributionType' } | { by: 'element' };
 
 /** The group an answer row belongs to. */
 export type GroupKey =
@@ -37,6 +37,7 @@ export type GroupKey =
   | { kind: 'key'; key: string }
   | { kind: 'remainder' }
   | { kind: 'contributionType'; type: ContributionType }
+  | { kind: 'element'; type: 'node' | 'way' | 'relation'; id: number }
   | { kind: 'boundaryAndTag'; id: string; tag: { key: string; value: string } | 'remainder' };
 
 export interface SnapshotQuery {
@@ -76,7 +77,9 @@ export const CONTRIBUTION_TYPES: readonly ContributionType[] = ['creation', 'del
  * element's value of the key in the state the contribution made (for a deletion, the state it
  * deleted), or `remainder` — every contribution in exactly one group; `contributionType` in each
  * group whose flag it has (creation, deletion, tagChange, geometryChange: a contribution that
- * changed tags and geometry is in both, one that changed nothing visible is in none).
+ * changed tags and geometry is in both, one that changed nothing visible is in none). `element`
+ * (users/count/groupBy/element, issue 22): one group per element with a contribution in the range,
+ * its distinct users per interval.
  */
 export type ContributionGrouping =
   | { by: 'none' }
@@ -84,7 +87,8 @@ export type ContributionGrouping =
   | { by: 'type' }
   | { by: 'tag'; key: string; values?: string[] }
   | { by: 'key'; keys: string[] }
-  | { by: 'contributionType' };
+  | { by: 'contributionType' }
+  | { by: 'element' };
 
 export interface ContributionQuery {
   areas: AreaOfInterest[];

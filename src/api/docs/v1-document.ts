@@ -51,6 +51,8 @@ function summaryOf(route: V1Route): string {
 
 /** What an extension route (maphist's, beyond the reference: issue 22) adds to its description. */
 const EXTENSION_TEXT: Record<string, string> = {
+  element:
+    'A maphist extension (the reference has no such route; its issue #197): one group per element with a contribution in the range (`way/123`, by type then id), its number of distinct users per interval. At most 100,000 elements (a larger answer is refused with 413: ask for a smaller area or range).',
   type: 'A maphist extension (the reference has no such route): one group per element type (node, way, relation, always all three); every contribution is in exactly one group.',
   tag: "A maphist extension (the reference has no such route): one group per value of `groupByKey` (only the `groupByValues` when given, the others in `remainder`), as elements/count/groupBy/tag; a creation is grouped by the tags it made, a deletion by the tags it deleted, any other contribution by its tags before and after: one that changed the key's value is in the groups of both values (as users/count/groupBy/tag counts its user), so only then the groups overlap.",
   contributionType:

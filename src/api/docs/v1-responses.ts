@@ -196,6 +196,10 @@ const EXAMPLE_GROUPS: Record<string, [string, number, number][]> = {
     ['highway=residential', 204, 31],
     ['highway=service', 96, 18],
   ],
+  element: [
+    ['node/2926419119', 2, 0],
+    ['way/6182303', 3, 1],
+  ],
   contributionType: [
     ['creation', 120, 15],
     ['deletion', 14, 2],

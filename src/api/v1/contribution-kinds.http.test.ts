@@ -133,6 +133,28 @@ describe('contributions by kind on a hand-counted history (contribution-kinds/hi
     }
   });
 
+  it('users/count/groupBy/element: the distinct users of each element (n1 3, n2 1, n3 1, w1 2), by type then id', async () => {
+    const g = await groupsOf(base, '/users/count/groupBy/element', YEAR);
+    assert.deepEqual(
+      [...g.entries()],
+      [
+        ['node/1', [3]],
+        ['node/2', [1]],
+        ['node/3', [1]],
+        ['way/1', [2]],
+      ],
+    );
+    // per interval: n1 by users 1 and 2 before April (v1–v3), 3, 2, 1 after (v4–v6)
+    const split = await groupsOf(base, '/users/count/groupBy/element', SPLIT);
+    assert.deepEqual(Object.fromEntries(split), { 'node/1': [2, 3], 'node/2': [1, 1], 'node/3': [1, 1], 'way/1': [2, 0] });
+    // with contributionType and a filter: only the tag changes of benches and waste baskets
+    const tags = await groupsOf(base, '/users/count/groupBy/element', { ...YEAR, filter: 'amenity=*', contributionType: 'tagChange' });
+    assert.deepEqual(Object.fromEntries(tags), { 'node/1': [2] });
+    const res = await fetch(`${base}/v1/users/count/groupBy/element?${new URLSearchParams({ ...YEAR, format: 'csv' })}`);
+    const lines = (await res.text()).split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+    assert.deepEqual(lines, ['fromTimestamp;toTimestamp;node/1;node/2;node/3;way/1', '2020-01-01T00:00:00Z;2021-01-01T00:00:00Z;3.0;1.0;1.0;2.0']);
+  });
+
   it('CSV and POST give the same groups', async () => {
     const res = await fetch(`${base}/v1/contributions/count/groupBy/contributionType?${new URLSearchParams({ ...YEAR, format: 'csv' })}`);
     const csv = await res.text();

@@ -14,7 +14,7 @@ function contributionGrouping(route: AggregationRoute, g: RequestGrouping): Cont
 }
 
 function snapshotGrouping(route: AggregationRoute, g: RequestGrouping): SnapshotGrouping {
-  if (g.by === 'contributionType') throw new RangeError(`no snapshot grouping for ${route.path}`);
+  if (g.by === 'contributionType' || g.by === 'element') throw new RangeError(`no snapshot grouping for ${route.path}`);
   return g;
 }
 

@@ -121,6 +121,8 @@ function groupObject(key: GroupKey, boundaries: OutputBoundary[]): JsonValue {
       return 'remainder';
     case 'contributionType':
       return key.type;
+    case 'element':
+      return `${key.type}/${key.id}`;
     case 'boundaryAndTag':
       return [idObject(key, boundaries), tagLabel(key.tag)];
   }

@@ -6,7 +6,7 @@ import type { Measure } from '../../query/model.js';
 import { V1_ROUTES, type V1Route } from './params/route-parameters.js';
 
 export type RouteFamily = 'elements' | 'users' | 'contributions' | 'contributionsLatest';
-export type RouteGrouping = 'none' | 'boundary' | 'key' | 'tag' | 'type' | 'contributionType' | 'boundaryAndTag';
+export type RouteGrouping = 'none' | 'boundary' | 'key' | 'tag' | 'type' | 'contributionType' | 'element' | 'boundaryAndTag';
 
 export interface AggregationRoute {
   /** Path below `/v1`, e.g. `/elements/count/density/groupBy/boundary`. */
@@ -27,7 +27,7 @@ function groupingOf(route: V1Route): RouteGrouping {
   return g as RouteGrouping;
 }
 
-/** The aggregation routes (the reference's 67 and maphist's 12 extensions), from the parameter parsers' route table. */
+/** The aggregation routes (the reference's 67 and maphist's 13 extensions), from the parameter parsers' route table. */
 export const AGGREGATION_ROUTES: readonly AggregationRoute[] = V1_ROUTES.filter(
   (r) => r.family === 'elements' || r.family === 'users' || r.family === 'contributions' || r.family === 'contributionsLatest',
 ).map((r) => ({
@@ -64,6 +64,7 @@ const GROUP_TEXT: Record<RouteGrouping, string> = {
   tag: ', aggregated on the tag',
   type: ', aggregated on the type',
   contributionType: ', aggregated on the contribution type',
+  element: ', aggregated on the element',
   boundaryAndTag: ', aggregated on the boundary and on the tag',
 };
 

@@ -92,6 +92,8 @@ export function labelOf(k: GroupKey): string {
       return `key:${k.key}`;
     case 'contributionType':
       return `contributionType:${k.type}`;
+    case 'element':
+      return `element:${k.type}/${k.id}`;
     case 'boundaryAndTag':
       return `${k.id}|${k.tag === 'remainder' ? 'remainder' : `tag:${k.tag.key}=${k.tag.value}`}`;
   }

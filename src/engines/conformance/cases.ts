@@ -346,6 +346,9 @@ export const CASES: readonly ConformanceCase[] = [
   contrib(A, 'users', 'tag-highway', ['center'], 'highway=*', { by: 'tag', key: 'highway' }),
   contrib(A, 'users', 'key', ['multi'], 'type:way', { by: 'key', keys: ['building', 'highway'] }),
   contrib(A, 'users', 'geometry-change', ['holed'], 'building=* or highway=*', { by: 'none' }, ['geometryChange']),
+  // users per element (issue 22): the distinct users of each element with a contribution
+  contrib(H, 'users', 'element-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'element' }),
+  contrib(A, 'users', 'element-holed', ['holed'], 'highway=*', { by: 'element' }),
   // groupBy/contributionType (issue 22): a contribution in each group whose flag it has; the edge of
   // an area (cut, holed) needs the exact geometry comparison of single rows.
   contrib(H, 'contributions', 'contributionType-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'contributionType' }),

@@ -70,6 +70,7 @@ it('the cases cover every plan shape of the contracts', () => {
     ...['contributions', 'latest', 'users'].flatMap((op) => ['none', 'boundary', 'type', 'tag', 'key'].map((g) => `${op}:${g}`)),
     'contributions:contributionType',
     'latest:contributionType',
+    'users:element',
     'contributions:contributionTypes',
     'latest:contributionTypes',
     'users:contributionTypes',

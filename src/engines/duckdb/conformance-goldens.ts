@@ -201,6 +201,8 @@ function labelsOf(g: ContributionGrouping, x: BruteContribution): string[] {
     }
     case 'contributionType':
       return CONTRIBUTION_TYPES.filter((t) => x.types.has(t)).map((t) => `contributionType:${t}`);
+    case 'element':
+      return [`element:${['node', 'way', 'relation'][x.typeCode]}/${x.id}`];
   }
 }
 
@@ -258,6 +260,16 @@ function contributionSeries(rows: BruteRow[], c: ContributionCase, areaNames: st
     }
     case 'contributionType':
       return CONTRIBUTION_TYPES.map((t) => ({ key: `contributionType:${t}`, values: valuesOf(`contributionType:${t}`) }));
+    case 'element': {
+      // the elements with a contribution, by type then id
+      const order = (l: string) => {
+        const [t, id] = l.slice(8).split('/');
+        return [['node', 'way', 'relation'].indexOf(t!), Number(id)] as const;
+      };
+      const labels = [...counts.keys()].filter((l) => l.startsWith('element:'));
+      labels.sort((a, b) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1]);
+      return labels.map((l) => ({ key: l, values: valuesOf(l) }));
+    }
   }
 }
 

@@ -17,7 +17,8 @@ import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { classifyWith, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
-import { contributionTypeLabels, finishGroups, labelsOfCodes, type Grouping } from '../../query/groups.js';
+import { contributionTypeLabels, finishGroups, labelsOfCodes, MAX_ELEMENT_GROUPS, type Grouping } from '../../query/groups.js';
+import { MaphistError } from '../../core/errors.js';
 import { groupCoder } from './sql/groups.js';
 import type {
   AreaOfInterest,
@@ -551,6 +552,12 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     }
     for (const { c, k, g, gb } of latestOf.values()) {
       if (passesTypes(c, q.contributionTypes)) add(labelsOfSingle(c, g, gb), k, 1, c.userId);
+    }
+    if (inner.by === 'element' && userSets.size > MAX_ELEMENT_GROUPS) {
+      throw new MaphistError(
+        'PAYLOAD_TOO_LARGE',
+        `The answer would have ${userSets.size.toLocaleString('en-US')} elements; at most ${MAX_ELEMENT_GROUPS.toLocaleString('en-US')} are answered by groupBy/element. Ask for a smaller area, a shorter time range or a narrower filter.`,
+      );
     }
     if (users) for (const [label, sets] of userSets) counts.set(label, { value: sets.map((s) => s.size), present: true });
     const total = users && (inner.by === 'tag' || inner.by === 'key') ? totalUsers.map((s) => s.size) : undefined;

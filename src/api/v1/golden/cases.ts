@@ -350,6 +350,14 @@ export const GOLDEN_CASES: GoldenCase[] = [
     time: BIYEARLY,
     filter: 'building=* or highway=*',
   }),
+  c('users-count-groupby-element', '/users/count/groupBy/element', { bboxes: '1.52,42.505,1.525,42.508', time: BIYEARLY, filter: 'building=*' }),
+  c('users-count-groupby-element-csv', '/users/count/groupBy/element', {
+    bboxes: '1.52,42.505,1.525,42.508',
+    time: '2014-01-01,2016-01-01',
+    filter: 'highway=*',
+    contributionType: 'geometryChange',
+    format: 'csv',
+  }),
   c('error-contributions-groupby-tag-no-key', '/contributions/count/groupBy/tag', { bboxes: TOWN, time: BIYEARLY }),
   c('error-contributions-groupby-type-types', '/contributions/count/groupBy/type', { bboxes: TOWN, time: BIYEARLY, types: 'way' }),
   // ---- errors (docs/reference/v1-reference-behaviour.md §1–§2) ----

@@ -52,6 +52,8 @@ export function parseGrouping(route: V1Route, params: ReadonlyMap<string, string
       return { by: 'type' };
     case 'contributionType':
       return { by: 'contributionType' };
+    case 'element':
+      return { by: 'element' };
     case 'key':
       return { by: 'key', keys: parseGroupByKeys(params.get('groupByKeys')) };
     case 'tag':

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { V1_ROUTES, acceptedParameters, findV1Route } from './route-parameters.js';
 
-test('the route table has the 80 routes of docs/reference/v1-reference-behaviour.md §1.1, and the 12 extensions of issue 22', () => {
-  assert.equal(V1_ROUTES.length, 92);
+test('the route table has the 80 routes of docs/reference/v1-reference-behaviour.md §1.1, and the 13 extensions of issue 22', () => {
+  assert.equal(V1_ROUTES.length, 93);
   const extensions = V1_ROUTES.filter((r) => r.extension === true);
   assert.deepEqual(
     extensions.map((r) => r.path).sort(),
@@ -11,6 +11,7 @@ test('the route table has the 80 routes of docs/reference/v1-reference-behaviour
       ...['/contributions/count', '/contributions/latest/count'].flatMap((base) =>
         ['', '/density'].flatMap((d) => ['contributionType', 'tag', 'type'].map((g) => `${base}${d}/groupBy/${g}`)),
       ),
+      '/users/count/groupBy/element',
     ].sort(),
   );
   const reference = V1_ROUTES.filter((r) => r.extension !== true);
@@ -23,7 +24,7 @@ test('the route table has the 80 routes of docs/reference/v1-reference-behaviour
     count('elementsExtraction') + count('elementsFullHistoryExtraction') + count('contributionsExtraction') + count('contributionsLatestExtraction'),
     12,
   );
-  assert.equal(new Set(V1_ROUTES.map((r) => r.path)).size, 92);
+  assert.equal(new Set(V1_ROUTES.map((r) => r.path)).size, 93);
   assert.deepEqual(findV1Route('/metadata')?.methods, ['GET']);
 });
 

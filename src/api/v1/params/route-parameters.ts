@@ -16,7 +16,7 @@ export type V1RouteFamily =
   | 'contributionsLatestExtraction'
   | 'metadata';
 
-export type V1GroupByStep = 'boundary' | 'tag' | 'key' | 'type' | 'contributionType';
+export type V1GroupByStep = 'boundary' | 'tag' | 'key' | 'type' | 'contributionType' | 'element';
 export type V1ExtractionGeometry = 'geometry' | 'bbox' | 'centroid';
 
 export interface V1Route {
@@ -34,7 +34,8 @@ export interface V1Route {
   readonly methods: readonly ('GET' | 'POST')[];
   /**
    * true for maphist's own routes beyond the reference's 80 (issue 22: contributions and latest
-   * contributions grouped by type, tag and contribution type); the reference never answers them.
+   * contributions grouped by type, tag and contribution type; users per element); the reference
+   * never answers them.
    */
   readonly extension?: boolean;
 }
@@ -92,6 +93,8 @@ function buildRoutes(): V1Route[] {
   ]) {
     agg('users', '/users/count', 'count', tail);
   }
+  // maphist's extension (issue 22, the reference's issue #197): the distinct users per element.
+  agg('users', '/users/count', 'count', '/groupBy/element', true);
   for (const tail of ['', '/density', '/groupBy/boundary', '/density/groupBy/boundary']) {
     agg('contributions', '/contributions/count', 'count', tail);
   }
@@ -122,7 +125,7 @@ function buildRoutes(): V1Route[] {
 
 /**
  * Every version-1 route: the reference's 80 (52 elements, 9 users, 6 contributions, 12 extraction,
- * metadata) and maphist's 12 extensions (`extension: true`).
+ * metadata) and maphist's 13 extensions (`extension: true`).
  */
 export const V1_ROUTES: readonly V1Route[] = Object.freeze(buildRoutes());
 
