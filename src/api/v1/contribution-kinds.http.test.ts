@@ -71,6 +71,11 @@ describe('contributions by kind on a hand-counted history (contribution-kinds/hi
       assert.deepEqual((await groupsOf(base, '/contributions/count', { ...SPLIT, contributionType: t })).get('total'), g.get(t), t);
     }
     assert.deepEqual((await groupsOf(base, '/contributions/count', SPLIT)).get('total'), [7, 5]);
+    // before April no contribution is both a tag and a geometry change, none is neither: the four groups add up to the count
+    assert.equal(
+      CONTRIBUTION_TYPES.map((t) => g.get(t)![0]!).reduce((a, b) => a + b),
+      7,
+    );
   });
 
   it('with contributionType, the groups count only the contributions that pass it (filter, then group)', async () => {
@@ -311,6 +316,13 @@ describe('contributions by kind equal the brute-force oracle (conformance cut of
           });
           assert.deepEqual(tag, bruteGroups(list, ts, { key: 'highway', ...(values ? { values } : {}) }, latest));
         }
+        // creation and deletion never overlap: with contributionType=creation,deletion the two groups add up to the count
+        const cd = await groupsOf(base, `${route}/groupBy/contributionType`, { ...params, contributionType: 'creation,deletion' });
+        assert.deepEqual(
+          sum(cd.get('creation')!, cd.get('deletion')!),
+          (await groupsOf(base, route, { ...params, contributionType: 'creation,deletion' })).get('total'),
+        );
+        assert.ok(cd.get('deletion')!.some((v) => v > 0));
         const typed = await groupsOf(base, `${route}/groupBy/contributionType`, { ...params, contributionType: 'creation,geometryChange' });
         assert.deepEqual(typed, bruteGroups(list, ts, 'contributionType', latest, ['creation', 'geometryChange']));
       });
