@@ -87,6 +87,45 @@ export const V1_CASES: V1Case[] = [
   },
 ];
 
+const contributionIntervals = `(SELECT t, lead(t) OVER (ORDER BY t) AS t2 FROM (VALUES ${tsValues(MONTHLY)}) v(t)) ts`;
+const contributionJoin = `LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid_from < ts.t2 AND NOT s.collapsed AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} WHERE ts.t2 IS NOT NULL`;
+
+/**
+ * Contributions by kind (issue 22): maphist's extension routes, each beside (d), the ungrouped
+ * contributions/count with the same area and time. The raw queries count states per group
+ * unclipped (the kind from the store's flags, not the classification against the area).
+ */
+export const V1_KIND_CASES: V1Case[] = [
+  {
+    id: 'f',
+    what: 'contributions/count/groupBy/contributionType, monthly 2008–2017, bbox',
+    path: '/v1/contributions/count/groupBy/contributionType',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `SELECT ts.t, count(s.id) FILTER (s.is_creation), count(s.id) FILTER (s.is_deletion), count(s.id) FILTER (s.tag_change), count(s.id) FILTER (s.geometry_change) FROM ${contributionIntervals} ${contributionJoin} GROUP BY ts.t ORDER BY ts.t`,
+  },
+  {
+    id: 'g',
+    what: 'contributions/count/groupBy/type, monthly 2008–2017, bbox',
+    path: '/v1/contributions/count/groupBy/type',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `SELECT ts.t, s.type, count(s.id) FROM ${contributionIntervals} ${contributionJoin} GROUP BY ALL ORDER BY ALL`,
+  },
+  {
+    id: 'h',
+    what: 'contributions/count/groupBy/tag highway, monthly 2008–2017, bbox',
+    path: '/v1/contributions/count/groupBy/tag',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M', groupByKey: 'highway' },
+    sql: `SELECT ts.t, s.tags['highway'] AS v, count(s.id) FROM ${contributionIntervals} ${contributionJoin} GROUP BY ALL ORDER BY ALL`,
+  },
+  {
+    id: 'i',
+    what: 'contributions/latest/count/groupBy/contributionType, monthly 2008–2017, bbox',
+    path: '/v1/contributions/latest/count/groupBy/contributionType',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `SELECT ts.t, count(s.id) FILTER (s.is_creation), count(s.id) FILTER (s.is_deletion), count(s.id) FILTER (s.tag_change), count(s.id) FILTER (s.geometry_change) FROM ${contributionIntervals} ${contributionJoin} GROUP BY ts.t ORDER BY ts.t`,
+  },
+];
+
 /** All of Andorra (the country's bbox). */
 const ANDORRA = [1.4, 42.42, 1.8, 42.66] as const;
 const V2_START = '2008-01-01T00:00:00Z';

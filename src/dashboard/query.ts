@@ -18,13 +18,13 @@ export const MEASURES = [
 ] as const;
 export type Measure = (typeof MEASURES)[number];
 
-export const GROUPINGS = ['', 'tag', 'type', 'boundary', 'key'] as const;
+export const GROUPINGS = ['', 'tag', 'type', 'boundary', 'key', 'contributionType'] as const;
 export type Grouping = (typeof GROUPINGS)[number];
 
 /**
  * The v1 routes the dashboard offers (a node test checks each against the server's route table):
- * every measure with or without density, grouped by nothing, tag, type, boundary or key where v1
- * has the route.
+ * every measure with or without density, grouped by nothing, tag, type, boundary, key or (the
+ * contributions) contribution type where v1 has the route.
  */
 export const ENDPOINTS: readonly string[] = MEASURES.flatMap((m) =>
   [false, true].flatMap((density) => GROUPINGS.map((g) => endpointOf(m, density, g))).filter((e) => isOffered(e)),
@@ -34,11 +34,12 @@ function isOffered(endpoint: string): boolean {
   const [family] = endpoint.split('/');
   const grouping = /\/groupBy\/(\w+)$/.exec(endpoint)?.[1] ?? '';
   const density = endpoint.includes('/density');
-  if (family === 'elements') return !(density && grouping === 'key');
-  if (family === 'users') return !(density && grouping === 'key');
-  // contributions/count: boundary only; contributions/latest/count: no grouping.
-  if (endpoint.startsWith('contributions/latest/')) return grouping === '';
-  return grouping === '' || grouping === 'boundary';
+  if (family === 'elements' || family === 'users') return grouping !== 'contributionType' && !(density && grouping === 'key');
+  // contributions/count: boundary, and maphist's tag, type and contributionType (issue 22);
+  // contributions/latest/count: the same but boundary.
+  const kinds = ['', 'tag', 'type', 'contributionType'];
+  if (endpoint.startsWith('contributions/latest/')) return kinds.includes(grouping);
+  return kinds.includes(grouping) || grouping === 'boundary';
 }
 
 export function endpointOf(measure: Measure, density: boolean, grouping: Grouping): string {

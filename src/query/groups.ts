@@ -7,14 +7,40 @@
  *   - type: node, way, relation (always all three);
  *   - tag:  [total (users only)], remainder (if present), the requested values in request order
  *           (always), then discovered values by name (code-point order);
- *   - key:  [total (users only)], remainder (if present), the listed keys in request order (always).
+ *   - key:  [total (users only)], remainder (if present), the listed keys in request order (always);
+ *   - element (users only, labels `element:<code>`): the elements with a contribution, by type then id;
+ *   - contributionType (contributions only, labels `ct:<type>`): creation, deletion, tagChange,
+ *           geometryChange (always all four; a contribution is in every group whose flag it has).
  * "Present" = at least one element counted at some timestamp (snapshots) or one contribution in
  * some interval (contributions/users).
  */
 import type { StoreTagDictionary } from '../store/store-tag-dictionary.js';
-import type { GroupKey } from './model.js';
+import { CONTRIBUTION_TYPES, type GroupKey } from './model.js';
 
-export type Grouping = { by: 'none' } | { by: 'type' } | { by: 'tag'; key: string; values?: string[] } | { by: 'key'; keys: string[] };
+export type Grouping =
+  | { by: 'none' }
+  | { by: 'type' }
+  | { by: 'tag'; key: string; values?: string[] }
+  | { by: 'key'; keys: string[] }
+  | { by: 'contributionType' }
+  | { by: 'element' };
+
+/**
+ * At most this many element groups (users/count/groupBy/element) in one answer; more is refused
+ * with PAYLOAD_TOO_LARGE (a smaller area or time range answers).
+ */
+export const MAX_ELEMENT_GROUPS = 100_000;
+
+/** An element's group code (`id * 4 + type`, exact in a double for ids below 2^50) and back. */
+export function elementOfCode(code: number): { type: (typeof TYPE_NAMES)[number]; id: number } {
+  const t = ((code % 4) + 4) % 4;
+  return { type: TYPE_NAMES[t]!, id: (code - t) / 4 };
+}
+
+/** The labels of a classified contribution for groupBy/contributionType: one per flag it has (none for a contribution that changed nothing visible). */
+export function contributionTypeLabels(c: { creation: boolean; deletion: boolean; tagChange: boolean; geometryChange: boolean }): string[] {
+  return CONTRIBUTION_TYPES.filter((t) => c[t]).map((t) => `ct:${t}`);
+}
 
 export const TYPE_NAMES = ['node', 'way', 'relation'] as const;
 const TWO32 = 4294967296;
@@ -47,6 +73,10 @@ export function labelsOfTags(grouping: Grouping, dict: StoreTagDictionary, tagSe
       if (out.size === 0) out.add('remainder');
       return [...out];
     }
+    case 'contributionType':
+      throw new RangeError('contribution types are no tag grouping: use contributionTypeLabels');
+    case 'element':
+      throw new RangeError('elements are no tag grouping');
     case 'key': {
       const ids = grouping.keys.map((k) => dict.keyId(k));
       const out: string[] = [];
@@ -75,6 +105,14 @@ export function finishGroups<T>(
       return [{ key: { kind: 'total' }, value: get('total') }];
     case 'type':
       return TYPE_NAMES.map((type) => ({ key: { kind: 'type', type }, value: get(`type:${type}`) }));
+    case 'contributionType':
+      return CONTRIBUTION_TYPES.map((type) => ({ key: { kind: 'contributionType', type }, value: get(`ct:${type}`) }));
+    case 'element': {
+      // the elements with a contribution, by type then id
+      const codes = [...found.entries()].filter(([label, g]) => label.startsWith('element:') && g.present).map(([label]) => Number(label.slice(8)));
+      const elements = codes.map(elementOfCode).sort((a, b) => TYPE_NAMES.indexOf(a.type) - TYPE_NAMES.indexOf(b.type) || a.id - b.id);
+      return elements.map((e) => ({ key: { kind: 'element', type: e.type, id: e.id }, value: get(`element:${e.id * 4 + TYPE_NAMES.indexOf(e.type)}`) }));
+    }
     case 'tag': {
       if (options.total !== undefined) out.push({ key: { kind: 'total' }, value: options.total });
       ifPresent('remainder', { kind: 'remainder' });
@@ -114,6 +152,12 @@ export function finishGroups<T>(
  */
 export function labelsOfCodes(grouping: Grouping, coder: GroupLabels, kind: 'creation' | 'deletion' | 'change', after: number, before: number): string[] {
   switch (grouping.by) {
+    case 'element':
+      return coder.labelsOf(after);
+    case 'contributionType':
+      // The code is the tag-change flag (src/engines/duckdb/sql/groups.ts); the rows labelled by
+      // codes have no geometry change (those are classified one by one: contributionTypeLabels).
+      return kind === 'creation' ? ['ct:creation'] : kind === 'deletion' ? ['ct:deletion'] : after === 1 ? ['ct:tagChange'] : [];
     case 'none':
     case 'type':
       return coder.labelsOf(after);

@@ -25,6 +25,9 @@ export type SnapshotGrouping =
   | { by: 'key'; keys: string[] } // an element goes to every listed key it has; remainder
   | { by: 'boundaryAndTag'; key: string; values?: string[] };
 
+/** What a v1 aggregation request asks to group by: a snapshot grouping, or (contributions only) the contribution type. */
+export type RequestGrouping = SnapshotGrouping | { by: 'contributionType' } | { by: 'element' };
+
 /** The group an answer row belongs to. */
 export type GroupKey =
   | { kind: 'total' }
@@ -33,6 +36,8 @@ export type GroupKey =
   | { kind: 'tag'; key: string; value: string }
   | { kind: 'key'; key: string }
   | { kind: 'remainder' }
+  | { kind: 'contributionType'; type: ContributionType }
+  | { kind: 'element'; type: 'node' | 'way' | 'relation'; id: number }
   | { kind: 'boundaryAndTag'; id: string; tag: { key: string; value: string } | 'remainder' };
 
 export interface SnapshotQuery {
@@ -63,12 +68,27 @@ export interface RatioSeries {
 
 export type ContributionType = 'creation' | 'deletion' | 'tagChange' | 'geometryChange';
 
+/** The four contribution types, in the order groupBy/contributionType answers them. */
+export const CONTRIBUTION_TYPES: readonly ContributionType[] = ['creation', 'deletion', 'tagChange', 'geometryChange'];
+
+/**
+ * How contributions are grouped. `type`, `boundary` and `tag` on users/count follow the reference;
+ * on contributions/count (maphist's extension, issue 22): `type` by the element's type; `tag` by the
+ * element's value of the key in the state the contribution made (for a deletion, the state it
+ * deleted), or `remainder` — every contribution in exactly one group; `contributionType` in each
+ * group whose flag it has (creation, deletion, tagChange, geometryChange: a contribution that
+ * changed tags and geometry is in both, one that changed nothing visible is in none). `element`
+ * (users/count/groupBy/element, issue 22): one group per element with a contribution in the range,
+ * its distinct users per interval.
+ */
 export type ContributionGrouping =
   | { by: 'none' }
   | { by: 'boundary' }
   | { by: 'type' }
   | { by: 'tag'; key: string; values?: string[] }
-  | { by: 'key'; keys: string[] };
+  | { by: 'key'; keys: string[] }
+  | { by: 'contributionType' }
+  | { by: 'element' };
 
 export interface ContributionQuery {
   areas: AreaOfInterest[];

@@ -5,7 +5,7 @@
  */
 import type { Filter } from '../filter/index.js';
 import type { AreaOfInterest } from './model.js';
-import type { StatsMeasure } from './stats.js';
+import type { StatsGrouping, StatsMeasure } from './stats.js';
 
 export type StatsFormat = 'json' | 'csv';
 
@@ -18,7 +18,10 @@ export interface FeatureStatsRequest {
   timestamps: number[];
   filter: Filter;
   clip: boolean;
+  /** groupBy {type: byTag, key} without values (the reference's form). */
   groupByKey?: string;
+  /** Any groupBy (byTag with or without values, byType). */
+  groupBy?: StatsGrouping;
 }
 
 export interface BinStatsRequest {
@@ -32,6 +35,8 @@ export interface BinStatsRequest {
   filter: Filter;
   /** currentness only (default false). */
   clip: boolean;
+  /** groupBy (issue 22: every statistic). */
+  groupBy?: StatsGrouping;
 }
 
 /** features.parquet: a snapshot ({at}) or every state overlapping a range ({start, end}). */

@@ -56,9 +56,9 @@ export const LIMITS = {
   },
   groupByValues: {
     v1: 1_000,
-    v2: undefined,
+    v2: 1_000,
     unit: 'values',
-    bounds: 'values of groupByValues (…/groupBy/tag)',
+    bounds: "values of groupByValues (…/groupBy/tag); v2: `groupBy.values` (maphist's extension)",
     code: 'PARAM_INVALID',
   },
   filterLength: {

@@ -149,6 +149,19 @@ describe('OpenAPI documents and Swagger UI', () => {
     assert.match(param('/elements/count', 'bpolys').description, /`relation\/2804753`/);
     assert.deepEqual(Object.keys(doc.paths['/elements/bbox']!.get.responses['200'].content), ['application/geo+json']);
     assert.equal(doc.paths['/users/count']!.get.responses['200'].content['application/json'].schema.$ref, '#/components/schemas/ContributionsResponse');
+    // maphist's extension routes (issue 22) say so, and carry an example answer of their groups
+    for (const route of V1_ROUTES.filter((r) => r.extension === true)) {
+      const item = doc.paths[route.path]!;
+      for (const op of [item.get, item.post]) assert.match(op.description, /A maphist extension \(the reference has no such route/, route.path);
+      const example = item.get.responses['200'].content['application/json'].example as { groupByResult: { groupByObject: string }[] };
+      assert.ok(example.groupByResult.length >= 2, route.path);
+    }
+    const kinds = doc.paths['/contributions/count/groupBy/contributionType']!.get;
+    assert.match(kinds.description, /may overlap/);
+    assert.deepEqual(
+      kinds.responses['200'].content['application/json'].example.groupByResult.map((g: { groupByObject: string }) => g.groupByObject),
+      ['creation', 'deletion', 'tagChange', 'geometryChange'],
+    );
   });
 
   it('documents do not change v1 request validation', async () => {

@@ -49,6 +49,16 @@ function summaryOf(route: V1Route): string {
   return routeDescription(agg);
 }
 
+/** What an extension route (maphist's, beyond the reference: issue 22) adds to its description. */
+const EXTENSION_TEXT: Record<string, string> = {
+  element:
+    'A maphist extension (the reference has no such route; its issue #197): one group per element with a contribution in the range (`way/123`, by type then id), its number of distinct users per interval. At most 100,000 elements (a larger answer is refused with 413: ask for a smaller area or range).',
+  type: 'A maphist extension (the reference has no such route): one group per element type (node, way, relation, always all three); every contribution is in exactly one group.',
+  tag: "A maphist extension (the reference has no such route): one group per value of `groupByKey` (only the `groupByValues` when given, the others in `remainder`), as elements/count/groupBy/tag; a creation is grouped by the tags it made, a deletion by the tags it deleted, any other contribution by its tags before and after: one that changed the key's value is in the groups of both values (as users/count/groupBy/tag counts its user), so only then the groups overlap.",
+  contributionType:
+    'A maphist extension (the reference has no such route): the groups creation, deletion, tagChange and geometryChange (always all four). The groups may overlap: a contribution that changed tags and geometry is in both tagChange and geometryChange; one that changed nothing visible (a new version with the same tags and geometry in the area) is in none, so the groups need not sum to contributions/count.',
+};
+
 function operationIdOf(method: string, path: string): string {
   return `${method.toLowerCase()}${path.replace(/\/(\w)/g, (_m, c: string) => c.toUpperCase())}`;
 }
@@ -144,13 +154,14 @@ function operation(route: V1Route, method: 'GET' | 'POST', params: ParameterComp
     operationId: operationIdOf(method, route.path),
     responses: v1Responses(route),
   };
+  const extension = route.extension === true ? ` ${EXTENSION_TEXT[route.groupBy[0]!]}` : '';
   if (route.family === 'metadata') {
     op.description = 'Takes no parameters.';
   } else if (method === 'GET') {
-    op.description = `${summary} Parameters in the query string; unknown or repeated parameters are rejected (400).`;
+    op.description = `${summary}${extension} Parameters in the query string; unknown or repeated parameters are rejected (400).`;
     op.parameters = params.query(route);
   } else {
-    op.description = `${summary} Parameters as form fields (for large inputs such as bpolys) or as a JSON object; unknown or repeated parameters are rejected (400).`;
+    op.description = `${summary}${extension} Parameters as form fields (for large inputs such as bpolys) or as a JSON object; unknown or repeated parameters are rejected (400).`;
     op.requestBody = params.formBody(route);
   }
   return op;

@@ -179,6 +179,48 @@ export function v1Responses(route: V1Route): OpenAPIV3.ResponsesObject {
     };
   }
   const content: Record<string, OpenAPIV3.MediaTypeObject> = { 'application/json': json(bodyOf(route)), 'text/csv': CSV };
+  if (route.extension === true) content['application/json'] = { ...content['application/json'], example: extensionExample(route) };
   if (route.groupBy[0] === 'boundary') content['application/geo+json'] = json('FeatureCollection');
   return { '200': { description: 'The aggregated values (`format` chooses JSON, CSV or GeoJSON).', content }, ...ERRORS };
+}
+
+/** The groups of an extension route's example answer (maphist's routes beyond the reference, issue 22). */
+const EXAMPLE_GROUPS: Record<string, [string, number, number][]> = {
+  type: [
+    ['node', 130, 12],
+    ['way', 412, 57],
+    ['relation', 9, 1],
+  ],
+  tag: [
+    ['remainder', 3, 0],
+    ['highway=residential', 204, 31],
+    ['highway=service', 96, 18],
+  ],
+  element: [
+    ['node/2926419119', 2, 0],
+    ['way/6182303', 3, 1],
+  ],
+  contributionType: [
+    ['creation', 120, 15],
+    ['deletion', 14, 2],
+    ['tagChange', 61, 9],
+    ['geometryChange', 310, 40],
+  ],
+};
+
+/** An example answer of an extension route: a `groupByResult` of two intervals per group. */
+function extensionExample(route: V1Route): object {
+  const grouping = route.groupBy[route.groupBy.length - 1]!;
+  const scale = route.density ? 0.37 : 1;
+  return {
+    attribution: { url: 'https://ohsome.org/copyrights', text: '© OpenStreetMap contributors' },
+    apiVersion: '1.10.4',
+    groupByResult: (EXAMPLE_GROUPS[grouping] ?? []).map(([group, a, b]) => ({
+      result: [
+        { fromTimestamp: '2015-01-01T00:00:00Z', toTimestamp: '2016-01-01T00:00:00Z', value: Math.round(a * scale * 100) / 100 },
+        { fromTimestamp: '2016-01-01T00:00:00Z', toTimestamp: '2017-01-01T00:00:00Z', value: Math.round(b * scale * 100) / 100 },
+      ],
+      groupByObject: group,
+    })),
+  };
 }

@@ -2,19 +2,24 @@
  * Runs one aggregation request on the engine and finishes its numbers: the engine call that fits
  * the route, density (docs/reference/v1-reference-behaviour.md §3.2), ratio (§3.3), rounding (§3.6) and the group order of §3.4.
  */
-import type { ContributionGrouping, ContributionQuery, QueryEngine, SnapshotGrouping } from '../../query/model.js';
+import type { ContributionGrouping, ContributionQuery, QueryEngine, RequestGrouping, SnapshotGrouping } from '../../query/model.js';
 import type { V1Request } from './params/parse-v1-request.js';
 import { densityAreas } from './density.js';
 import { finishRatio, finishSeries, sortBoundaryGroupsById, type OutputGroup } from './output.js';
 import type { AggregationRoute } from './route-table.js';
 
-function contributionGrouping(route: AggregationRoute, g: SnapshotGrouping): ContributionGrouping {
+function contributionGrouping(route: AggregationRoute, g: RequestGrouping): ContributionGrouping {
   if (g.by === 'boundaryAndTag') throw new RangeError(`no contribution grouping for ${route.path}`);
   return g;
 }
 
+function snapshotGrouping(route: AggregationRoute, g: RequestGrouping): SnapshotGrouping {
+  if (g.by === 'contributionType' || g.by === 'element') throw new RangeError(`no snapshot grouping for ${route.path}`);
+  return g;
+}
+
 /** groupByValues given empty means "every value" (docs/reference/v1-reference-behaviour.md §1.7). */
-function normalGrouping(g: SnapshotGrouping): SnapshotGrouping {
+function normalGrouping(g: RequestGrouping): RequestGrouping {
   if ((g.by === 'tag' || g.by === 'boundaryAndTag') && g.values !== undefined && g.values.length === 0) return { by: g.by, key: g.key };
   return g;
 }
@@ -39,7 +44,7 @@ export async function executeAggregation(engine: QueryEngine, route: Aggregation
       timestamps: plan.timestamps,
       filter: plan.filter,
       measure: route.measure,
-      grouping: normalGrouping(plan.grouping),
+      grouping: snapshotGrouping(route, normalGrouping(plan.grouping)),
       signal,
     });
     let groups = finishSeries(series, density);

@@ -119,6 +119,10 @@ function groupObject(key: GroupKey, boundaries: OutputBoundary[]): JsonValue {
       return key.key;
     case 'remainder':
       return 'remainder';
+    case 'contributionType':
+      return key.type;
+    case 'element':
+      return `${key.type}/${key.id}`;
     case 'boundaryAndTag':
       return [idObject(key, boundaries), tagLabel(key.tag)];
   }

@@ -6,7 +6,7 @@ import type { Measure } from '../../query/model.js';
 import { V1_ROUTES, type V1Route } from './params/route-parameters.js';
 
 export type RouteFamily = 'elements' | 'users' | 'contributions' | 'contributionsLatest';
-export type RouteGrouping = 'none' | 'boundary' | 'key' | 'tag' | 'type' | 'boundaryAndTag';
+export type RouteGrouping = 'none' | 'boundary' | 'key' | 'tag' | 'type' | 'contributionType' | 'element' | 'boundaryAndTag';
 
 export interface AggregationRoute {
   /** Path below `/v1`, e.g. `/elements/count/density/groupBy/boundary`. */
@@ -16,6 +16,8 @@ export interface AggregationRoute {
   density: boolean;
   ratio: boolean;
   grouping: RouteGrouping;
+  /** One of maphist's routes beyond the reference's (route-parameters.ts). */
+  extension: boolean;
 }
 
 function groupingOf(route: V1Route): RouteGrouping {
@@ -25,7 +27,7 @@ function groupingOf(route: V1Route): RouteGrouping {
   return g as RouteGrouping;
 }
 
-/** The 67 aggregation routes, from the parameter parsers' route table. */
+/** The aggregation routes (the reference's 67 and maphist's 13 extensions), from the parameter parsers' route table. */
 export const AGGREGATION_ROUTES: readonly AggregationRoute[] = V1_ROUTES.filter(
   (r) => r.family === 'elements' || r.family === 'users' || r.family === 'contributions' || r.family === 'contributionsLatest',
 ).map((r) => ({
@@ -35,6 +37,7 @@ export const AGGREGATION_ROUTES: readonly AggregationRoute[] = V1_ROUTES.filter(
   density: r.density,
   ratio: r.ratio,
   grouping: groupingOf(r),
+  extension: r.extension === true,
 }));
 
 /** Contribution-based routes answer per interval (`fromTimestamp`/`toTimestamp`). */
@@ -60,6 +63,8 @@ const GROUP_TEXT: Record<RouteGrouping, string> = {
   key: ', aggregated on the key',
   tag: ', aggregated on the tag',
   type: ', aggregated on the type',
+  contributionType: ', aggregated on the contribution type',
+  element: ', aggregated on the element',
   boundaryAndTag: ', aggregated on the boundary and on the tag',
 };
 

@@ -55,7 +55,11 @@ describe('v2 routes (recording engines)', () => {
       calls.push({ method: 'currentness', query: q, signal: q.signal });
       return q.edges.slice(1).map(() => 1234.4);
     },
-  };
+    async groupedBins(kind: string, q: BinStatsQuery) {
+      calls.push({ method: `groupedBins:${kind}`, query: q, signal: q.signal });
+      return { total: q.edges.slice(1).map(() => 3), groups: new Map([['way', q.edges.slice(1).map(() => 3)]]) };
+    },
+  } as StatsEngine;
   const record: ExtractionRecord = {
     osm_type: 'node',
     osm_id: 1n,

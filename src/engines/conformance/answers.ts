@@ -70,6 +70,12 @@ function v2(text: string): Filter {
   return parseFilter(text, { version: 2 });
 }
 
+/** A grouped v2 statistic as series: `total`, then `group:<label>` in code-point order of the labels. */
+export function groupedSeries(total: number[], groups: ReadonlyMap<string, number[]>): SeriesAnswer[] {
+  const names = [...groups.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [{ key: 'total', values: total }, ...names.map((n) => ({ key: `group:${n}`, values: groups.get(n)! }))];
+}
+
 /** The label of a group key: `total`, `remainder`, `boundary:<id>`, `type:<t>`, `tag:<k>=<v>`, `key:<k>`, `<id>|tag:<k>=<v>`, `<id>|remainder`. */
 export function labelOf(k: GroupKey): string {
   switch (k.kind) {
@@ -84,6 +90,10 @@ export function labelOf(k: GroupKey): string {
       return `tag:${k.key}=${k.value}`;
     case 'key':
       return `key:${k.key}`;
+    case 'contributionType':
+      return `contributionType:${k.type}`;
+    case 'element':
+      return `element:${k.type}/${k.id}`;
     case 'boundaryAndTag':
       return `${k.id}|${k.tag === 'remainder' ? 'remainder' : `tag:${k.tag.key}=${k.tag.value}`}`;
   }
@@ -240,7 +250,9 @@ export async function runCase(engines: Engines, c: ConformanceCase): Promise<Ans
         measure: c.measure,
         clip: c.clip,
         ...(c.groupByKey !== undefined ? { groupByKey: c.groupByKey } : {}),
+        ...(c.groupBy !== undefined ? { groupBy: c.groupBy } : {}),
       });
+      if (c.groupBy !== undefined) return { series: groupedSeries(r.total, r.groups ?? new Map()) };
       const series: SeriesAnswer[] = [{ key: 'total', values: r.total }];
       if (c.groupByKey !== undefined) {
         const names = [...(r.groups ?? new Map<string, number[]>()).keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -251,17 +263,20 @@ export async function runCase(engines: Engines, c: ConformanceCase): Promise<Ans
     case 'stats.contributions':
     case 'stats.contributors': {
       const q = { aoi: caseArea(c, c.aoi), edges: c.edges.map(epochOf), filter: v2(c.filter) };
+      if (c.groupBy !== undefined) {
+        const r = await engines.stats.groupedBins(c.op === 'stats.contributions' ? 'contributions' : 'contributors', q, c.groupBy);
+        return { series: groupedSeries(r.total, r.groups) };
+      }
       const values = c.op === 'stats.contributions' ? await engines.stats.contributions(q) : await engines.stats.contributors(q);
       return { series: [{ key: 'total', values }] };
     }
     case 'stats.currentness': {
-      const values = await engines.stats.currentness({
-        aoi: caseArea(c, c.aoi),
-        edges: c.edges.map(epochOf),
-        filter: v2(c.filter),
-        measure: c.measure,
-        clip: c.clip,
-      });
+      const q = { aoi: caseArea(c, c.aoi), edges: c.edges.map(epochOf), filter: v2(c.filter), measure: c.measure, clip: c.clip };
+      if (c.groupBy !== undefined) {
+        const r = await engines.stats.groupedBins('currentness', q, c.groupBy);
+        return { series: groupedSeries(r.total, r.groups) };
+      }
+      const values = await engines.stats.currentness(q);
       return { series: [{ key: 'total', values }] };
     }
     case 'parquet': {

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { BBox, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { ContributionGrouping, ContributionType, Measure, SnapshotGrouping } from '../../query/model.js';
-import type { StatsMeasure } from '../../query/stats.js';
+import type { StatsGrouping, StatsMeasure } from '../../query/stats.js';
 import { TEST_DATA } from '../../testing/test-data.js';
 
 /** A store an engine is built over: a history file (and a changeset dump) to import. */
@@ -99,9 +99,25 @@ export type ContributionCase = Base & {
   contributionTypes?: ContributionType[];
 };
 export type ExtractCase = Base & { op: 'extract'; kind: ExtractKind; areas: string[]; timestamps: string[]; clipGeometry: boolean };
-export type StatsFeaturesCase = Base & { op: 'stats.features'; aoi: string; timestamps: string[]; measure: StatsMeasure; clip: boolean; groupByKey?: string };
-export type StatsBinsCase = Base & { op: 'stats.contributions' | 'stats.contributors'; aoi: string; edges: string[] };
-export type StatsCurrentnessCase = Base & { op: 'stats.currentness'; aoi: string; edges: string[]; measure: StatsMeasure; clip: boolean };
+/** `groupBy` (issue 22): any grouping of every statistic; its series are `group:<label>`, by code point. */
+export type StatsFeaturesCase = Base & {
+  op: 'stats.features';
+  aoi: string;
+  timestamps: string[];
+  measure: StatsMeasure;
+  clip: boolean;
+  groupByKey?: string;
+  groupBy?: StatsGrouping;
+};
+export type StatsBinsCase = Base & { op: 'stats.contributions' | 'stats.contributors'; aoi: string; edges: string[]; groupBy?: StatsGrouping };
+export type StatsCurrentnessCase = Base & {
+  op: 'stats.currentness';
+  aoi: string;
+  edges: string[];
+  measure: StatsMeasure;
+  clip: boolean;
+  groupBy?: StatsGrouping;
+};
 export type ParquetCase = Base & {
   op: 'parquet';
   kind: 'features' | 'contributions' | 'collections' | 'collections_members';
@@ -330,6 +346,17 @@ export const CASES: readonly ConformanceCase[] = [
   contrib(A, 'users', 'tag-highway', ['center'], 'highway=*', { by: 'tag', key: 'highway' }),
   contrib(A, 'users', 'key', ['multi'], 'type:way', { by: 'key', keys: ['building', 'highway'] }),
   contrib(A, 'users', 'geometry-change', ['holed'], 'building=* or highway=*', { by: 'none' }, ['geometryChange']),
+  // users per element (issue 22): the distinct users of each element with a contribution
+  contrib(H, 'users', 'element-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'element' }),
+  contrib(A, 'users', 'element-holed', ['holed'], 'highway=*', { by: 'element' }),
+  // groupBy/contributionType (issue 22): a contribution in each group whose flag it has; the edge of
+  // an area (cut, holed) needs the exact geometry comparison of single rows.
+  contrib(H, 'contributions', 'contributionType-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'contributionType' }),
+  contrib(H, 'contributions', 'contributionType-cut', ['cut'], 'building=* or highway=*', { by: 'contributionType' }),
+  contrib(H, 'latest', 'contributionType-world', ['world'], 'building=* or amenity=* or highway=* or landuse=*', { by: 'contributionType' }),
+  contrib(A, 'contributions', 'contributionType-holed', ['holed'], 'highway=* or building=*', { by: 'contributionType' }),
+  contrib(A, 'contributions', 'contributionType-center-typed', ['center'], 'highway=* or building=*', { by: 'contributionType' }, ['tagChange', 'creation']),
+  contrib(A, 'latest', 'contributionType-center', ['center'], 'building=* or highway=*', { by: 'contributionType' }),
 
   // ---- version 1 extraction (features compared as sorted records)
   {
@@ -562,6 +589,105 @@ export const CASES: readonly ConformanceCase[] = [
     filter: 'highway=*',
   },
   { id: 'stats-currentness-area-multi', fixture: A, op: 'stats.currentness', aoi: 'multi', edges: A_INT, measure: 'area', clip: false, filter: 'building=*' },
+  // groupBy on every statistic (issue 22): byTag with and without values, byType
+  {
+    id: 'stats-features-count-holed-groupBy-type',
+    fixture: A,
+    op: 'stats.features',
+    aoi: 'holed',
+    timestamps: A_SNAP,
+    measure: 'count',
+    clip: false,
+    filter: 'type:node or type:way or type:relation',
+    groupBy: { by: 'type' },
+  },
+  {
+    id: 'stats-features-length-holed-groupBy-values',
+    fixture: A,
+    op: 'stats.features',
+    aoi: 'holed',
+    timestamps: A_SNAP,
+    measure: 'length',
+    clip: true,
+    filter: 'highway=*',
+    groupBy: { by: 'tag', key: 'highway', values: ['residential', 'service', 'no_such_value'] },
+  },
+  {
+    id: 'stats-contributions-center-groupBy-tag',
+    fixture: A,
+    op: 'stats.contributions',
+    aoi: 'center',
+    edges: A_INT,
+    filter: 'building=* or highway=*',
+    groupBy: { by: 'tag', key: 'highway' },
+  },
+  {
+    id: 'stats-contributions-holed-groupBy-type',
+    fixture: A,
+    op: 'stats.contributions',
+    aoi: 'holed',
+    edges: A_INT,
+    filter: 'type:node or type:way or type:relation',
+    groupBy: { by: 'type' },
+  },
+  {
+    id: 'stats-contributors-center-groupBy-values',
+    fixture: A,
+    op: 'stats.contributors',
+    aoi: 'center',
+    edges: A_INT,
+    filter: 'building=*',
+    groupBy: { by: 'tag', key: 'building', values: ['yes', 'house'] },
+  },
+  {
+    id: 'stats-contributors-multi-groupBy-type',
+    fixture: A,
+    op: 'stats.contributors',
+    aoi: 'multi',
+    edges: A_INT,
+    filter: 'type:node or type:way or type:relation',
+    groupBy: { by: 'type' },
+  },
+  {
+    id: 'stats-currentness-area-holed-groupBy-tag',
+    fixture: A,
+    op: 'stats.currentness',
+    aoi: 'holed',
+    edges: A_INT,
+    measure: 'area',
+    clip: true,
+    filter: 'building=* or landuse=*',
+    groupBy: { by: 'tag', key: 'building' },
+  },
+  {
+    id: 'stats-currentness-count-center-groupBy-type',
+    fixture: A,
+    op: 'stats.currentness',
+    aoi: 'center',
+    edges: A_INT,
+    measure: 'count',
+    clip: false,
+    filter: 'type:node or type:way or type:relation',
+    groupBy: { by: 'type' },
+  },
+  {
+    id: 'stats-contributions-world-groupBy-tag',
+    fixture: H,
+    op: 'stats.contributions',
+    aoi: 'world',
+    edges: H_INT,
+    filter: 'building=* or amenity=* or highway=* or landuse=*',
+    groupBy: { by: 'tag', key: 'amenity' },
+  },
+  {
+    id: 'stats-contributors-cut-groupBy-type',
+    fixture: H,
+    op: 'stats.contributors',
+    aoi: 'cut',
+    edges: H_INT,
+    filter: 'building=* or highway=* or amenity=*',
+    groupBy: { by: 'type' },
+  },
 
   // ---- version 2 GeoParquet extraction (decoded rows)
   {

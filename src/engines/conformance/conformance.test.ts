@@ -33,12 +33,17 @@ const shapes = (c: ConformanceCase): string[] => {
     case 'extract':
       return [`extract:${c.kind}`];
     case 'stats.features':
-      return [`stats.features:${c.measure}`, ...(c.clip ? ['stats.features:clip'] : []), ...(c.groupByKey ? ['stats.features:groupBy'] : [])];
+      return [
+        `stats.features:${c.measure}`,
+        ...(c.clip ? ['stats.features:clip'] : []),
+        ...(c.groupByKey ? ['stats.features:groupBy'] : []),
+        ...(c.groupBy ? [`${c.op}:groupBy:${c.groupBy.by}${c.groupBy.by === 'tag' && c.groupBy.values ? ':values' : ''}`] : []),
+      ];
     case 'stats.currentness':
-      return [`stats.currentness:${c.measure}`];
+      return [`stats.currentness:${c.measure}`, ...(c.groupBy ? [`${c.op}:groupBy:${c.groupBy.by}`] : [])];
     case 'stats.contributions':
     case 'stats.contributors':
-      return [c.op];
+      return [c.op, ...(c.groupBy ? [`${c.op}:groupBy:${c.groupBy.by}`] : [])];
     case 'parquet':
       return [`parquet:${c.kind}`];
   }
@@ -63,6 +68,9 @@ it('the cases cover every plan shape of the contracts', () => {
     'ratio:union',
     'ratio:boundary',
     ...['contributions', 'latest', 'users'].flatMap((op) => ['none', 'boundary', 'type', 'tag', 'key'].map((g) => `${op}:${g}`)),
+    'contributions:contributionType',
+    'latest:contributionType',
+    'users:element',
     'contributions:contributionTypes',
     'latest:contributionTypes',
     'users:contributionTypes',
@@ -76,6 +84,9 @@ it('the cases cover every plan shape of the contracts', () => {
     'stats.features:area',
     'stats.features:clip',
     'stats.features:groupBy',
+    'stats.features:groupBy:type',
+    'stats.features:groupBy:tag:values',
+    ...['stats.contributions', 'stats.contributors', 'stats.currentness'].flatMap((op) => [`${op}:groupBy:tag`, `${op}:groupBy:type`]),
     'stats.currentness:count',
     'stats.currentness:length',
     'stats.currentness:area',

@@ -26,12 +26,12 @@ import polygonClipping from 'polygon-clipping';
 import { compilePredicate, parseFilter } from '../../filter/index.js';
 import { clipToBBox, clipToPolygon } from '../../geometry/clip.js';
 import type { Geometry, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
-import type { ContributionGrouping, ContributionType, Measure, SnapshotGrouping } from '../../query/model.js';
+import { CONTRIBUTION_TYPES, type ContributionGrouping, type ContributionType, type Measure, type SnapshotGrouping } from '../../query/model.js';
 import { importHistory } from '../../store/import-history.js';
 import { openStore } from '../../store/open-store.js';
 import type { ImportedDb } from '../../store/test-support.js';
 import { REPO_ROOT } from '../../testing/test-data.js';
-import { caseArea, compareAnswers, runCase, summarize, type Answer, type SeriesAnswer } from '../conformance/answers.js';
+import { caseArea, compareAnswers, groupedSeries, runCase, summarize, type Answer, type SeriesAnswer } from '../conformance/answers.js';
 import {
   AREAS,
   CASES,
@@ -46,7 +46,7 @@ import {
 import { goldenPath, type Golden } from '../conformance/goldens.js';
 import { bruteContributions, bruteSnapshots, loadAllRows, v1Rows, v2Rows, type BruteArea, type BruteContribution, type BruteRow } from './brute-force.js';
 import { createDuckDbEngines } from './engines.js';
-import { bruteBins, bruteCurrentness, bruteFeatures } from './stats-brute-force.js';
+import { bruteBins, bruteBinsGrouped, bruteCurrentness, bruteCurrentnessGrouped, bruteFeatures } from './stats-brute-force.js';
 
 const BRUTE_V1 = 'oracle: brute force (src/engines/duckdb/brute-force.ts) over every row of the store; groups by the documented rules (conformance-goldens.ts)';
 const BRUTE_V2 = 'oracle: brute force (src/engines/duckdb/stats-brute-force.ts) over every row of the store';
@@ -199,6 +199,10 @@ function labelsOf(g: ContributionGrouping, x: BruteContribution): string[] {
       const out = [...new Set(g.keys)].filter((k) => sets.some((tags) => tagOf(tags, k) !== undefined)).map((k) => `key:${k}`);
       return out.length === 0 ? ['remainder'] : out;
     }
+    case 'contributionType':
+      return CONTRIBUTION_TYPES.filter((t) => x.types.has(t)).map((t) => `contributionType:${t}`);
+    case 'element':
+      return [`element:${['node', 'way', 'relation'][x.typeCode]}/${x.id}`];
   }
 }
 
@@ -253,6 +257,18 @@ function contributionSeries(rows: BruteRow[], c: ContributionCase, areaNames: st
       if (counts.has('remainder')) out.push({ key: 'remainder', values: valuesOf('remainder') });
       for (const k of new Set(g.keys)) out.push({ key: `key:${k}`, values: valuesOf(`key:${k}`) });
       return out;
+    }
+    case 'contributionType':
+      return CONTRIBUTION_TYPES.map((t) => ({ key: `contributionType:${t}`, values: valuesOf(`contributionType:${t}`) }));
+    case 'element': {
+      // the elements with a contribution, by type then id
+      const order = (l: string) => {
+        const [t, id] = l.slice(8).split('/');
+        return [['node', 'way', 'relation'].indexOf(t!), Number(id)] as const;
+      };
+      const labels = [...counts.keys()].filter((l) => l.startsWith('element:'));
+      labels.sort((a, b) => order(a)[0] - order(b)[0] || order(a)[1] - order(b)[1]);
+      return labels.map((l) => ({ key: l, values: valuesOf(l) }));
     }
   }
 }
@@ -459,6 +475,17 @@ async function main(): Promise<void> {
             golden = { case: c, source: BRUTE_V1, answer: { series: contributionsOracle(rows, c) } };
             break;
           case 'stats.features': {
+            if (c.groupBy !== undefined) {
+              const g = bruteFeatures(rows, bruteArea(c, [c.aoi]), {
+                filter: parseFilter(c.filter, { version: 2 }),
+                timestamps: c.timestamps.map(epochOf),
+                measure: c.measure,
+                clip: c.clip,
+                groupBy: c.groupBy,
+              });
+              golden = { case: c, source: BRUTE_V2, answer: { series: groupedSeries(g.total, g.groups!) } };
+              break;
+            }
             const r = bruteFeatures(rows, bruteArea(c, [c.aoi]), {
               filter: parseFilter(c.filter, { version: 2 }),
               timestamps: c.timestamps.map(epochOf),
@@ -473,6 +500,16 @@ async function main(): Promise<void> {
           }
           case 'stats.contributions':
           case 'stats.contributors': {
+            if (c.groupBy !== undefined) {
+              const g = bruteBinsGrouped(rows, bruteArea(c, [c.aoi]), {
+                filter: parseFilter(c.filter, { version: 2 }),
+                edges: c.edges.map(epochOf),
+                groupBy: c.groupBy,
+              });
+              const r = c.op === 'stats.contributions' ? g.contributions : g.contributors;
+              golden = { case: c, source: BRUTE_V2, answer: { series: groupedSeries(r.total, r.groups) } };
+              break;
+            }
             const r = bruteBins(rows, bruteArea(c, [c.aoi]), { filter: parseFilter(c.filter, { version: 2 }), edges: c.edges.map(epochOf) });
             golden = {
               case: c,
@@ -482,6 +519,17 @@ async function main(): Promise<void> {
             break;
           }
           case 'stats.currentness': {
+            if (c.groupBy !== undefined) {
+              const g = bruteCurrentnessGrouped(rows, bruteArea(c, [c.aoi]), {
+                filter: parseFilter(c.filter, { version: 2 }),
+                edges: c.edges.map(epochOf),
+                measure: c.measure,
+                clip: c.clip,
+                groupBy: c.groupBy,
+              });
+              golden = { case: c, source: BRUTE_V2, answer: { series: groupedSeries(g.total, g.groups) } };
+              break;
+            }
             const values = bruteCurrentness(rows, bruteArea(c, [c.aoi]), {
               filter: parseFilter(c.filter, { version: 2 }),
               edges: c.edges.map(epochOf),

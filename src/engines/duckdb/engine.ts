@@ -17,7 +17,8 @@ import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { classifyWith, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
-import { finishGroups, labelsOfCodes, type Grouping } from '../../query/groups.js';
+import { contributionTypeLabels, finishGroups, labelsOfCodes, MAX_ELEMENT_GROUPS, type Grouping } from '../../query/groups.js';
+import { MaphistError } from '../../core/errors.js';
 import { groupCoder } from './sql/groups.js';
 import type {
   AreaOfInterest,
@@ -439,6 +440,8 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     inner: Grouping,
   ): Promise<{ key: GroupKey; values: number[] }[]> {
     const users = mode === 'users';
+    /** groupBy/contributionType: every geometry change is compared exactly, single rows are labelled by their flags. */
+    const byContributionType = inner.by === 'contributionType';
     const intervals = q.timestamps.length - 1;
     const plan = await withPlaced(planAreaSql(area, 'st'), [q.filter], false, q.signal);
     const coder = groupCoder(inner, dict);
@@ -452,6 +455,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       users,
       contributionTypes: q.contributionTypes,
       latest: mode === 'latest',
+      exactGeometry: byContributionType,
     });
     const rows = await queryColumns(sql, q.signal);
     const counts = new Map<string, { value: number[]; present: boolean }>();
@@ -480,6 +484,9 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       if (!labels) labelCache.set(ck, (labels = labelsOfCodes(inner, coder, KINDS[kind], g, gb)));
       return labels;
     };
+    /** The labels of a classified single row: by its flags (groupBy/contributionType) or by its kind and group codes. */
+    const labelsOfSingle = (c: Contribution, g: number, gb: number): string[] =>
+      byContributionType ? contributionTypeLabels(c) : labelsOf(c.creation ? 0 : c.deletion ? 1 : 2, g, gb);
     // A single row is kept as its index in the columns (`row`); its facts are not NULL.
     let singles: { k: number; g: number; gb: number; userId: number; row: number }[] = [];
     let i = 0;
@@ -557,7 +564,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         },
         sideOf(type, id, gRid === null ? null : run),
         sideOf(type, id, pRid === null ? null : pRun),
-        { geometryChange: q.contributionTypes !== undefined, same },
+        { geometryChange: q.contributionTypes !== undefined || byContributionType, same },
       );
       if (!c) continue;
       if (mode === 'latest') {
@@ -567,10 +574,16 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         continue;
       }
       if (!passesTypes(c, q.contributionTypes)) continue;
-      add(labelsOf(c.creation ? 0 : c.deletion ? 1 : 2, g, gb), k, 1, userId);
+      add(labelsOfSingle(c, g, gb), k, 1, userId);
     }
     for (const { c, k, g, gb } of latestOf.values()) {
-      if (passesTypes(c, q.contributionTypes)) add(labelsOf(c.creation ? 0 : c.deletion ? 1 : 2, g, gb), k, 1, c.userId);
+      if (passesTypes(c, q.contributionTypes)) add(labelsOfSingle(c, g, gb), k, 1, c.userId);
+    }
+    if (inner.by === 'element' && userSets.size > MAX_ELEMENT_GROUPS) {
+      throw new MaphistError(
+        'PAYLOAD_TOO_LARGE',
+        `The answer would have ${userSets.size.toLocaleString('en-US')} elements; at most ${MAX_ELEMENT_GROUPS.toLocaleString('en-US')} are answered by groupBy/element. Ask for a smaller area, a shorter time range or a narrower filter.`,
+      );
     }
     if (users) for (const [label, sets] of userSets) counts.set(label, { value: sets.map((s) => s.size), present: true });
     const total = users && (inner.by === 'tag' || inner.by === 'key') ? totalUsers.map((s) => s.size) : undefined;

@@ -8,7 +8,17 @@ import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { valueIdSql } from './sql/groups.js';
-import type { BinStatsQuery, CurrentnessQuery, FeatureStatsQuery, FeatureStatsResult, StatsEngine, StatsMeasure } from '../../query/stats.js';
+import {
+  STATS_TYPE_GROUPS,
+  type BinStatsQuery,
+  type CurrentnessQuery,
+  type FeatureStatsQuery,
+  type FeatureStatsResult,
+  type GroupedBins,
+  type StatsEngine,
+  type StatsGrouping,
+  type StatsMeasure,
+} from '../../query/stats.js';
 import { contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from './sql/stats.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
@@ -151,12 +161,37 @@ export async function createDuckDbStatsEngine(
     return out;
   }
 
+  /**
+   * A grouping's SQL group codes (over the state's tags and over the tags before it) and the label
+   * of a code (null: in no group, only in the total); `always`: the labels answered even when empty.
+   */
+  function grouper(groupBy: StatsGrouping | undefined): { codeSql: string; codeBeforeSql: string; labelOf(code: number): string | null; always: string[] } {
+    if (groupBy === undefined) return { codeSql: '-1', codeBeforeSql: '-1', labelOf: () => null, always: [] };
+    if (groupBy.by === 'type') {
+      // A deletion keeps its type: the code before is the type too.
+      return { codeSql: 'type', codeBeforeSql: 'type', labelOf: (code) => STATS_TYPE_GROUPS[code] ?? null, always: [...STATS_TYPE_GROUPS] };
+    }
+    const keyId = d.keyId(groupBy.key);
+    const requested = groupBy.values === undefined ? undefined : new Set(groupBy.values);
+    return {
+      codeSql: valueIdSql(keyId),
+      codeBeforeSql: valueIdSql(keyId, 'tag_kv_before', 'key_mask_before'),
+      labelOf: (code) => {
+        if (code < 0 || keyId === undefined) return null;
+        const value = d.valueName(keyId, code) ?? '';
+        return requested && !requested.has(value) ? null : value;
+      },
+      always: [...(requested ?? [])],
+    };
+  }
+
   async function features(q: FeatureStatsQuery): Promise<FeatureStatsResult> {
     checkAborted(q.signal);
     const n = q.timestamps.length;
     const plan = planAreaSql(q.aoi);
-    const keyId = q.groupByKey === undefined ? undefined : d.keyId(q.groupByKey);
-    const codeSql = q.groupByKey === undefined ? '-1' : valueIdSql(keyId);
+    const groupBy: StatsGrouping | undefined = q.groupBy ?? (q.groupByKey === undefined ? undefined : { by: 'tag', key: q.groupByKey });
+    const grouping = grouper(groupBy);
+    const codeSql = grouping.codeSql;
     const rows = await query(
       featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }),
       q.signal,
@@ -180,32 +215,80 @@ export async function createDuckDbStatsEngine(
       add(g, x === true ? v : x, 1, f, e);
     }
     const result: FeatureStatsResult = { total: total.values().values };
-    if (q.groupByKey !== undefined) {
+    if (groupBy !== undefined) {
       result.groups = new Map();
       for (const [code, s] of groups) {
         const { values, present } = s.values();
-        if (!present || keyId === undefined) continue;
-        result.groups.set(d.valueName(keyId, code) ?? '', values);
+        const label = grouping.labelOf(code);
+        if (!present || label === null) continue;
+        result.groups.set(label, values);
       }
+      for (const label of grouping.always) if (!result.groups.has(label)) result.groups.set(label, new Array<number>(n).fill(0));
     }
     return result;
   }
 
-  async function binned(q: BinStatsQuery, users: boolean): Promise<number[]> {
+  /** Per-bin counters of the total and of each group label (sums, or distinct users). */
+  function binCounters(bins: number, users: boolean, always: readonly string[]) {
+    const sums = new Map<string | null, number[]>();
+    const sets = new Map<string | null, Set<number>[]>();
+    const of = (label: string | null) => {
+      if (users) {
+        let s = sets.get(label);
+        if (!s) sets.set(label, (s = Array.from({ length: bins }, () => new Set<number>())));
+        return s;
+      }
+      let v = sums.get(label);
+      if (!v) sums.set(label, (v = new Array<number>(bins).fill(0)));
+      return v;
+    };
+    for (const label of always) of(label);
+    of(null); // the total
+    return {
+      /** Adds `value` (or the user) in bin k to the total and to each distinct label. */
+      add(k: number, labels: readonly (string | null)[], value: number, user: number | null) {
+        const seen = new Set<string | null>([null]);
+        for (const l of labels) if (l !== null) seen.add(l);
+        for (const l of seen) {
+          if (users) (of(l) as Set<number>[])[k]!.add(user!);
+          else (of(l) as number[])[k]! += value;
+        }
+      },
+      /** Whether the user already counts in bin k for the total and every one of the labels. */
+      counted(k: number, labels: readonly (string | null)[], user: number): boolean {
+        return [null, ...labels.filter((l) => l !== null)].every((l) => sets.get(l)?.[k]?.has(user) === true);
+      },
+      result(): GroupedBins {
+        const values = (l: string | null) => (users ? sets.get(l)!.map((s) => s.size) : sums.get(l)!);
+        const groups = new Map<string, number[]>();
+        for (const l of users ? sets.keys() : sums.keys()) if (l !== null) groups.set(l, values(l));
+        return { total: values(null), groups };
+      },
+    };
+  }
+
+  async function binned(q: BinStatsQuery, users: boolean, groupBy?: StatsGrouping): Promise<GroupedBins> {
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
     const plan = planAreaSql(q.aoi);
-    const rows = await query(contributionStatsSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'currentOrBefore'), users }), q.signal);
-    const counts = new Array<number>(bins).fill(0);
-    const sets: Set<number>[] = Array.from({ length: bins }, () => new Set());
+    const grouping = grouper(groupBy);
+    const rows = await query(
+      contributionStatsSql({
+        area: plan,
+        edges: q.edges,
+        filterSql: filterSql(q.filter, 'currentOrBefore'),
+        users,
+        ...(groupBy ? { codeSql: grouping.codeSql, codeBeforeSql: grouping.codeBeforeSql } : {}),
+      }),
+      q.signal,
+    );
+    const counters = binCounters(bins, users, grouping.always);
+    /** A contribution's groups: the key's value after it and before it (a deletion's after is -1). */
+    const labelsOf = (g: number, gb: number) => [grouping.labelOf(g), grouping.labelOf(gb)];
     const boundary = rows.filter((r) => r.b !== -1);
-    for (const { k, u, n: c, b } of rows) {
-      if (b !== -1) continue;
-      if (users) sets[k].add(u!);
-      else counts[k] += c;
-    }
-    // Distinct users: a boundary row only matters when its user is not yet counted in its bin.
-    const needed = users ? boundary.filter(({ k, u }) => !sets[k].has(u!)) : boundary;
+    for (const { k, u, g, gb, n: c, b } of rows) if (b === -1) counters.add(k, labelsOf(g, gb), c, u);
+    // Distinct users: a boundary row only matters when its user is not yet counted in its bin (and groups).
+    const needed = users ? boundary.filter(({ k, u, g, gb }) => !counters.counted(k, labelsOf(g, gb), u!)) : boundary;
     const exact = await exactOf(
       plan,
       q.aoi,
@@ -213,38 +296,40 @@ export async function createDuckDbStatsEngine(
       null,
       q.signal,
     );
-    for (const { k, u, b: rid } of needed) {
-      if (!exact.get(rid)) continue;
-      if (users) sets[k].add(u!);
-      else counts[k] += 1;
-    }
-    return users ? sets.map((s) => s.size) : counts;
+    for (const { k, u, g, gb, b: rid } of needed) if (exact.get(rid)) counters.add(k, labelsOf(g, gb), 1, u);
+    return counters.result();
   }
 
-  async function currentness(q: CurrentnessQuery): Promise<number[]> {
+  async function currentness(q: CurrentnessQuery, groupBy?: StatsGrouping): Promise<GroupedBins> {
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
     const plan = planAreaSql(q.aoi);
-    const rows = await query(currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure }), q.signal);
-    const out = new Array<number>(bins).fill(0);
+    const grouping = grouper(groupBy);
+    const rows = await query(
+      currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure, codeSql: grouping.codeSql }),
+      q.signal,
+    );
+    const counters = binCounters(bins, false, grouping.always);
     const boundary = rows.filter((r) => r.b !== -1);
-    for (const { k, v, b } of rows) if (b === -1) out[k] += v;
+    for (const { k, g, v, b } of rows) if (b === -1) counters.add(k, [grouping.labelOf(g)], v, null);
     const undecided: BoundaryRow[] = boundary.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi }));
     const exact = await exactOf(plan, q.aoi, undecided, q.clip ? q.measure : null, q.signal);
-    for (const { k, v, b: rid } of boundary) {
+    for (const { k, g, v, b: rid } of boundary) {
       const x = exact.get(rid);
       if (x === null || x === undefined) continue;
-      out[k] += x === true ? v : x;
+      counters.add(k, [grouping.labelOf(g)], x === true ? v : x, null);
     }
-    return out;
+    return counters.result();
   }
 
   const engine: DuckDbStatsEngine = {
     dictionary: d,
     features,
-    contributors: (q) => binned(q, true),
-    contributions: (q) => binned(q, false),
-    currentness,
+    contributors: async (q) => (await binned(q, true)).total,
+    contributions: async (q) => (await binned(q, false)).total,
+    currentness: async (q) => (await currentness(q)).total,
+    groupedBins: ((kind: 'contributors' | 'contributions' | 'currentness', q: BinStatsQuery | CurrentnessQuery, groupBy: StatsGrouping) =>
+      kind === 'currentness' ? currentness(q as CurrentnessQuery, groupBy) : binned(q, kind === 'contributors', groupBy)) as StatsEngine['groupedBins'],
   };
   return engine;
 }

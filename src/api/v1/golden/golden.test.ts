@@ -69,6 +69,81 @@ describe('v1 golden answers (sample/andorra.osh.pbf)', () => {
 
   const TOWN = '1.515,42.500,1.540,42.515';
 
+  /** A golden answer's groups: JSON groupByResult or CSV columns, group name → values. */
+  const groupsOfBody = (body: string, csv: boolean): Map<string, number[]> => {
+    if (csv) {
+      const lines = body.split('\n').filter((l) => l !== '' && !l.startsWith('#'));
+      const header = lines[0]!.split(';').slice(2);
+      return new Map(header.map((h, i) => [h, lines.slice(1).map((l) => Number(l.split(';')[i + 2]))]));
+    }
+    const doc = JSON.parse(body) as { groupByResult: { groupByObject: string; result: { value: number }[] }[] };
+    return new Map(doc.groupByResult.map((g) => [g.groupByObject, g.result.map((r) => r.value)]));
+  };
+
+  it("the extension routes' goldens (contributions by kind) agree with the reference routes, narrowed to each group", async () => {
+    const { findV1Route } = await import('../params/route-parameters.js');
+    const values = async (path: string, params: [string, string][]) => {
+      const res = await fetch(`${base}/v1${path}?${new URLSearchParams(params)}`);
+      assert.equal(res.status, 200, path);
+      return ((await res.json()) as { result: { value: number }[] }).result.map((r) => r.value);
+    };
+    let checked = 0;
+    for (const c of GOLDEN_CASES) {
+      const route = findV1Route(c.path);
+      if (!route?.extension) continue;
+      const golden = readGolden(c);
+      if (golden.status !== 200) continue;
+      const groups = groupsOfBody(golden.body, golden.contentType.startsWith('text/csv'));
+      const baseRoute = c.path.replace(/\/density/, '').replace(/\/groupBy\/\w+$/, '');
+      const params = c.params.filter(([k]) => !['format', 'showMetadata', 'groupByKey', 'groupByValues'].includes(k));
+      const filter = params.find(([k]) => k === 'filter')?.[1];
+      const narrowed = (extra: string): [string, string][] => [
+        ...params.filter(([k]) => k !== 'filter'),
+        ['filter', filter === undefined ? extra : `(${filter}) and ${extra}`],
+      ];
+      // density: the count over the area of the ungrouped density route
+      const perArea = route.density
+        ? await (async () => {
+            const counts = await values(baseRoute, params);
+            const densities = await values(`${baseRoute}/density`, params);
+            // the area from the interval with the most contributions (its density has the most digits)
+            const k = counts.indexOf(Math.max(...counts));
+            return (v: number[]) => v.map((x) => Math.round(((x * densities[k]!) / counts[k]!) * 100) / 100);
+          })()
+        : (v: number[]) => v;
+      const close = (got: number[], want: number[], what: string) =>
+        assert.ok(
+          got.length === want.length && got.every((g, i) => Math.abs(g - want[i]!) <= (route.density ? Math.max(0.02, want[i]! * 0.005) : 0)),
+          `${c.name} ${what}: ${got} vs ${want}`,
+        );
+      const grouping = route.groupBy[0];
+      if (grouping === 'type') {
+        for (const t of ['node', 'way', 'relation']) close(groups.get(t)!, perArea(await values(baseRoute, narrowed(`type:${t}`))), t);
+      } else if (grouping === 'contributionType') {
+        const types = params.find(([k]) => k === 'contributionType')?.[1].split(',');
+        for (const t of ['creation', 'deletion', 'tagChange', 'geometryChange']) {
+          // with contributionType, a group outside it counts nothing here (creation and deletion carry no change flag)
+          const want =
+            types && !types.includes(t)
+              ? groups.get(t)!.map(() => 0)
+              : perArea(await values(baseRoute, [...params.filter(([k]) => k !== 'contributionType'), ['contributionType', t]]));
+          close(groups.get(t)!, want, t);
+        }
+      } else if (grouping === 'element') {
+        // each element's users: users/count narrowed to that element (the first 20 of them)
+        for (const [name, v] of [...groups].slice(0, 20)) {
+          const [type, id] = name.split('/');
+          close(v, await values(baseRoute, narrowed(`type:${type} and id:${id}`)), name);
+        }
+      } else if (grouping === 'tag' && route.family === 'contributions') {
+        // a contribution is in the group key=v when the tags that group it have it: the count narrowed to key=v
+        for (const [name, v] of groups) if (name !== 'remainder') close(v, perArea(await values(baseRoute, narrowed(name.replace(/=(.*)$/, '="$1"')))), name);
+      } else continue;
+      checked += 1;
+    }
+    assert.ok(checked >= 14, `${checked} goldens checked`);
+  });
+
   it('answers other methods with 405, Allow and the default error body with the attribution', async () => {
     for (const [path, allow] of [
       ['/v1/elements/count', 'GET,POST'],

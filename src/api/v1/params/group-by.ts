@@ -3,7 +3,7 @@
  * split on `,` and trimmed (inner spaces kept); and the grouping a route's groupBy chain asks for.
  */
 import { MaphistError } from '../../../core/errors.js';
-import type { SnapshotGrouping } from '../../../query/model.js';
+import type { RequestGrouping } from '../../../query/model.js';
 import { javaSplitCount } from './java-text.js';
 import { admit } from './limit-check.js';
 import { MSG } from './messages.js';
@@ -41,7 +41,7 @@ export function parseGroupByKeys(value: string | undefined): string[] {
 }
 
 /** The grouping of a route, reading the groupBy parameters it needs (the endpoint-specific checks of docs/reference/v1-reference-behaviour.md §1.3). */
-export function parseGrouping(route: V1Route, params: ReadonlyMap<string, string>): SnapshotGrouping {
+export function parseGrouping(route: V1Route, params: ReadonlyMap<string, string>): RequestGrouping {
   const chain = route.groupBy.join('/');
   switch (chain) {
     case '':
@@ -50,6 +50,10 @@ export function parseGrouping(route: V1Route, params: ReadonlyMap<string, string
       return { by: 'boundary' };
     case 'type':
       return { by: 'type' };
+    case 'contributionType':
+      return { by: 'contributionType' };
+    case 'element':
+      return { by: 'element' };
     case 'key':
       return { by: 'key', keys: parseGroupByKeys(params.get('groupByKeys')) };
     case 'tag':

@@ -9,7 +9,7 @@
 import { MaphistError } from '../../../core/errors.js';
 import type { OsmType } from '../../../core/osm.js';
 import type { Filter } from '../../../filter/index.js';
-import type { AreaOfInterest, ContributionType, Measure, SnapshotGrouping } from '../../../query/model.js';
+import type { AreaOfInterest, ContributionType, Measure, RequestGrouping } from '../../../query/model.js';
 import type { StoreMetadata } from '../../../store/metadata.js';
 import { assertCsvSafeIds, parseBoundary, type BoundaryType } from './boundary.js';
 import { assertWithinDataExtent } from './boundary-extent.js';
@@ -62,7 +62,7 @@ export interface V1Request {
   deprecatedOsmTypes?: OsmType[];
   /** Aggregation routes: the measure (users and contributions: count). */
   measure?: Measure;
-  grouping: SnapshotGrouping;
+  grouping: RequestGrouping;
   density: boolean;
   ratio: boolean;
   /** The effective output format (`geojson` only stays on groupBy/boundary routes; extraction: geojson). */

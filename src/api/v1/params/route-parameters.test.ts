@@ -2,9 +2,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { V1_ROUTES, acceptedParameters, findV1Route } from './route-parameters.js';
 
-test('the route table has the 80 routes of docs/reference/v1-reference-behaviour.md §1.1', () => {
-  assert.equal(V1_ROUTES.length, 80);
-  const count = (f: string) => V1_ROUTES.filter((r) => r.family === f).length;
+test('the route table has the 80 routes of docs/reference/v1-reference-behaviour.md §1.1, and the 13 extensions of issue 22', () => {
+  assert.equal(V1_ROUTES.length, 93);
+  const extensions = V1_ROUTES.filter((r) => r.extension === true);
+  assert.deepEqual(
+    extensions.map((r) => r.path).sort(),
+    [
+      ...['/contributions/count', '/contributions/latest/count'].flatMap((base) =>
+        ['', '/density'].flatMap((d) => ['contributionType', 'tag', 'type'].map((g) => `${base}${d}/groupBy/${g}`)),
+      ),
+      '/users/count/groupBy/element',
+    ].sort(),
+  );
+  const reference = V1_ROUTES.filter((r) => r.extension !== true);
+  assert.equal(reference.length, 80);
+  const count = (f: string) => reference.filter((r) => r.family === f).length;
   assert.equal(count('elements'), 52);
   assert.equal(count('users'), 9);
   assert.equal(count('contributions') + count('contributionsLatest'), 6);
@@ -12,7 +24,7 @@ test('the route table has the 80 routes of docs/reference/v1-reference-behaviour
     count('elementsExtraction') + count('elementsFullHistoryExtraction') + count('contributionsExtraction') + count('contributionsLatestExtraction'),
     12,
   );
-  assert.equal(new Set(V1_ROUTES.map((r) => r.path)).size, 80);
+  assert.equal(new Set(V1_ROUTES.map((r) => r.path)).size, 93);
   assert.deepEqual(findV1Route('/metadata')?.methods, ['GET']);
 });
 
@@ -25,6 +37,9 @@ test('routes carry measure, density, ratio and groupBy chain', () => {
   assert.equal(findV1Route('/elements/count/density/groupBy/key'), undefined);
   assert.equal(findV1Route('/users/count/groupBy/boundary/groupBy/tag'), undefined);
   assert.equal(findV1Route('/contributions/latest/count/groupBy/boundary'), undefined);
+  assert.deepEqual(findV1Route('/contributions/count/density/groupBy/contributionType')!.groupBy, ['contributionType']);
+  assert.equal(findV1Route('/contributions/latest/count/groupBy/tag')!.family, 'contributionsLatest');
+  assert.equal(findV1Route('/contributions/count/groupBy/key'), undefined);
   assert.equal(findV1Route('/elements/length/ratio/groupBy/boundary')!.ratio, true);
   assert.equal(findV1Route('/contributions/latest/centroid')!.family, 'contributionsLatestExtraction');
   assert.equal(findV1Route('/contributions/latest/count/density')!.family, 'contributionsLatest');

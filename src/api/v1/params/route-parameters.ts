@@ -16,7 +16,7 @@ export type V1RouteFamily =
   | 'contributionsLatestExtraction'
   | 'metadata';
 
-export type V1GroupByStep = 'boundary' | 'tag' | 'key' | 'type';
+export type V1GroupByStep = 'boundary' | 'tag' | 'key' | 'type' | 'contributionType' | 'element';
 export type V1ExtractionGeometry = 'geometry' | 'bbox' | 'centroid';
 
 export interface V1Route {
@@ -32,6 +32,12 @@ export interface V1Route {
   /** The groupBy chain in path order: [], ['tag'], ['boundary', 'tag'], … */
   readonly groupBy: readonly V1GroupByStep[];
   readonly methods: readonly ('GET' | 'POST')[];
+  /**
+   * true for maphist's own routes beyond the reference's 80 (issue 22: contributions and latest
+   * contributions grouped by type, tag and contribution type; users per element); the reference
+   * never answers them.
+   */
+  readonly extension?: boolean;
 }
 
 const AGGREGATIONS: readonly Measure[] = ['count', 'length', 'perimeter', 'area'];
@@ -40,7 +46,7 @@ const BOTH = ['GET', 'POST'] as const;
 
 function buildRoutes(): V1Route[] {
   const routes: V1Route[] = [];
-  const agg = (family: V1RouteFamily, base: string, measure: Measure, tail: string): void => {
+  const agg = (family: V1RouteFamily, base: string, measure: Measure, tail: string, extension = false): void => {
     const steps = tail.split('/').filter((s) => s !== '');
     const groupBy: V1GroupByStep[] = [];
     for (let i = 0; i < steps.length; i++) if (steps[i] === 'groupBy') groupBy.push(steps[i + 1] as V1GroupByStep);
@@ -52,6 +58,7 @@ function buildRoutes(): V1Route[] {
       ratio: steps.includes('ratio'),
       groupBy,
       methods: BOTH,
+      ...(extension ? { extension: true } : {}),
     });
   };
   for (const m of AGGREGATIONS) {
@@ -86,10 +93,21 @@ function buildRoutes(): V1Route[] {
   ]) {
     agg('users', '/users/count', 'count', tail);
   }
+  // maphist's extension (issue 22, the reference's issue #197): the distinct users per element.
+  agg('users', '/users/count', 'count', '/groupBy/element', true);
   for (const tail of ['', '/density', '/groupBy/boundary', '/density/groupBy/boundary']) {
     agg('contributions', '/contributions/count', 'count', tail);
   }
   for (const tail of ['', '/density']) agg('contributionsLatest', '/contributions/latest/count', 'count', tail);
+  // maphist's extensions (issue 22; src/api/v1/params/README.md, "Contributions by kind").
+  for (const [family, base] of [
+    ['contributions', '/contributions/count'],
+    ['contributionsLatest', '/contributions/latest/count'],
+  ] as const) {
+    for (const density of ['', '/density']) {
+      for (const g of ['type', 'tag', 'contributionType']) agg(family, base, 'count', `${density}/groupBy/${g}`, true);
+    }
+  }
   const extraction: [string, V1RouteFamily][] = [
     ['/elements', 'elementsExtraction'],
     ['/elementsFullHistory', 'elementsFullHistoryExtraction'],
@@ -105,7 +123,10 @@ function buildRoutes(): V1Route[] {
   return routes;
 }
 
-/** Every version-1 route (80: 52 elements, 9 users, 6 contributions, 12 extraction, metadata). */
+/**
+ * Every version-1 route: the reference's 80 (52 elements, 9 users, 6 contributions, 12 extraction,
+ * metadata) and maphist's 13 extensions (`extension: true`).
+ */
 export const V1_ROUTES: readonly V1Route[] = Object.freeze(buildRoutes());
 
 const BY_PATH = new Map(V1_ROUTES.map((r) => [r.path, r]));

@@ -1,8 +1,9 @@
 /**
  * The CSV statistics answer (docs/reference/v2-reference-and-contributions-format.md §1.5): three `# ` comment lines, a header, one row per timestamp or
  * bin; `;` between fields, `\n` after each line, fields quoted with `"` only when they must be.
- * Grouped: `timestamp;value;tagvalue`, first the rows of each group (sorted), then the totals with
- * an empty tag value.
+ * Grouped: `timestamp;value;tagvalue` (`start;end;value;tagvalue` for bins; the column is `type`
+ * for groupBy byType), first the rows of each group (in answer order), then the totals with an
+ * empty group.
  */
 import { ATTRIBUTION, API_VERSION_V2 } from '../../attribution.js';
 import type { StatsTable } from './stats-result.js';
@@ -17,14 +18,21 @@ export function csvField(value: string): string {
 export function statsCsv(table: StatsTable): string {
   const lines = [`# apiVersion: ${API_VERSION_V2}`, `# attribution.url: ${ATTRIBUTION.url}`, `# attribution.text: ${ATTRIBUTION.text}`];
   const row = (...fields: (string | number)[]) => lines.push(fields.map((f) => csvField(String(f))).join(';'));
+  const column = table.groupColumn ?? 'tagvalue';
   if (table.kind === 'bins') {
-    row('start', 'end', 'value');
-    table.value.forEach((v, i) => row(table.start[i]!, table.end[i]!, v));
+    if (table.groups === undefined) {
+      row('start', 'end', 'value');
+      table.value.forEach((v, i) => row(table.start[i]!, table.end[i]!, v));
+    } else {
+      row('start', 'end', 'value', column);
+      for (const [group, values] of table.groups) values.forEach((v, i) => row(table.start[i]!, table.end[i]!, v, group));
+      table.value.forEach((v, i) => row(table.start[i]!, table.end[i]!, v, ''));
+    }
   } else if (table.groups === undefined) {
     row('timestamp', 'value');
     table.value.forEach((v, i) => row(table.timestamp[i]!, v));
   } else {
-    row('timestamp', 'value', 'tagvalue');
+    row('timestamp', 'value', column);
     for (const [group, values] of table.groups) values.forEach((v, i) => row(table.timestamp[i]!, v, group));
     table.value.forEach((v, i) => row(table.timestamp[i]!, v, ''));
   }

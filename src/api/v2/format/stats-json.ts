@@ -1,6 +1,6 @@
 /**
  * The JSON statistics answer (docs/reference/v2-reference-and-contributions-format.md §1.5, OpenAPI 2.0.0a8): `{apiVersion, attribution, result}` with a
- * columnar result; grouped series add `values: {"<tag value>": […]}` in sorted order. Printed by
+ * columnar result; grouped series and bins add `values: {"<tag value or type>": […]}` in answer order. Printed by
  * hand so that tag values like "1" keep their sorted place (JSON.stringify would move
  * integer-like keys first).
  */
@@ -11,10 +11,10 @@ const j = JSON.stringify;
 
 export function statsJson(table: StatsTable): string {
   let result: string;
+  const values = table.groups === undefined ? '' : `,"values":{${table.groups.map(([k, v]) => `${j(k)}:${j(v)}`).join(',')}}`;
   if (table.kind === 'bins') {
-    result = `{"start":${j(table.start)},"end":${j(table.end)},"value":${j(table.value)}}`;
+    result = `{"start":${j(table.start)},"end":${j(table.end)},"value":${j(table.value)}${values}}`;
   } else {
-    const values = table.groups === undefined ? '' : `,"values":{${table.groups.map(([k, v]) => `${j(k)}:${j(v)}`).join(',')}}`;
     result = `{"timestamp":${j(table.timestamp)},"value":${j(table.value)}${values}}`;
   }
   return `{"apiVersion":${j(API_VERSION_V2)},"attribution":${j(ATTRIBUTION)},"result":${result}}`;

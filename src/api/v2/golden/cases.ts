@@ -83,6 +83,61 @@ export const V2_GOLDEN_CASES: V2GoldenCase[] = [
   stats('stats-currentness-count-csv', '/stats/currentness/count.csv', { aoi: TOWN, filter: BUILDINGS, time: BINS }),
   stats('stats-currentness-length-json', '/stats/currentness/length.json', { aoi: TOWN, filter: HIGHWAYS, time: BINS }),
   stats('stats-currentness-area-json', '/stats/currentness/area.json', { aoi: TOWN, filter: BUILDINGS, time: BINS, clip: true }),
+  // ---- groupBy on every statistic (issue 22: byTag with values, byType; numbers checked against the
+  // brute-force oracle in src/engines/conformance cases stats-*-groupBy-* and src/api/v2/groupby.http.test.ts) ----
+  stats('stats-features-count-groupby-type', '/stats/features/count.json', { aoi: TOWN, filter: '*', time: SERIES, groupBy: { type: 'byType' } }),
+  stats('stats-features-length-groupby-values-csv', '/stats/features/length.csv', {
+    aoi: TOWN,
+    filter: HIGHWAYS,
+    time: SERIES,
+    clip: true,
+    groupBy: { type: 'byTag', key: 'highway', values: ['residential', 'primary', 'motorway'] },
+  }),
+  stats('stats-features-area-groupby-type-csv', '/stats/features/area.csv', {
+    aoi: TOWN,
+    filter: 'geometry:polygon',
+    time: SERIES,
+    groupBy: { type: 'byType' },
+  }),
+  stats('stats-contributors-count-groupby-tag', '/stats/contributors/count.json', {
+    aoi: TOWN,
+    filter: 'highway=*',
+    time: BINS,
+    groupBy: { type: 'byTag', key: 'highway' },
+  }),
+  stats('stats-contributors-count-groupby-type-csv', '/stats/contributors/count.csv', { aoi: TOWN, filter: '*', time: BINS, groupBy: { type: 'byType' } }),
+  stats('stats-contributions-count-groupby-type', '/stats/contributions/count.json', {
+    aoi: TOWN,
+    filter: BUILDINGS + ' or ' + HIGHWAYS,
+    time: BINS,
+    groupBy: { type: 'byType' },
+  }),
+  stats('stats-contributions-count-groupby-values-csv', '/stats/contributions/count.csv', {
+    aoi: TOWN,
+    filter: 'building=*',
+    time: BINS,
+    groupBy: { type: 'byTag', key: 'building', values: ['yes', 'house'] },
+  }),
+  stats('stats-currentness-count-groupby-tag', '/stats/currentness/count.json', {
+    aoi: TOWN,
+    filter: HIGHWAYS,
+    time: BINS,
+    groupBy: { type: 'byTag', key: 'highway' },
+  }),
+  stats('stats-currentness-area-groupby-type-csv', '/stats/currentness/area.csv', {
+    aoi: TOWN,
+    filter: 'geometry:polygon',
+    time: BINS,
+    clip: true,
+    groupBy: { type: 'byType' },
+  }),
+  bad('error-groupby-type-with-key', '/stats/contributions/count.json', { aoi: TOWN, filter: '*', time: BINS, groupBy: { type: 'byType', key: 'highway' } }),
+  bad('error-groupby-values-empty', '/stats/currentness/count.json', {
+    aoi: TOWN,
+    filter: '*',
+    time: BINS,
+    groupBy: { type: 'byTag', key: 'highway', values: [] },
+  }),
   // ---- version 2's scope: nodes, ways, multipolygon and boundary relations (testdata/testcases/v2-scope pins the rule) ----
   stats('stats-features-count-route-relations', '/stats/features/count.json', { aoi: COUNTRY, filter: ROUTES, time: SERIES }),
   stats('stats-contributions-count-route-relations', '/stats/contributions/count.json', { aoi: COUNTRY, filter: ROUTES, time: SERIES }),

@@ -221,9 +221,25 @@ describe('v2 filter, clip, groupBy, member_filter', () => {
   });
 
   it('reads groupBy and member_filter', () => {
-    assert.equal(parseGroupBy({ type: 'byTag', key: 'building' }), 'building');
+    assert.deepEqual(parseGroupBy({ type: 'byTag', key: 'building' }), { by: 'tag', key: 'building' });
     assert.equal(parseGroupBy(null), undefined);
-    rejects(() => parseGroupBy({ type: 'byKey', key: 'x' }), /'byTag'/, ['groupBy', 'type']);
+    rejects(() => parseGroupBy({ type: 'byKey', key: 'x' }), /^Input should be 'byTag' or 'byType'$/, ['groupBy', 'type']);
+    // maphist's extensions (issue 22): values, byType
+    assert.deepEqual(parseGroupBy({ type: 'byTag', key: 'highway', values: ['primary', 'service', 'primary'] }), {
+      by: 'tag',
+      key: 'highway',
+      values: ['primary', 'service'],
+    });
+    assert.deepEqual(parseGroupBy({ type: 'byTag', key: 'highway', values: null }), { by: 'tag', key: 'highway' });
+    assert.deepEqual(parseGroupBy({ type: 'byType' }), { by: 'type' });
+    rejects(() => parseGroupBy({ type: 'byType', key: 'x' }), /Extra inputs/, ['groupBy', 'key']);
+    rejects(() => parseGroupBy({ type: 'byTag', key: 'x', values: [] }), /at least 1 item/, ['groupBy', 'values']);
+    rejects(() => parseGroupBy({ type: 'byTag', key: 'x', values: ['a', 2] }), /valid string/, ['groupBy', 'values', 1]);
+    rejects(
+      () => parseGroupBy({ type: 'byTag', key: 'x', values: Array.from({ length: 1001 }, (_, i) => `v${i}`) }),
+      /^At most 1,000 values in groupBy.values are accepted; the request has 1,001\. Split them over several requests\.$/,
+      ['groupBy', 'values'],
+    );
     assert.equal(parseMemberFilter(null), null);
     rejects(() => parseMemberFilter('a='), /line 1/, ['member_filter']);
   });

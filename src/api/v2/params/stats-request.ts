@@ -42,21 +42,29 @@ export function featureStatsRequest(body: unknown, measure: StatsMeasure, format
       filter: parseV2Filter(b.filter),
       clip: parseClip(b.clip, 'stats/features', 'POST'),
     };
-    const key = parseGroupBy(b.groupBy);
-    if (key !== undefined) request.groupByKey = key;
+    const groupBy = parseGroupBy(b.groupBy);
+    if (groupBy !== undefined) {
+      request.groupBy = groupBy;
+      if (groupBy.by === 'tag' && groupBy.values === undefined) request.groupByKey = groupBy.key;
+    }
     return request;
   });
 }
 
 export function binStatsRequest(body: unknown, kind: BinKind, measure: StatsMeasure, format: StatsFormat, ctx: TimestampContext): BinStatsRequest {
   const b = record(body);
-  return inPart('body', () => ({
-    kind,
-    format,
-    measure,
-    aoi: parseAoi(b.aoi),
-    edges: parseBinsTime(b.time, ctx),
-    filter: parseV2Filter(b.filter),
-    clip: kind === 'currentness' ? parseClip(b.clip, 'stats/currentness', 'POST') : false,
-  }));
+  return inPart('body', () => {
+    const request: BinStatsRequest = {
+      kind,
+      format,
+      measure,
+      aoi: parseAoi(b.aoi),
+      edges: parseBinsTime(b.time, ctx),
+      filter: parseV2Filter(b.filter),
+      clip: kind === 'currentness' ? parseClip(b.clip, 'stats/currentness', 'POST') : false,
+    };
+    const groupBy = parseGroupBy(b.groupBy);
+    if (groupBy !== undefined) request.groupBy = groupBy;
+    return request;
+  });
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { API_KEY_SECURITY } from '../../docs/v2-security.js';
-import type { StatsMeasure } from '../../../query/stats.js';
+import type { GroupedBins, StatsMeasure } from '../../../query/stats.js';
 import { CSV_CONTENT_TYPE, statsCsv } from '../format/stats-csv.js';
 import { statsJson } from '../format/stats-json.js';
 import { binsTable, seriesTable, type StatsTable } from '../format/stats-result.js';
@@ -55,25 +55,40 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
     for (const measure of MEASURES) {
       post(`/stats/features/${measure}.${format}`, FEATURE_STATS_BODY_SCHEMA, async (body, reply, { data, time }) => {
         const r = featureStatsRequest(body, measure, format, time);
+        const grouping = r.groupByKey !== undefined ? { groupByKey: r.groupByKey } : {};
         const result = await limited(reply, (signal) =>
-          data.stats.features({ aoi: r.aoi, timestamps: r.timestamps, filter: r.filter, measure, clip: r.clip, groupByKey: r.groupByKey, signal }),
+          data.stats.features({
+            aoi: r.aoi,
+            timestamps: r.timestamps,
+            filter: r.filter,
+            measure,
+            clip: r.clip,
+            ...grouping,
+            ...(r.groupBy ? { groupBy: r.groupBy } : {}),
+            signal,
+          }),
         );
-        return send(reply, format, seriesTable(r.timestamps, result));
+        return send(reply, format, seriesTable(r.timestamps, result, r.groupBy));
       });
       post(`/stats/currentness/${measure}.${format}`, CURRENTNESS_BODY_SCHEMA, async (body, reply, { data, time }) => {
         const r = binStatsRequest(body, 'currentness', measure, format, time);
-        const values = await limited(reply, (signal) =>
-          data.stats.currentness({ aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip, signal }),
+        const q = { aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip };
+        const groupBy = r.groupBy;
+        const values = await limited<number[] | GroupedBins>(reply, (signal) =>
+          groupBy ? data.stats.groupedBins('currentness', { ...q, signal }, groupBy) : data.stats.currentness({ ...q, signal }),
         );
-        return send(reply, format, binsTable(r.edges, values));
+        return send(reply, format, binsTable(r.edges, values, groupBy));
       });
     }
     for (const kind of ['contributors', 'contributions'] as const satisfies BinKind[]) {
       post(`/stats/${kind}/count.${format}`, BIN_STATS_BODY_SCHEMA, async (body, reply, { data, time }) => {
         const r = binStatsRequest(body, kind, 'count', format, time);
         const q = { aoi: r.aoi, edges: r.edges, filter: r.filter };
-        const values = await limited(reply, (signal) => data.stats[kind]({ ...q, signal }));
-        return send(reply, format, binsTable(r.edges, values));
+        const groupBy = r.groupBy;
+        const values = await limited<number[] | GroupedBins>(reply, (signal) =>
+          groupBy ? data.stats.groupedBins(kind, { ...q, signal }, groupBy) : data.stats[kind]({ ...q, signal }),
+        );
+        return send(reply, format, binsTable(r.edges, values, groupBy));
       });
     }
   }

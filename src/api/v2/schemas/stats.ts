@@ -28,7 +28,7 @@ export const FEATURE_STATS_BODY_SCHEMA = {
 export const BIN_STATS_BODY_SCHEMA = {
   type: 'object',
   description: 'Contributors (distinct users) or contributions per time bin, of the features matching the filter (before or after the edit) in the aoi.',
-  properties: { aoi: AOI_SCHEMA, filter: FILTER_SCHEMA, time: TIME_BINS_SCHEMA },
+  properties: { aoi: AOI_SCHEMA, filter: FILTER_SCHEMA, time: TIME_BINS_SCHEMA, groupBy: GROUP_BY_SCHEMA },
   required: ['aoi', 'filter', 'time'],
   additionalProperties: false,
   examples: [{ aoi: [1.515, 42.5, 1.54, 42.515], filter: 'building=*', time: { start: '2015-01-01T00:00:00Z', end: '2020-01-01T00:00:00Z', interval: 'P1Y' } }],
@@ -37,7 +37,7 @@ export const BIN_STATS_BODY_SCHEMA = {
 export const CURRENTNESS_BODY_SCHEMA = {
   type: 'object',
   description: 'Of the current features matching the filter in the aoi: count, length or area by the time bin of their last edit.',
-  properties: { aoi: AOI_SCHEMA, filter: FILTER_SCHEMA, time: TIME_BINS_SCHEMA, clip: clipSchema(false, 'lengths and areas') },
+  properties: { aoi: AOI_SCHEMA, filter: FILTER_SCHEMA, time: TIME_BINS_SCHEMA, groupBy: GROUP_BY_SCHEMA, clip: clipSchema(false, 'lengths and areas') },
   required: ['aoi', 'filter', 'time'],
   additionalProperties: false,
   examples: [{ aoi: [1.515, 42.5, 1.54, 42.515], filter: 'highway=*', time: { start: 'earliest', end: 'latest', binSize: 'P1Y' } }],

@@ -39,6 +39,13 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: {
       return { codeSql: '0', labelsOf: () => ['total'] };
     case 'type':
       return { codeSql: 'type', labelsOf: (code) => [`type:${TYPE_NAMES[code]}`] };
+    case 'element':
+      // The element (query/groups.ts elementOfCode): every state of an element has the same code.
+      return { codeSql: '(id * 4 + type)', labelsOf: (code) => [`element:${code}`] };
+    case 'contributionType':
+      // The state's tag-change flag (against the previous kept state); the kind and the exact
+      // geometry comparison come from the contribution query (query/groups.ts labelsOfCodes).
+      return { codeSql: 'CASE WHEN tag_change THEN 1 ELSE 0 END', labelsOf: (code) => (code === 1 ? ['ct:tagChange'] : []) };
     case 'tag': {
       const keyId = dict.keyId(grouping.key);
       const requested = grouping.values ? new Set(grouping.values) : undefined;

@@ -110,22 +110,31 @@ function checkEdges(edges: readonly number[]): void {
 export interface CurrentnessRow extends ScanRow {
   k: number;
   v: number;
+  /** The group code (`codeSql`; -1 without grouping). */
+  g: number;
 }
-export function currentnessSql(p: { area: SqlAreaPlan; edges: readonly number[]; filterSql: string; measure: StatsMeasure }): Statement<CurrentnessRow> {
+export function currentnessSql(p: {
+  area: SqlAreaPlan;
+  edges: readonly number[];
+  filterSql: string;
+  measure: StatsMeasure;
+  /** The state's group code (groupBy; default -1: none). */
+  codeSql?: string;
+}): Statement<CurrentnessRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
   return statement(
-    `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
+    `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b, min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
-  SELECT ${bin.sql} AS k, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
+  SELECT ${bin.sql} AS k, ${p.codeSql ?? '-1'} AS g, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, ${MEASURE_COLUMN[p.measure]} AS v, type AS bt, id AS bi
   FROM states
   WHERE valid_to = ${OPEN_END} AND NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL}
     AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
-GROUP BY k, b`,
-    ['k', 'v', 'n', 'b', 'bt', 'bi'],
+GROUP BY k, g, b`,
+    ['k', 'g', 'v', 'n', 'b', 'bt', 'bi'],
   );
 }
 
@@ -140,22 +149,34 @@ GROUP BY k, b`,
 export interface ContributionStatsRow extends ScanRow {
   k: number;
   u: number | null;
+  /** The group codes of the state's tags (-1 for a deletion) and of the tags before it (-1 without grouping). */
+  g: number;
+  gb: number;
 }
-export function contributionStatsSql(p: { area: SqlAreaPlan; edges: readonly number[]; filterSql: string; users: boolean }): Statement<ContributionStatsRow> {
+export function contributionStatsSql(p: {
+  area: SqlAreaPlan;
+  edges: readonly number[];
+  filterSql: string;
+  users: boolean;
+  /** The group codes (groupBy) over the state's tags and over the tags before it; default -1: none. */
+  codeSql?: string;
+  codeBeforeSql?: string;
+}): Statement<ContributionStatsRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
+  const g = p.codeSql === undefined ? '-1' : `CASE WHEN deleted THEN -1 ELSE ${p.codeSql} END`;
   return statement(
-    `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, count(*)::DOUBLE AS n, b::DOUBLE AS b,
+    `${withClause(p.area, bin.withSql)}SELECT k::INTEGER AS k, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS u, g::DOUBLE AS g, gb::DOUBLE AS gb, count(*)::DOUBLE AS n, b::DOUBLE AS b,
        min(bt)::INTEGER AS bt, min(bi)::DOUBLE AS bi
 FROM (
-  SELECT ${bin.sql} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, type AS bt, id AS bi
+  SELECT ${bin.sql} AS k, ${p.users ? 'user_id' : 'NULL'} AS user_id, ${g} AS g, ${p.codeBeforeSql ?? '-1'} AS gb, CASE WHEN ${sureSql(p.area)} THEN -1 ELSE rowid END AS b, type AS bt, id AS bi
   FROM states
   WHERE NOT collapsed AND geometry_type <> 0 AND valid_from >= ${integer(ed[0])} AND valid_from < ${integer(ed[ed.length - 1])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
-GROUP BY k, user_id, b`,
-    ['k', 'u', 'n', 'b', 'bt', 'bi'],
+GROUP BY k, user_id, g, gb, b`,
+    ['k', 'u', 'g', 'gb', 'n', 'b', 'bt', 'bi'],
   );
 }
 
