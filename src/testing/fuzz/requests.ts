@@ -53,6 +53,13 @@ const BCIRCLES = ['1.52,42.51,1000', 'c1:1.52,42.51,500|c2:-6.77,62.0,2000', '73
 const POLY_RING = '1.5,42.5,1.55,42.5,1.55,42.55,1.5,42.55,1.5,42.5';
 const BPOLYS = [
   POLY_RING,
+  // Boundaries by relation id (issue 22): multipolygons of the four-country store, an id it lacks, odd ids.
+  'relation/3729343',
+  'a:relation/3729316|b:relation/3731148',
+  'relation/3067431',
+  'relation/1',
+  'x:relation/99999999999999999999',
+  'relation/-5|relation/abc',
   `a:${POLY_RING}|b:-7.0,62.0,-6.8,62.0,-6.8,62.1,-7.0,62.0`,
   '1.42,42.43,1.78,42.43,1.70,42.55,1.78,42.65,1.42,42.65,1.42,42.43',
   JSON.stringify({
@@ -190,13 +197,30 @@ function v1Send(
   kind: string,
   route: string,
   pairs: Pairs,
-  how = rng.weighted([[5, 'get'] as const, [3, 'form'] as const, [2, 'multipart'] as const]),
+  how = rng.weighted([[5, 'get'] as const, [3, 'form'] as const, [2, 'multipart'] as const, [2, 'json'] as const]),
 ): Draft {
   const path = `/v1${route}`;
+  if (how === 'json') return { kind: `${kind}-json`, method: 'POST', path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(v1Json(rng, pairs))) };
   if (how === 'get') return { kind: `${kind}-get`, method: 'GET', path: pairs.length ? `${path}?${query(pairs)}` : path, headers: {} };
   if (how === 'form') return { kind: `${kind}-form`, method: 'POST', path, headers: { 'content-type': FORM }, body: Buffer.from(query(pairs)) };
   const m = multipart(rng, pairs);
   return { kind: `${kind}-multipart`, method: 'POST', path, headers: { 'content-type': m.contentType }, body: m.body };
+}
+
+/**
+ * The pairs as a v1 JSON body (issue 22): strings, or — for lists — arrays of strings or numbers, a
+ * GeoJSON object for bpolys, and now and then a value of the wrong JSON type.
+ */
+function v1Json(rng: Rng, pairs: Pairs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of pairs) {
+    if (rng.chance(0.03)) out[k] = rng.pick([null, 1e308, true, {}, [[]], [null], -1]);
+    else if (k === 'bpolys' && v.startsWith('{') && rng.chance(0.5)) out[k] = JSON.parse(v);
+    else if ((k === 'bboxes' || k === 'bcircles') && rng.chance(0.4)) out[k] = v.split('|').map((b) => (rng.chance(0.5) ? b : b.split(',').map(Number)));
+    else if (['time', 'groupByKeys', 'groupByValues', 'keys', 'values', 'types', 'properties'].includes(k) && rng.chance(0.4)) out[k] = v.split(',');
+    else out[k] = v;
+  }
+  return out;
 }
 
 function json(kind: string, method: string, path: string, value: unknown): Draft {
@@ -360,7 +384,15 @@ const V2_PREFIXES = ['/v2-rc', '/v2'];
 function v2StatsBody(rng: Rng, kind: 'features' | 'bins' | 'currentness'): Record<string, unknown> {
   const body: Record<string, unknown> = { aoi: rng.pick(V2_AOIS), filter: v2Filter(rng) };
   body.time = kind === 'features' && rng.chance(0.4) ? rng.pick(V2_TIMESTAMPS) : v2Series(rng);
-  if (kind === 'features' && rng.chance(0.3)) body.groupBy = rng.chance(0.8) ? { type: 'byTag', key: rng.pick(KEYS) } : null;
+  // groupBy by tag (with or without values) and by type on every statistic (issue 22).
+  if (rng.chance(0.3))
+    body.groupBy = rng.weighted<unknown>([
+      [5, { type: 'byTag', key: rng.pick(KEYS) }],
+      [2, { type: 'byTag', key: rng.pick(KEYS), values: rng.some(VALUES, 0, 3) }],
+      [2, { type: 'byType' }],
+      [1, null],
+      [1, { type: rng.pick(['byKey', 'bytype', '']), key: rng.pick(HOSTILE_VALUES) }],
+    ]);
   if (kind !== 'bins' && rng.chance(0.4)) body.clip = rng.chance(0.5);
   return body;
 }
@@ -867,6 +899,19 @@ function hostileCatalogue(): (() => Draft)[] {
       headers: {},
     }),
     () => ({ kind: 'hostile:v2-get-non-utf8', method: 'GET', path: '/v2-rc/filter/validation?filter=%FF%FE', headers: {} }),
+    // Issue 22's inputs: a JSON body of 100,000 bboxes, 1,000 relations, 1,001 v2 groupBy values, deep JSON.
+    () =>
+      json('hostile:v1-json-100000-bboxes', 'POST', '/v1/elements/count/groupBy/boundary', {
+        bboxes: many(100_000, (i) => `b${i}:1.5,42.5,1.51,42.51`, '|').split('|'),
+        time: '2016-01-01',
+      }),
+    () => v1Get('1000-relations', '/elements/area/groupBy/boundary', `bpolys=${many(1000, (i) => `r${i}:relation/${3_700_000 + i}`, '|')}&time=2016-01-01`),
+    () =>
+      json('hostile:v2-1001-groupBy-values', 'POST', '/v2-rc/stats/features/count.json', {
+        ...STATS_OK,
+        groupBy: { type: 'byTag', key: 'building', values: many(1001, (i) => `v${i}`, ',').split(',') },
+      }),
+    () => ({ kind: 'hostile:v1-json-deep', method: 'POST', path: '/v1/elements/count', headers: { 'content-type': 'application/json' }, body: Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }),
     () => ({ kind: 'hostile:v2-huge-query', method: 'GET', path: `/v2-rc/filter/validation?filter=${'a'.repeat(200_000)}`, headers: {} }),
     () => ({
       kind: 'hostile:gzip-garbage',
