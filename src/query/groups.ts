@@ -155,9 +155,11 @@ export function labelsOfCodes(grouping: Grouping, coder: GroupLabels, kind: 'cre
     case 'element':
       return coder.labelsOf(after);
     case 'contributionType':
-      // The code is the tag-change flag (src/engines/duckdb/sql/groups.ts); the rows labelled by
-      // codes have no geometry change (those are classified one by one: contributionTypeLabels).
-      return kind === 'creation' ? ['ct:creation'] : kind === 'deletion' ? ['ct:deletion'] : after === 1 ? ['ct:tagChange'] : [];
+      // The code holds the tag-change (1) and geometry-change (2) flags of a change between two
+      // sides inside the area (src/engines/duckdb/sql/groups.ts); rows on the area's edge are
+      // classified one by one (contributionTypeLabels).
+      if (kind !== 'change') return [kind === 'creation' ? 'ct:creation' : 'ct:deletion'];
+      return [...(after & 1 ? ['ct:tagChange'] : []), ...(after & 2 ? ['ct:geometryChange'] : [])];
     case 'none':
     case 'type':
       return coder.labelsOf(after);

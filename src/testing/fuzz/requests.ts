@@ -200,7 +200,14 @@ function v1Send(
   how = rng.weighted([[5, 'get'] as const, [3, 'form'] as const, [2, 'multipart'] as const, [2, 'json'] as const]),
 ): Draft {
   const path = `/v1${route}`;
-  if (how === 'json') return { kind: `${kind}-json`, method: 'POST', path, headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(v1Json(rng, pairs))) };
+  if (how === 'json')
+    return {
+      kind: `${kind}-json`,
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(JSON.stringify(v1Json(rng, pairs))),
+    };
   if (how === 'get') return { kind: `${kind}-get`, method: 'GET', path: pairs.length ? `${path}?${query(pairs)}` : path, headers: {} };
   if (how === 'form') return { kind: `${kind}-form`, method: 'POST', path, headers: { 'content-type': FORM }, body: Buffer.from(query(pairs)) };
   const m = multipart(rng, pairs);
@@ -911,7 +918,13 @@ function hostileCatalogue(): (() => Draft)[] {
         ...STATS_OK,
         groupBy: { type: 'byTag', key: 'building', values: many(1001, (i) => `v${i}`, ',').split(',') },
       }),
-    () => ({ kind: 'hostile:v1-json-deep', method: 'POST', path: '/v1/elements/count', headers: { 'content-type': 'application/json' }, body: Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`) }),
+    () => ({
+      kind: 'hostile:v1-json-deep',
+      method: 'POST',
+      path: '/v1/elements/count',
+      headers: { 'content-type': 'application/json' },
+      body: Buffer.from(`${'['.repeat(100_000)}${']'.repeat(100_000)}`),
+    }),
     () => ({ kind: 'hostile:v2-huge-query', method: 'GET', path: `/v2-rc/filter/validation?filter=${'a'.repeat(200_000)}`, headers: {} }),
     () => ({
       kind: 'hostile:gzip-garbage',

@@ -324,8 +324,8 @@ const CONTRIBUTION_AGGREGATE_COLUMNS = [
  * Contributions aggregated in SQL. The candidate rows of `contributionCandidatesSql`; a row is *sure*
  * when no side needs clipping: each side that is "in" by the SQL facts (not deleted, matching,
  * bbox meeting the area) is interior, so clipping is the identity and in(side) is exact; with
- * `contributionTypes` or `exactGeometry`, also not a geometry change between two "in" sides (that
- * one needs the exact comparison). Sure rows passing the types are counted per (interval, code after, code
+ * `contributionTypes`, also not a geometry change between two "in" sides (a row the types filter
+ * on is classified exactly; groupBy/contributionType takes a sure row's flags from its group code). Sure rows passing the types are counted per (interval, code after, code
  * before, kind[, user]) — kind 0 creation, 1 deletion, 2 change — with b = -1; every other row
  * stays single (b = its rowid) with the columns `classifyContribution` needs.
  *
@@ -348,11 +348,6 @@ export function contributionAggregateSql(p: {
   contributionTypes: readonly string[] | undefined;
   /** contributions/latest: only each element's last contribution counts (see below). */
   latest?: boolean;
-  /**
-   * Every geometry change must be exact (groupBy/contributionType): as with `contributionTypes`, a
-   * row with a geometry change between two "in" sides is never sure.
-   */
-  exactGeometry?: boolean;
 }): Statement<ContributionAggregateRow> {
   const ts = p.timestamps;
   const types = passesTypesSql(p.contributionTypes);
@@ -367,7 +362,7 @@ export function contributionAggregateSql(p: {
   )
   WHERE ord >= coalesce(last_sure, 0)
 )`;
-  const exact = types !== null || p.exactGeometry === true;
+  const exact = types !== null;
   const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${exact ? ' AND NOT (ci AND pi AND geometry_change)' : ''}`;
   const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
   const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');

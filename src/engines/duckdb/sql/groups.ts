@@ -43,9 +43,15 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: {
       // The element (query/groups.ts elementOfCode): every state of an element has the same code.
       return { codeSql: '(id * 4 + type)', labelsOf: (code) => [`element:${code}`] };
     case 'contributionType':
-      // The state's tag-change flag (against the previous kept state); the kind and the exact
-      // geometry comparison come from the contribution query (query/groups.ts labelsOfCodes).
-      return { codeSql: 'CASE WHEN tag_change THEN 1 ELSE 0 END', labelsOf: (code) => (code === 1 ? ['ct:tagChange'] : []) };
+      // The state's tag-change (1) and geometry-change (2) flags against the previous kept state
+      // (the store's, src/history/finish-states.ts); the kind comes from the contribution query
+      // (query/groups.ts labelsOfCodes). The geometry flag is the exact comparison for a change
+      // between two sides inside the area (their WKB differ exactly when their coordinates do); a
+      // side on the area's edge is classified one by one (contributionTypeLabels).
+      return {
+        codeSql: '(CASE WHEN tag_change THEN 1 ELSE 0 END + CASE WHEN geometry_change THEN 2 ELSE 0 END)',
+        labelsOf: (code) => [...(code & 1 ? ['ct:tagChange'] : []), ...(code & 2 ? ['ct:geometryChange'] : [])],
+      };
     case 'tag': {
       const keyId = dict.keyId(grouping.key);
       const requested = grouping.values ? new Set(grouping.values) : undefined;
