@@ -313,7 +313,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * large (boundary-clipper.ts): one clip of a big polygon can hold the event loop for a second.
    * Whose clip is needed: with `compare` (the geometries of two sides are compared: contribution
    * types), every side's; without, only a side that no vertex settles as meeting the area (clipping
-   * the others up front made users/count and contributions/count half as fast again).
+   * the others up front made users/count and contributions/count about 50 % slower).
    */
   async function edgeSides(
     area: AreaOfInterest,
