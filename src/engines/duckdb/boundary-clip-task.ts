@@ -31,6 +31,12 @@ export function clipOutcome(plan: Pick<AreaPlan, 'clip'>, wkb: Uint8Array): Clip
   return sameBytes(out, wkb) ? 'same' : out;
 }
 
+/** The outcome of `wkb`: from `outcomes` when it was clipped ahead (in the pool), else clipped here. */
+export function outcomeOf(outcomes: ReadonlyMap<Uint8Array, ClipOutcome> | undefined, plan: Pick<AreaPlan, 'clip'>, wkb: Uint8Array): ClipOutcome {
+  const known = outcomes?.get(wkb); // a map holds null for a miss, never undefined
+  return known !== undefined ? known : clipOutcome(plan, wkb);
+}
+
 /** The geometry an outcome stands for: the input's for 'same', null when it missed the area. */
 export function outcomeGeometry(outcome: ClipOutcome, wkb: Uint8Array, decoded?: Geometry): Geometry | null {
   if (outcome === null) return null;

@@ -44,6 +44,14 @@ export function boundaryClipper(plan: Pick<AreaPlan, 'clip'>, area: AreaOfIntere
   };
 }
 
+/** The outcomes of clipping `wkbs`, by WKB object (how the row loops look them up). */
+export async function clipAll(clipper: BoundaryClipper, wkbs: readonly Uint8Array[], signal: AbortSignal | undefined): Promise<Map<Uint8Array, ClipOutcome>> {
+  const values = await clipper.clip(wkbs, signal);
+  const outcomes = new Map<Uint8Array, ClipOutcome>();
+  wkbs.forEach((w, i) => outcomes.set(w, values[i]));
+  return outcomes;
+}
+
 /** At most this many rows, or rows holding this many bytes of boundary WKB, wait for one clip call. */
 const GROUP_ROWS = 256;
 const GROUP_BYTES = 1 << 20;
@@ -67,10 +75,7 @@ export async function* withClipOutcomes<R>(
     bytes += wkb.length;
   };
   const flush = async () => {
-    const outcomes = new Map<Uint8Array, ClipOutcome>();
-    const values = await clipper.clip(wkbs, signal);
-    wkbs.forEach((w, i) => outcomes.set(w, values[i]));
-    const out = { rows: group, outcomes };
+    const out = { rows: group, outcomes: await clipAll(clipper, wkbs, signal) };
     group = [];
     wkbs = [];
     bytes = 0;

@@ -37,7 +37,7 @@ import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
 import { outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
-import { boundaryClipper, type BoundaryClipperOptions } from './boundary-clipper.js';
+import { boundaryClipper, clipAll, type BoundaryClipperOptions } from './boundary-clipper.js';
 
 /** A contribution side's geometry of at least this many bytes of WKB (about 250 vertices) is clipped up front (edgeSides). */
 const EAGER_CLIP_BYTES = 4096;
@@ -335,11 +335,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const large: Uint8Array[] = [];
     for (const wkb of wkbOf.values()) if (wkb !== null && wkb.length >= EAGER_CLIP_BYTES && (compare || !surelyMeets(wkb))) large.push(wkb);
-    const outcomes = new Map<Uint8Array, ClipOutcome>();
-    if (large.length > 0) {
-      const values = await boundaryClipper(plan, area, clipperOptions).clip(large, signal);
-      large.forEach((w, i) => outcomes.set(w, values[i]));
-    }
+    const outcomes = large.length > 0 ? await clipAll(boundaryClipper(plan, area, clipperOptions), large, signal) : new Map<Uint8Array, ClipOutcome>();
     const clipOf = (wkb: Uint8Array, unclipped: () => Geometry | null): Geometry | null => {
       const outcome = outcomes.get(wkb);
       if (outcome === undefined) return plan.clip(unclipped()!);

@@ -22,7 +22,7 @@ import { unionOfAreas } from '../../query/area-plan.js';
 import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { classifyWith, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
 import type { AreaOfInterest } from '../../query/model.js';
-import { clipOutcome, outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
+import { outcomeOf, outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
 import { boundaryClipper, withClipOutcomes, type BoundaryClipper, type BoundaryClipperOptions } from './boundary-clipper.js';
 import {
   batchCount,
@@ -85,7 +85,7 @@ function sideOf(plan: SqlAreaPlan, wkb: Uint8Array | null, outcomes: ReadonlyMap
     clipped() {
       if (clipped !== undefined) return clipped;
       if (wkb === null) return (clipped = null);
-      const outcome = outcomes.has(wkb) ? outcomes.get(wkb)! : clipOutcome(plan, wkb);
+      const outcome = outcomeOf(outcomes, plan, wkb);
       return (clipped = outcome === 'same' ? unclipped() : outcomeGeometry(outcome, wkb));
     },
   };
@@ -112,12 +112,12 @@ export async function createDuckDbExtractionEngine(
   const d = await dictionaryOf(store, dictionary);
   // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
   const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');
-  const planOf = (q: ExtractionQuery) => planAreaSql(unionOfAreas(q.areas), 'st');
   const areaOf = (q: ExtractionQuery): Area => {
     const aoi: AreaOfInterest = unionOfAreas(q.areas);
     const plan = planAreaSql(aoi, 'st');
     return { plan, clipper: boundaryClipper(plan, aoi, options.clipper) };
   };
+  const planOf = (q: ExtractionQuery) => areaOf(q).plan;
 
   /** The extraction's SQL (`sqlOf`): the statement of all rows, not batched. */
   function sqlFor(q: ExtractionQuery, plan: SqlAreaPlan): string {
@@ -173,7 +173,7 @@ export async function createDuckDbExtractionEngine(
       return clipGeometry ? clipped : point;
     }
     if (interior) return decodeWkb(wkb);
-    const outcome = outcomes.has(wkb) ? outcomes.get(wkb)! : clipOutcome(plan, wkb);
+    const outcome = outcomeOf(outcomes, plan, wkb);
     if (outcome === null) return null;
     return clipGeometry ? outcomeGeometry(outcome, wkb) : decodeWkb(wkb);
   }

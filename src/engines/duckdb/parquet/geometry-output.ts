@@ -7,8 +7,8 @@ import { GEOMETRY_TYPE_CODE } from '../../../core/geometry-type-code.js';
 import { bboxOf } from '../../../geometry/clip.js';
 import type { Geometry } from '../../../geometry/types.js';
 import { decodeWkb } from '../../../geometry/wkb.js';
-import { clipOutcome, type ClipOutcome } from '../boundary-clip-task.js';
-import type { BoundaryClipper } from '../boundary-clipper.js';
+import { outcomeOf, type ClipOutcome } from '../boundary-clip-task.js';
+import { clipAll, type BoundaryClipper } from '../boundary-clipper.js';
 import type { SqlAreaPlan } from '../sql/area.js';
 import type { BBoxStruct } from '../../../query/v2-requests.js';
 
@@ -50,7 +50,7 @@ export function outputGeometry(
 ): OutputGeometry | null {
   const geomType = GEOMETRY_TYPE_NAME[typeCode] ?? 'GeometryCollection';
   if (interior) return { wkb, geomType, bbox, clipped: false, geometry: decode ? decodeWkb(wkb) : undefined };
-  const outcome = outcomes?.has(wkb) ? outcomes.get(wkb)! : clipOutcome(plan, wkb);
+  const outcome = outcomeOf(outcomes, plan, wkb);
   if (outcome === null) return null;
   if (!clip || outcome === 'same') return { wkb, geomType, bbox, clipped: false, geometry: decode ? decodeWkb(wkb) : undefined };
   const c = decodeWkb(outcome);
@@ -70,14 +70,11 @@ export async function clipOutcomes(
   interiorColumn: number,
   signal: AbortSignal | undefined,
 ): Promise<Map<Uint8Array, ClipOutcome>> {
-  const outcomes = new Map<Uint8Array, ClipOutcome>();
-  if (clipper === undefined) return outcomes;
+  if (clipper === undefined) return new Map();
   const wkbs: Uint8Array[] = [];
   for (const r of rows) {
     const wkb = r[geometryColumn] as Uint8Array | null;
     if (wkb !== null && r[interiorColumn] !== true) wkbs.push(wkb);
   }
-  const values = await clipper.clip(wkbs, signal);
-  wkbs.forEach((w, i) => outcomes.set(w, values[i]));
-  return outcomes;
+  return clipAll(clipper, wkbs, signal);
 }
