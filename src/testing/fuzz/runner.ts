@@ -252,6 +252,10 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
 
   // The side probe: trivial requests on their own connections, from a thread of its own
   // (probe-worker.ts), so that the fuzzer's own stalls are not counted as the server's.
+  // The requests in flight, by index: a slow probe names them (the likely cause of a stall).
+  const inFlight = new Map<number, { kind: string; at: number }>();
+  const inFlightNow = () =>
+    [...inFlight].map(([i, f]) => `#${i} ${f.kind} ${((performance.now() - f.at) / 1000).toFixed(1)} s`).join(', ');
   const onProbe = (a: ProbeResult) => {
     report.probes++;
     report.maxTrivialWaitMs = Math.max(report.maxTrivialWaitMs, a.ms);
@@ -261,7 +265,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       fail({
         index: -1,
         kind: 'probe',
-        what: a.status === 200 ? `trivial request waited ${Math.round(a.ms)} ms` : `trivial request answered ${a.outcome} ${a.status ?? ''} ${a.error ?? ''}`,
+        what:
+          (a.status === 200 ? `trivial request waited ${Math.round(a.ms)} ms` : `trivial request answered ${a.outcome} ${a.status ?? ''} ${a.error ?? ''}`) +
+          ` at ${new Date().toISOString()}; in flight: ${inFlightNow() || 'none'}`,
         method: 'GET',
         target: a.path,
       });
@@ -283,7 +289,9 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
       if (o.maxMs !== undefined && performance.now() - started > o.maxMs) break;
       if (o.maxFailures !== undefined && report.failures.length >= o.maxFailures) break;
       const r = fuzzRequest(o.seed, indices[next++]);
+      inFlight.set(r.index, { kind: r.kind, at: performance.now() });
       const a = await send(url, r, agent, o.hangMs);
+      inFlight.delete(r.index);
       report.sent++;
       report.byOutcome[a.outcome] = (report.byOutcome[a.outcome] ?? 0) + 1;
       if (a.status !== undefined) report.byStatus[a.status] = (report.byStatus[a.status] ?? 0) + 1;
