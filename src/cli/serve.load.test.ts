@@ -177,6 +177,15 @@ describe('maphist serve under load and on SIGTERM (Andorra)', () => {
       assert.match(JSON.parse(refused.body).message, /shutting down/);
       const health = await timed(`${server.base}/v2-rc/health`);
       assert.equal(health.status, 503);
+      // Outside the APIs too: the dashboard, the docs, a CORS preflight (the fuzzer found 500s here).
+      for (const [path, method] of [
+        ['/', 'GET'],
+        ['/v2-rc/docs', 'GET'],
+        ['/v1/users/count/density', 'OPTIONS'],
+      ] as const) {
+        const r = await fetch(`${server.base}${path}`, { method, headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' } });
+        assert.equal(r.status, 503, `${method} ${path}`);
+      }
       const chunks: Buffer[] = [];
       running.on('data', (c: Buffer) => chunks.push(c));
       running.resume();

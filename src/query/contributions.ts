@@ -71,6 +71,15 @@ export interface SideGeometry {
   unclipped(): Geometry | null;
   /** Whether `clipped()` is not null, when the side can tell more cheaply than by clipping. */
   meets?(): boolean;
+  /**
+   * `comparedGeometry(clipped(), unclipped)`, remembered by a side that takes part in many
+   * comparisons (a border relation's geometry run, compared with the runs before and after it).
+   */
+  compared?(): Geometry | null;
+  /** The unclipped geometry's WKB (encodeWkb's bytes), when the side has it at hand. */
+  wkb?: Uint8Array;
+  /** `compared()` as encodeWkb's bytes (null when the clip is empty), when the side can give them. */
+  comparedWkb?(): Uint8Array | null;
   key?: number;
 }
 
@@ -117,10 +126,16 @@ export function classifyWith(
   else if (options.geometryChange === false) geometryChange = false;
   else if (curSide.key !== undefined && curSide.key === prevSide.key && row.interior === p!.interior) geometryChange = false;
   else {
+    // By their WKB when both sides offer it: no decoding, no walk over nested arrays.
+    const aWkb = row.interior ? curSide.wkb : curSide.comparedWkb?.();
+    const bWkb = p!.interior ? prevSide.wkb : prevSide.comparedWkb?.();
+    if (aWkb !== undefined && bWkb !== undefined) {
+      return { ...base, creation: false, deletion: false, tagChange: row.tagChange, geometryChange: !sameWkb(aWkb, bWkb), tagSets: [row.tagsBefore, row.tags] };
+    }
     cur ??= row.interior ? curSide.unclipped() : curSide.clipped();
     prevG ??= p!.interior ? prevSide.unclipped() : prevSide.clipped();
-    const a = row.interior ? cur : comparedGeometry(cur, () => curSide.unclipped());
-    const b = p!.interior ? prevG : comparedGeometry(prevG, () => prevSide.unclipped());
+    const a = row.interior ? cur : curSide.compared ? curSide.compared() : comparedGeometry(cur, () => curSide.unclipped());
+    const b = p!.interior ? prevG : prevSide.compared ? prevSide.compared() : comparedGeometry(prevG, () => prevSide.unclipped());
     geometryChange = !(options.same ?? sameGeometry)(a, b);
   }
   return { ...base, creation: false, deletion: false, tagChange: row.tagChange, geometryChange, tagSets: [row.tagsBefore, row.tags] };
@@ -138,6 +153,19 @@ export function comparedGeometry(clipped: Geometry | null, unclipped: () => Geom
   const cut = normalizedGeometry(clipped);
   const whole = unclipped();
   return whole !== null && sameGeometry(cut, normalizedGeometry(whole)) ? whole : cut;
+}
+
+/**
+ * `sameGeometry` on two geometries' WKB as encodeWkb writes them: equal bytes are the same type and
+ * the same coordinates in the same order. (The one difference from comparing numbers: 0 and -0
+ * differ, which the store's coordinates, whole nanodegrees, and their clips never give.)
+ */
+export function sameWkb(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -177,26 +205,52 @@ function sameNested(x: Nested, y: Nested): boolean {
   return true;
 }
 
+/** The list without repeated consecutive positions: the list itself when it has none (no copy). */
 function dedupe(list: Position[]): Position[] {
-  return list.filter((p, i) => i === 0 || p[0] !== list[i - 1][0] || p[1] !== list[i - 1][1]);
+  for (let i = 1; i < list.length; i++) {
+    if (list[i][0] === list[i - 1][0] && list[i][1] === list[i - 1][1]) {
+      return list.filter((p, j) => j === 0 || p[0] !== list[j - 1][0] || p[1] !== list[j - 1][1]);
+    }
+  }
+  return list;
 }
 
-/** The geometry without repeated consecutive coordinates (how a clipped side is compared). */
+/** `items` mapped by `f`: `items` itself when `f` returned every item unchanged. */
+function mapSame<T>(items: T[], f: (item: T) => T): T[] {
+  const out = items.map(f);
+  return out.every((x, i) => x === items[i]) ? items : out;
+}
+
+/**
+ * The geometry without repeated consecutive coordinates (how a clipped side is compared): `g`
+ * itself when it has none. Most geometries have none, and copying every ring of a border relation
+ * for every comparison cost most of a contributionType request (bench/RESULTS.md).
+ */
 export function normalizedGeometry(g: Geometry): Geometry {
   switch (g.type) {
     case 'Point':
     case 'MultiPoint':
       return g;
-    case 'LineString':
-      return { type: 'LineString', coordinates: dedupe(g.coordinates) };
-    case 'Polygon':
-      return { type: 'Polygon', coordinates: g.coordinates.map(dedupe) };
-    case 'MultiLineString':
-      return { type: 'MultiLineString', coordinates: g.coordinates.map(dedupe) };
-    case 'MultiPolygon':
-      return { type: 'MultiPolygon', coordinates: g.coordinates.map((p) => p.map(dedupe)) };
-    case 'GeometryCollection':
-      return { type: 'GeometryCollection', geometries: g.geometries.map(normalizedGeometry) };
+    case 'LineString': {
+      const coordinates = dedupe(g.coordinates);
+      return coordinates === g.coordinates ? g : { type: 'LineString', coordinates };
+    }
+    case 'Polygon': {
+      const coordinates = mapSame(g.coordinates, dedupe);
+      return coordinates === g.coordinates ? g : { type: 'Polygon', coordinates };
+    }
+    case 'MultiLineString': {
+      const coordinates = mapSame(g.coordinates, dedupe);
+      return coordinates === g.coordinates ? g : { type: 'MultiLineString', coordinates };
+    }
+    case 'MultiPolygon': {
+      const coordinates = mapSame(g.coordinates, (p) => mapSame(p, dedupe));
+      return coordinates === g.coordinates ? g : { type: 'MultiPolygon', coordinates };
+    }
+    case 'GeometryCollection': {
+      const geometries = mapSame(g.geometries, normalizedGeometry);
+      return geometries === g.geometries ? g : { type: 'GeometryCollection', geometries };
+    }
   }
 }
 

@@ -161,6 +161,9 @@ export function installAdmission(app: FastifyInstance, options: AdmissionOptions
     if (state.draining) {
       reply.raw.shouldKeepAlive = false;
       reply.header('retry-after', String(retryAfter));
+      // The APIs' error handlers map the code to their status; the routes outside them (the
+      // dashboard, the docs, CORS preflights) keep this one (fastify's default handler answered 500).
+      reply.code(503);
       return done(shuttingDownError());
     }
     done();

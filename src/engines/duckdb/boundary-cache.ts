@@ -8,6 +8,8 @@
  * same from one request to the next, and fetching their WKB from the geometry column is the
  * dominant cost of a statistics request over a country-sized area.
  */
+import type { ClipOutcome } from './boundary-clip-task.js';
+
 export class ByteBoundedLru<K, V> {
   private readonly entries = new Map<K, { value: V; bytes: number }>();
   private bytes = 0;
@@ -66,12 +68,27 @@ export interface BoundaryCache {
   runs: ByteBoundedLru<string, Map<number, number>>;
   /** Rowid → WKB (null: the row has no geometry) of a run representative. */
   wkb: ByteBoundedLru<number, Uint8Array | null>;
+  /**
+   * `areaKey#rowid` → the outcome of clipping a run representative's geometry to an area
+   * (boundary-clip-task.ts; `areaKey` from boundary-clipper.ts): a request that compares the
+   * geometries on its area's edge (contribution types) clips every version of the borders and
+   * rivers there, and the next request over the same area finds them clipped.
+   */
+  clips: ByteBoundedLru<string, ClipOutcome>;
+  /**
+   * The same key → the WKB of the geometry a contribution's geometry comparison sees on that side
+   * (src/query/contributions.ts `comparedGeometry`; null when the clip is empty): working it out
+   * decodes the clip and the whole geometry.
+   */
+  compared: ByteBoundedLru<string, Uint8Array | null>;
 }
 
-/** Default budget: 16 MB of run maps and 96 MB of WKB. */
-export function createBoundaryCache(runBytes = 16 * 2 ** 20, wkbBytes = 96 * 2 ** 20): BoundaryCache {
+/** Default budget: 16 MB of run maps, 96 MB of WKB, 64 MB of clip outcomes and 32 MB of compared geometries. */
+export function createBoundaryCache(runBytes = 16 * 2 ** 20, wkbBytes = 96 * 2 ** 20, clipBytes = 64 * 2 ** 20, comparedBytes = 32 * 2 ** 20): BoundaryCache {
   return {
     runs: new ByteBoundedLru(runBytes, (m) => 64 + m.size * 40),
     wkb: new ByteBoundedLru(wkbBytes, (w) => 64 + (w?.byteLength ?? 0)),
+    clips: new ByteBoundedLru(clipBytes, (o) => 128 + (o instanceof Uint8Array ? o.byteLength : 0)),
+    compared: new ByteBoundedLru(comparedBytes, (w) => 128 + (w?.byteLength ?? 0)),
   };
 }

@@ -4,7 +4,10 @@
  * clipped on the calling thread when they are few and small (a round trip to a worker costs more
  * than they do). Both ways give the same bytes.
  */
+import { createHash } from 'node:crypto';
+import { encodeWkb } from '../../geometry/wkb.js';
 import type { AreaPlan } from '../../query/area-plan.js';
+import type { ByteBoundedLru } from './boundary-cache.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { clipOutcome, type ClipOutcome } from './boundary-clip-task.js';
 import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
@@ -49,6 +52,42 @@ export async function clipAll(clipper: BoundaryClipper, wkbs: readonly Uint8Arra
   const values = await clipper.clip(wkbs, signal);
   const outcomes = new Map<Uint8Array, ClipOutcome>();
   wkbs.forEach((w, i) => outcomes.set(w, values[i]));
+  return outcomes;
+}
+
+/** A key naming an area's geometry exactly (equal keys, equal clips): a digest of its WKB. */
+export function areaKey(area: AreaOfInterest): string {
+  return createHash('sha256').update(encodeWkb(area.geometry)).digest('base64url');
+}
+
+/**
+ * clipAll over geometries named by `key` (a run representative's rowid), remembering outcomes in
+ * `cache` under `area#key` so that the next request over the same area clips none of them again.
+ */
+export async function clipAllRemembered(
+  clipper: BoundaryClipper,
+  items: Iterable<readonly [key: number, wkb: Uint8Array]>,
+  cache: ByteBoundedLru<string, ClipOutcome>,
+  area: string,
+  signal: AbortSignal | undefined,
+): Promise<Map<Uint8Array, ClipOutcome>> {
+  const outcomes = new Map<Uint8Array, ClipOutcome>();
+  const missing: Uint8Array[] = [];
+  const missingKeys: string[] = [];
+  for (const [key, wkb] of items) {
+    const k = `${area}#${key}`;
+    const known = cache.get(k);
+    if (known !== undefined) outcomes.set(wkb, known);
+    else {
+      missing.push(wkb);
+      missingKeys.push(k);
+    }
+  }
+  const values = await clipper.clip(missing, signal);
+  missing.forEach((w, i) => {
+    outcomes.set(w, values[i]);
+    cache.set(missingKeys[i], values[i]);
+  });
   return outcomes;
 }
 

@@ -3,7 +3,7 @@
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
 import { compilePredicate, compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
-import { decodeWkb } from '../../geometry/wkb.js';
+import { decodeWkb, encodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
@@ -16,7 +16,7 @@ import { unionOfAreas } from '../../query/area-plan.js';
 import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
-import { classifyWith, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
+import { classifyWith, comparedGeometry, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { contributionTypeLabels, finishGroups, labelsOfCodes, MAX_ELEMENT_GROUPS, type Grouping } from '../../query/groups.js';
 import { MaphistError } from '../../core/errors.js';
 import { groupCoder } from './sql/groups.js';
@@ -36,8 +36,8 @@ import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
-import { outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
-import { boundaryClipper, clipAll, type BoundaryClipperOptions } from './boundary-clipper.js';
+import { outcomeGeometry, outcomeOf, type ClipOutcome } from './boundary-clip-task.js';
+import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOptions } from './boundary-clipper.js';
 
 /** A contribution side's geometry of at least this many bytes of WKB (about 250 vertices) is clipped up front (edgeSides). */
 const EAGER_CLIP_BYTES = 4096;
@@ -308,12 +308,14 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * geometries are needed; one state per geometry run is read (through the boundary cache, so the
    * big geometries on an area's edge are read once per server, not per request), decoded and
    * clipped at most once, and whether a side is "in" is first settled by a vertex strictly inside
-   * the area, read from the WKB without decoding it. The large geometries (EAGER_CLIP_BYTES) whose
-   * clip will be needed are clipped up front, together, in the geometry pool when they are many or
-   * large (boundary-clipper.ts): one clip of a big polygon can hold the event loop for a second.
-   * Whose clip is needed: with `compare` (the geometries of two sides are compared: contribution
-   * types), every side's; without, only a side that no vertex settles as meeting the area (clipping
-   * the others up front made users/count and contributions/count about 50 % slower).
+   * the area, read from the WKB without decoding it. The geometries whose clip will be needed are
+   * clipped up front, together, in the geometry pool when they are many or large
+   * (boundary-clipper.ts): one clip of a big polygon can hold the event loop for a second. Their
+   * outcomes are remembered per area and run in the boundary cache, so a request over the same area
+   * again clips none of them. Up front: with `compare` (the geometries of two sides are compared:
+   * contribution types) every side; without, only a large side (EAGER_CLIP_BYTES) that no vertex
+   * settles as meeting the area (clipping the others up front made users/count and
+   * contributions/count about 50 % slower); the rest are clipped here when asked.
    */
   async function edgeSides(
     area: AreaOfInterest,
@@ -333,9 +335,13 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal, pause)
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
-    const large: Uint8Array[] = [];
-    for (const wkb of wkbOf.values()) if (wkb !== null && wkb.length >= EAGER_CLIP_BYTES && (compare || !surelyMeets(wkb))) large.push(wkb);
-    const outcomes = large.length > 0 ? await clipAll(boundaryClipper(plan, area, clipperOptions), large, signal) : new Map<Uint8Array, ClipOutcome>();
+    const upFront: [number, Uint8Array][] = [];
+    for (const [rowid, wkb] of wkbOf) if (wkb !== null && (compare || (wkb.length >= EAGER_CLIP_BYTES && !surelyMeets(wkb)))) upFront.push([rowid, wkb]);
+    const areaId = upFront.length > 0 || compare ? areaKey(area) : '';
+    const outcomes =
+      upFront.length > 0
+        ? await clipAllRemembered(boundaryClipper(plan, area, clipperOptions), upFront, boundaryCache.clips, areaId, signal)
+        : new Map<Uint8Array, ClipOutcome>();
     const clipOf = (wkb: Uint8Array, unclipped: () => Geometry | null): Geometry | null => {
       const outcome = outcomes.get(wkb);
       if (outcome === undefined) return plan.clip(unclipped()!);
@@ -352,11 +358,29 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
         let unclipped: Geometry | null | undefined;
         let clipped: Geometry | null | undefined;
         let meets: boolean | undefined;
+        let compared: Geometry | null | undefined;
+        let comparedWkb: Uint8Array | null | undefined;
         const s: SideGeometry = {
           key: rowid,
+          wkb,
+          // Without decoding when the clip left the geometry whole or removed it; else the
+          // compared geometry's bytes (the clip's own when it has no repeated coordinates).
+          comparedWkb: () => {
+            if (comparedWkb !== undefined) return comparedWkb;
+            const outcome = outcomeOf(outcomes, plan, wkb);
+            if (outcome === null || outcome === 'same') return (comparedWkb = outcome === null ? null : wkb);
+            const cacheKey = `${areaId}#${rowid}`;
+            const known = boundaryCache.compared.get(cacheKey);
+            if (known !== undefined) return (comparedWkb = known);
+            const c = s.compared!();
+            comparedWkb = c === null ? null : c === s.unclipped() ? wkb : c === s.clipped() ? outcome : encodeWkb(c);
+            boundaryCache.compared.set(cacheKey, comparedWkb);
+            return comparedWkb;
+          },
           unclipped: () => (unclipped === undefined ? (unclipped = decodeWkb(wkb)) : unclipped),
           clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : clipOf(wkb, s.unclipped)) : clipped),
           meets: () => (meets === undefined ? (meets = surelyMeets(wkb) || s.clipped() !== null) : meets),
+          compared: () => (compared === undefined ? (compared = comparedGeometry(s.clipped(), s.unclipped)) : compared),
         };
         sides.set(rowid, (side = s));
       }

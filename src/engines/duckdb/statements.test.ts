@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DuckDBInstance } from '@duckdb/node-api';
 import type { Store } from '../../store/open-store.js';
+import { setImmediate as immediate } from 'node:timers/promises';
+import type { Pause } from '../../core/yielding.js';
 import { readColumns, readRecords, streamRows } from './statements.js';
 import { statement } from './sql/statement.js';
 
@@ -84,6 +86,33 @@ test('readRecords reads rows by the declared column names, and refuses a stateme
     assert.equal(columns.k.length, 3000);
     assert.deepEqual([columns.k[2999], columns.name[2999]], [2999, 'n2999']);
     await assert.rejects(readColumns(store, statement<{ k: number }>('SELECT 1 AS key', ['k']), undefined), /not the declared ones/);
+  } finally {
+    close();
+  }
+});
+
+test('readRecords and readColumns convert a big result chunk by chunk, asking for a turn after each, and keep its order', async () => {
+  const { store, close } = await smallStore();
+  try {
+    // About 100 chunks of 2,048 rows with blobs: converted in one stretch before, the event loop
+    // waited for all of them (the fuzzer's slow probes).
+    const sql = statement<{ k: number; b: Uint8Array }>("SELECT i::INTEGER AS k, repeat('ab', 200)::BLOB AS b FROM range(200000) t(i) ORDER BY i", ['k', 'b']);
+    for (const read of [(p: Pause) => readRecords(store, sql, undefined, false, p), (p: Pause) => readColumns(store, sql, undefined, false, p)]) {
+      let asked = 0;
+      const out = await read(() => {
+        asked++;
+        return immediate();
+      });
+      const converted = Array.isArray(out) ? out.length : out.rowCount;
+      const ks = Array.isArray(out) ? out.map((r) => r.k) : out.k;
+      assert.equal(converted, 200000);
+      assert.ok(
+        ks.every((k, i) => k === i),
+        'rows in order',
+      );
+      assert.ok(asked >= Math.floor(200000 / 2048), `a turn was asked ${asked} times`);
+      assert.equal((Array.isArray(out) ? out[7].b : out.b[7]).length, 400);
+    }
   } finally {
     close();
   }

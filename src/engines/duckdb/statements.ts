@@ -6,10 +6,11 @@
  * ENGINE_FAILURE, with DuckDB's message and DuckDB's error as its `cause` (the APIs log it and
  * answer 500): this is the engine seam every statement of the DuckDB engines passes.
  */
-import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult, type DuckDBResultReader } from '@duckdb/node-api';
+import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import { isMaphistError, MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
+import { slicer, type Pause } from '../../core/yielding.js';
 import type { Statement } from './sql/statement.js';
 
 /**
@@ -34,16 +35,51 @@ export function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
 
-/** Runs `sql` on its own connection, interrupted by the signal, and reads the whole result with `read`. */
-async function readAll<T>(store: Store, sql: string, signal: AbortSignal | undefined, spilling: boolean, read: (reader: DuckDBResultReader) => T): Promise<T> {
+/**
+ * Runs `sql` and returns all rows as arrays of JS values. `spilling`: on the streaming instance
+ * (StreamOptions.spilling), whose small buffer pool also keeps a full-table scan from filling the
+ * server's memory with cached blocks.
+ */
+export async function readAllRows(store: Store, sql: string, signal: AbortSignal | undefined, spilling = false): Promise<unknown[][]> {
+  const rows: unknown[][] = [];
+  await readChunks(store, sql, signal, spilling, (chunk) => {
+    for (const row of rowsOf(chunk)) rows.push(row);
+  });
+  return rows;
+}
+
+/**
+ * Runs `sql` on its own connection, interrupted by the signal, and hands its result to `each` one
+ * chunk (up to 2,048 rows) at a time, asking `pause` for a turn of the event loop after each
+ * (by default one turn once 10 ms have passed, src/core/yielding.ts). Converting a whole result to JS values at once held the event loop
+ * for seconds: the WKB of every geometry on a big relation's edge, read for one daily series
+ * (bench/RESULTS.md, "The full fuzz run on a quiet machine"). Returns the result's column names.
+ */
+async function readChunks(
+  store: Store,
+  sql: string,
+  signal: AbortSignal | undefined,
+  spilling: boolean,
+  each: (chunk: DuckDBDataChunk, names: readonly string[]) => void,
+  pause: Pause = slicer(),
+): Promise<readonly string[]> {
   checkAborted(signal);
   const con = await connect(store, spilling);
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const reader = await con.runAndReadAll(sql);
+    const result = await con.run(sql);
+    const names = result.columnNames();
+    for (;;) {
+      checkAborted(signal);
+      const chunk = await result.fetchChunk();
+      if (chunk === null || chunk.rowCount === 0) break;
+      each(chunk, names);
+      const turn = pause();
+      if (turn) await turn;
+    }
     checkAborted(signal);
-    return read(reader);
+    return names;
   } catch (e) {
     checkAborted(signal);
     throw engineFailure(e);
@@ -54,24 +90,35 @@ async function readAll<T>(store: Store, sql: string, signal: AbortSignal | undef
 }
 
 /**
- * Runs `sql` and returns all rows as arrays of JS values. `spilling`: on the streaming instance
- * (StreamOptions.spilling), whose small buffer pool also keeps a full-table scan from filling the
- * server's memory with cached blocks.
- */
-export function readAllRows(store: Store, sql: string, signal: AbortSignal | undefined, spilling = false): Promise<unknown[][]> {
-  return readAll(store, sql, signal, spilling, (reader) => reader.getRowsJS() as unknown[][]);
-}
-
-/**
  * Runs a statement and returns its rows as records keyed by the statement's column names. Throws
  * when the result's columns are not exactly the declared ones (a statement and its reader that
  * drifted apart).
  */
-export function readRecords<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false): Promise<R[]> {
-  return readAll(store, st.text, signal, spilling, (reader) => {
-    checkColumns(reader.columnNames(), st);
-    return reader.getRowObjectsJS() as R[];
-  });
+export async function readRecords<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false, pause?: Pause): Promise<R[]> {
+  const records: Record<string, unknown>[] = [];
+  let checked = false;
+  const names = await readChunks(
+    store,
+    st.text,
+    signal,
+    spilling,
+    (chunk, names) => {
+      if (!checked) {
+        checkColumns(names, st);
+        checked = true;
+      }
+      for (let row = 0; row < chunk.rowCount; row++) {
+        const record: Record<string, unknown> = {};
+        chunk.visitRowValues(row, (value, _row, column, type) => {
+          record[names[column]] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
+        });
+        records.push(record);
+      }
+    },
+    pause,
+  );
+  if (!checked) checkColumns(names, st);
+  return records as R[];
 }
 
 /** A result as one array per named column (`columns.k[i]` is row i's k): no object per row. */
@@ -81,12 +128,31 @@ export type Columns<R> = { readonly [K in keyof R]: R[K][] } & { readonly rowCou
  * Runs a statement and returns its result by column name, one array per column: for results of
  * many rows, where building a record per row would cost. Same column check as `readRecords`.
  */
-export function readColumns<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false): Promise<Columns<R>> {
-  return readAll(store, st.text, signal, spilling, (reader) => {
-    checkColumns(reader.columnNames(), st);
-    const byName = reader.getColumnsObjectJS() as Record<string, unknown[]>;
-    return Object.assign(byName, { rowCount: reader.currentRowCount }) as unknown as Columns<R>;
-  });
+export async function readColumns<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false, pause?: Pause): Promise<Columns<R>> {
+  const byName: Record<string, unknown[]> = {};
+  for (const name of st.columns) byName[name] = [];
+  let rowCount = 0;
+  let checked = false;
+  const names = await readChunks(
+    store,
+    st.text,
+    signal,
+    spilling,
+    (chunk, names) => {
+      if (!checked) {
+        checkColumns(names, st);
+        checked = true;
+      }
+      for (let column = 0; column < names.length; column++) {
+        const values = byName[names[column]];
+        chunk.visitColumnValues(column, (value, _row, _column, type) => values.push(JSDuckDBValueConverter(value, type, JSDuckDBValueConverter)));
+      }
+      rowCount += chunk.rowCount;
+    },
+    pause,
+  );
+  if (!checked) checkColumns(names, st);
+  return Object.assign(byName, { rowCount }) as unknown as Columns<R>;
 }
 
 function checkColumns(names: readonly string[], st: { readonly columns: readonly string[] }): void {

@@ -254,14 +254,20 @@ export async function runFuzz(o: FuzzOptions): Promise<FuzzReport> {
   // (probe-worker.ts), so that the fuzzer's own stalls are not counted as the server's.
   // The requests in flight, by index: a slow probe names them (the likely cause of a stall).
   const inFlight = new Map<number, { kind: string; at: number }>();
-  const inFlightNow = () =>
-    [...inFlight].map(([i, f]) => `#${i} ${f.kind} ${((performance.now() - f.at) / 1000).toFixed(1)} s`).join(', ');
+  const inFlightNow = () => [...inFlight].map(([i, f]) => `#${i} ${f.kind} ${((performance.now() - f.at) / 1000).toFixed(1)} s`).join(', ');
+  let lastListedProbe = -Infinity;
+  let listedProbes = 0;
   const onProbe = (a: ProbeResult) => {
     report.probes++;
     report.maxTrivialWaitMs = Math.max(report.maxTrivialWaitMs, a.ms);
     if (a.ms > o.trivialLimitMs || a.status !== 200) {
-      // A frozen server fails every probe: the first few are listed, the rest counted.
-      if (++report.slowTrivial > 3) return;
+      // A frozen server fails every probe: one per stall is listed (the first probe more than
+      // 5 s after the last one listed, at most 50), the rest counted.
+      report.slowTrivial++;
+      const now = performance.now();
+      if (now - lastListedProbe < 5000 || listedProbes >= 50) return;
+      lastListedProbe = now;
+      listedProbes++;
       fail({
         index: -1,
         kind: 'probe',
