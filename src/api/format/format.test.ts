@@ -1,10 +1,10 @@
 /** The Jackson-style JSON writer, Java double printing, DecimalFormat rounding and the CSV writer. */
-import { describe, it } from 'node:test';
+import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { javaDoubleToString } from './java-double.js';
 import { round2, round6, roundHalfEven } from './decimal-format.js';
-import { prettyJson } from './pretty-json.js';
+import { prettyJson, prettyJsonPaced, type JsonValue } from './pretty-json.js';
 import { writeCsv } from './csv.js';
 
 describe('javaDoubleToString', () => {
@@ -121,4 +121,45 @@ describe('writeCsv', () => {
       'timestamp;"a;b";"q"""\nt;1.0;2.0\n',
     );
   });
+});
+
+test('prettyJsonPaced writes the same text as prettyJson, asking for turns between the members of outer containers', async () => {
+  const json = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      fc.constant(null),
+      fc.boolean(),
+      fc.double(),
+      fc.string(),
+      fc.bigInt({ min: -(2n ** 62n), max: 2n ** 62n }),
+      fc.array(tie('value'), { maxLength: 5 }),
+      fc.dictionary(fc.string({ maxLength: 4 }), fc.option(tie('value'), { nil: undefined }), { maxKeys: 4 }),
+    ),
+  })).value as fc.Arbitrary<JsonValue>;
+  await fc.assert(
+    fc.asyncProperty(json, async (v) => {
+      let asked = 0;
+      const paced = await prettyJsonPaced(v, () => {
+        asked++;
+        return asked % 3 === 0 ? Promise.resolve() : undefined;
+      });
+      assert.equal(paced, prettyJson(v));
+    }),
+  );
+  // A v1 answer's shape: the turns come between groups and between the items of each series.
+  let asked = 0;
+  const doc = {
+    groupByResult: Array.from({ length: 3 }, (_, g) => ({
+      result: Array.from({ length: 4 }, (_, i) => ({ timestamp: `t${i}`, value: g + i })),
+      groupByObject: `g${g}`,
+    })),
+  };
+  assert.equal(
+    await prettyJsonPaced(doc, () => {
+      asked++;
+      return undefined;
+    }),
+    prettyJson(doc),
+  );
+  assert.ok(asked >= 3 * 4, `asked ${asked} times`);
 });

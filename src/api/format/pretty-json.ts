@@ -8,12 +8,70 @@
 
 export type JsonValue = string | number | bigint | boolean | null | undefined | JsonValue[] | { [key: string]: JsonValue };
 
+import type { Pause } from '../../core/yielding.js';
 import { javaDoubleToString } from './java-double.js';
 
 export function prettyJson(value: JsonValue): string {
   const out: string[] = [];
   write(value, 0, out);
   return out.join('');
+}
+
+/** Containers this deep and deeper are written in one go by `prettyJsonPaced` (a result item, a feature's properties). */
+const PACED_DEPTH = 4;
+
+/**
+ * `prettyJson` with a turn of the event loop whenever `pause` asks for one between the members of
+ * the outer containers (the groups of an answer, the items of a series): an answer of a million
+ * values took seconds to write in one stretch, and every other client waited (bench/RESULTS.md).
+ * The same text as prettyJson.
+ */
+export async function prettyJsonPaced(value: JsonValue, pause: Pause): Promise<string> {
+  const out: string[] = [];
+  if (value === null || typeof value !== 'object') write(value, 0, out);
+  else await writePaced(value, 0, out, pause, 0);
+  return out.join('');
+}
+
+/** Writes `value` like `write`; containers above PACED_DEPTH member by member, with turns between. */
+async function writePaced(value: JsonValue, level: number, out: string[], pause: Pause, depth: number): Promise<void> {
+  // A member: written in one go when deep or not a container, else paced; then a turn if one is
+  // due. A promise only when there is something to wait for (most members need none).
+  const member = (v: JsonValue, memberLevel: number): Promise<void> | undefined => {
+    if (depth + 1 >= PACED_DEPTH || v === null || typeof v !== 'object') {
+      write(v, memberLevel, out);
+      return pause();
+    }
+    return writePaced(v, memberLevel, out, pause, depth + 1).then(() => pause());
+  };
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      out.push('[ ]');
+      return;
+    }
+    out.push('[ ');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(', ');
+      const wait = member(value[i], level);
+      if (wait) await wait;
+    }
+    out.push(' ]');
+    return;
+  }
+  const entries = Object.entries(value as Record<string, JsonValue>).filter(([, v]) => v !== undefined);
+  if (entries.length === 0) {
+    out.push('{ }');
+    return;
+  }
+  out.push('{');
+  for (let i = 0; i < entries.length; i++) {
+    const [k, v] = entries[i];
+    if (i > 0) out.push(',');
+    out.push(indent(level + 1), JSON.stringify(k), ' : ');
+    const wait = member(v, level + 1);
+    if (wait) await wait;
+  }
+  out.push(indent(level), '}');
 }
 
 /** A number as Jackson writes a Java double. */

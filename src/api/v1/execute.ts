@@ -47,7 +47,7 @@ export async function executeAggregation(engine: QueryEngine, route: Aggregation
       grouping: snapshotGrouping(route, normalGrouping(plan.grouping)),
       signal,
     });
-    let groups = finishSeries(series, density);
+    let groups = await finishSeries(series, density);
     // Only the deprecated `types` parameter narrows the groups of groupBy/type (docs/reference/v1-reference-behaviour.md §3.4).
     const types = plan.deprecatedOsmTypes;
     if (route.grouping === 'type' && types) groups = groups.filter((g) => g.key.kind !== 'type' || types.includes(g.key.type));
@@ -67,6 +67,6 @@ export async function executeAggregation(engine: QueryEngine, route: Aggregation
       : route.family === 'contributions'
         ? await engine.countContributions(q)
         : await engine.countLatestContributions(q);
-  const groups = finishSeries(series, density);
+  const groups = await finishSeries(series, density);
   return route.grouping === 'boundary' ? sortBoundaryGroupsById(groups) : groups;
 }

@@ -6,7 +6,8 @@ import type { GroupKey, GroupedSeries, RatioSeries } from '../../query/model.js'
 import { API_VERSION, ATTRIBUTION } from '../attribution.js';
 import { csvNumber, writeCsv } from '../format/csv.js';
 import { round2, round6 } from '../format/decimal-format.js';
-import { prettyJson, type JsonValue } from '../format/pretty-json.js';
+import { prettyJsonPaced, type JsonValue } from '../format/pretty-json.js';
+import { slicer, type Pause } from '../../core/yielding.js';
 import { hasGeoJsonOutput, isIntervalRoute, type AggregationRoute } from './route-table.js';
 
 export type OutputFormat = 'json' | 'csv' | 'geojson';
@@ -61,16 +62,23 @@ function boundaryIdOf(key: GroupKey): string | undefined {
   return undefined;
 }
 
-/** Applies density (value / km², docs/reference/v1-reference-behaviour.md §3.2) and rounding (§3.6) to a grouped series. */
-export function finishSeries(series: GroupedSeries, density: DensityAreas | undefined): OutputGroup[] {
-  return series.groups.map(({ key, values }) => {
+/**
+ * Applies density (value / km², docs/reference/v1-reference-behaviour.md §3.2) and rounding (§3.6)
+ * to a grouped series, giving the event loop a turn between groups when `pause` asks for one.
+ */
+export async function finishSeries(series: GroupedSeries, density: DensityAreas | undefined, pause: Pause = slicer()): Promise<OutputGroup[]> {
+  const out: OutputGroup[] = [];
+  for (const { key, values } of series.groups) {
     let divisor = 1;
     if (density) {
       const id = boundaryIdOf(key);
       divisor = id !== undefined ? (density.byBoundaryKm2.get(id) ?? density.unionKm2) : density.unionKm2;
     }
-    return { key, values: values.map((v) => round2(density ? v / divisor : v)) };
-  });
+    out.push({ key, values: values.map((v) => round2(density ? v / divisor : v)) });
+    const turn = pause();
+    if (turn) await turn;
+  }
+  return out;
 }
 
 /** Ratio (docs/reference/v1-reference-behaviour.md §3.3): value and value2 rounded to 2 decimals, ratio = value2 / value rounded to 6. */
@@ -186,12 +194,27 @@ function resultItems(group: OutputGroup, cols: TimeColumn[]): JsonValue[] {
   });
 }
 
-/** Renders the finished groups in the requested format. */
-export function render(req: OutputRequest, groups: OutputGroup[]): RenderedBody {
+/** `f` of each item in order, with a turn of the event loop whenever `pause` asks for one. */
+async function mapPaced<T, U>(items: readonly T[], f: (item: T, i: number) => U, pause: Pause): Promise<U[]> {
+  const out: U[] = new Array(items.length);
+  for (let i = 0; i < items.length; i++) {
+    out[i] = f(items[i], i);
+    const turn = pause();
+    if (turn) await turn;
+  }
+  return out;
+}
+
+/**
+ * Renders the finished groups in the requested format. Big answers (a thousand groups of a daily
+ * series) are built and written with turns of the event loop between groups and rows (`pause`):
+ * one such answer held every other client for five seconds (bench/RESULTS.md).
+ */
+export async function render(req: OutputRequest, groups: OutputGroup[], pause: Pause = slicer()): Promise<RenderedBody> {
   const { route } = req;
   const { header, cols } = timeColumns(req);
   const grouped = route.grouping !== 'none';
-  if (req.format === 'geojson' && hasGeoJsonOutput(route)) return renderGeoJson(req, groups, cols);
+  if (req.format === 'geojson' && hasGeoJsonOutput(route)) return renderGeoJson(req, groups, cols, pause);
   if (req.format === 'csv') {
     const comments = [`Copyright URL: ${ATTRIBUTION.url}`, `Copyright Text: ${ATTRIBUTION.text}`, `API Version: ${API_VERSION}`];
     if (req.metadata) {
@@ -203,15 +226,21 @@ export function render(req: OutputRequest, groups: OutputGroup[]): RenderedBody 
     if (!grouped) {
       const g = groups[0] ?? { key: { kind: 'total' }, values: cols.map(() => 0) };
       csvHeader = g.ratios ? [...header, 'value', 'value2', 'ratio'] : [...header, 'value'];
-      rows = cols.map((c, i) =>
-        g.ratios ? [...c.csv, csvNumber(g.values[i]), csvNumber(g.values2![i]), csvNumber(g.ratios[i])] : [...c.csv, csvNumber(g.values[i])],
+      rows = await mapPaced(
+        cols,
+        (c, i) => (g.ratios ? [...c.csv, csvNumber(g.values[i]), csvNumber(g.values2![i]), csvNumber(g.ratios[i])] : [...c.csv, csvNumber(g.values[i])]),
+        pause,
       );
     } else if (route.ratio) {
       csvHeader = [...header, ...groups.flatMap((g) => [`${groupLabel(g.key)}_value`, `${groupLabel(g.key)}_value2`, `${groupLabel(g.key)}_ratio`])];
-      rows = cols.map((c, i) => [...c.csv, ...groups.flatMap((g) => [csvNumber(g.values[i]), csvNumber(g.values2![i]), csvNumber(g.ratios![i])])]);
+      rows = await mapPaced(
+        cols,
+        (c, i) => [...c.csv, ...groups.flatMap((g) => [csvNumber(g.values[i]), csvNumber(g.values2![i]), csvNumber(g.ratios![i])])],
+        pause,
+      );
     } else {
       csvHeader = [...header, ...groups.map((g) => groupLabel(g.key))];
-      rows = cols.map((c, i) => [...c.csv, ...groups.map((g) => csvNumber(g.values[i]))]);
+      rows = await mapPaced(cols, (c, i) => [...c.csv, ...groups.map((g) => csvNumber(g.values[i]))], pause);
     }
     return {
       contentType: 'text/csv;charset=UTF-8',
@@ -225,18 +254,24 @@ export function render(req: OutputRequest, groups: OutputGroup[]): RenderedBody 
     if (g.ratios) doc.ratioResult = resultItems(g, cols);
     else doc.result = resultItems(g, cols);
   } else if (route.ratio) {
-    doc.groupByBoundaryResult = groups.map((g) => ({ groupByObject: groupObject(g.key, req.boundaries), ratioResult: resultItems(g, cols) }));
+    doc.groupByBoundaryResult = await mapPaced(
+      groups,
+      (g) => ({ groupByObject: groupObject(g.key, req.boundaries), ratioResult: resultItems(g, cols) }),
+      pause,
+    );
   } else {
-    doc.groupByResult = groups.map((g) => ({ result: resultItems(g, cols), groupByObject: groupObject(g.key, req.boundaries) }));
+    doc.groupByResult = await mapPaced(groups, (g) => ({ result: resultItems(g, cols), groupByObject: groupObject(g.key, req.boundaries) }), pause);
   }
-  return { contentType: 'application/json', body: prettyJson(doc) };
+  return { contentType: 'application/json', body: await prettyJsonPaced(doc, pause) };
 }
 
-function renderGeoJson(req: OutputRequest, groups: OutputGroup[], cols: TimeColumn[]): RenderedBody {
+async function renderGeoJson(req: OutputRequest, groups: OutputGroup[], cols: TimeColumn[], pause: Pause): Promise<RenderedBody> {
   const doc = envelope(req);
   doc.type = 'FeatureCollection';
   const features: JsonValue[] = [];
   for (const g of groups) {
+    const turn = pause();
+    if (turn) await turn;
     const id = boundaryIdOf(g.key);
     const boundary = req.boundaries.find((b) => b.id === id);
     const label = groupLabel(g.key);
@@ -250,5 +285,5 @@ function renderGeoJson(req: OutputRequest, groups: OutputGroup[], cols: TimeColu
     });
   }
   doc.features = features;
-  return { contentType: 'application/geo+json;charset=utf-8', body: prettyJson(doc) };
+  return { contentType: 'application/geo+json;charset=utf-8', body: await prettyJsonPaced(doc, pause) };
 }

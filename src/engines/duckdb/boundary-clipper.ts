@@ -10,7 +10,7 @@ import type { AreaPlan } from '../../query/area-plan.js';
 import type { ByteBoundedLru } from './boundary-cache.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { clipOutcome, type ClipOutcome } from './boundary-clip-task.js';
-import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { POOL_MIN_BYTES, sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
 import { checkAborted } from './statements.js';
 
 export interface BoundaryClipper {
@@ -31,7 +31,7 @@ export interface BoundaryClipperOptions {
 }
 
 export function boundaryClipper(plan: Pick<AreaPlan, 'clip'>, area: AreaOfInterest, options: BoundaryClipperOptions = {}): BoundaryClipper {
-  const poolMinBytes = options.poolMinBytes ?? 16_384;
+  const poolMinBytes = options.poolMinBytes ?? POOL_MIN_BYTES;
   const poolMinCount = options.poolMinCount ?? 64;
   const pool = options.pool ?? sharedGeometryPool;
   return {

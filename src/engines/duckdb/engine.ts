@@ -35,7 +35,7 @@ import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, sn
 import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
-import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import { outcomeGeometry, outcomeOf, type ClipOutcome } from './boundary-clip-task.js';
 import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOptions } from './boundary-clipper.js';
 
@@ -56,8 +56,8 @@ export interface DuckDbQueryEngineOptions {
   boundaryCache?: BoundaryCache;
   /**
    * Where boundary rows are clipped and measured when there are at least `poolMinGeometries` of
-   * them (default: the process's pool, geometry-pool.ts; fewer are done on the calling thread, where
-   * a worker's round trip would cost more than it frees).
+   * them or their WKB is large (default: the process's pool, geometry-pool.ts `worthPooling`; fewer
+   * and smaller are done on the calling thread, where a worker's round trip would cost more than it frees).
    */
   geometryPool?: GeometryPool;
   /** Default 64; 0 sends every batch to the pool, Infinity none. */
@@ -186,7 +186,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       }
     }
     const wkbs = used.map((u) => u.wkb);
-    const values = used.length >= poolMinGeometries ? await poolOf().measureClipped(area, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
+    const values = worthPooling(wkbs, poolMinGeometries) ? await poolOf().measureClipped(area, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
     checkAborted(signal);
     used.forEach((u, k) => (u.value = Number.isNaN(values[k]) ? null : values[k]));
     for (const [f, e, g, rowid] of boundary) {

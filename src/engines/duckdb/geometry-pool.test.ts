@@ -9,13 +9,13 @@
  */
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { after, before, describe, it, test } from 'node:test';
 import { parseFilter } from '../../filter/index.js';
 import type { Measure } from '../../query/model.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
-import { createGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { createGeometryPool, POOL_MIN_BYTES, worthPooling, type GeometryPool } from './geometry-pool.js';
 import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
 import { createBoundaryCache } from './boundary-cache.js';
 import type { StatsMeasure } from '../../query/stats.js';
@@ -245,4 +245,21 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
     const small = await pool.measureClipped(area, 'length', wkbs.slice(0, 2));
     assert.equal(small.length, 2);
   });
+});
+
+test('worthPooling: many geometries, or few whose WKB is large; never with Infinity', () => {
+  const small = new Uint8Array(100);
+  const big = new Uint8Array(POOL_MIN_BYTES);
+  assert.equal(worthPooling([small, small], 64), false);
+  assert.equal(
+    worthPooling(
+      Array.from({ length: 64 }, () => small),
+      64,
+    ),
+    true,
+  );
+  assert.equal(worthPooling([small, big], 64), true, 'two geometries, one of them country-sized');
+  assert.equal(worthPooling([big], Number.POSITIVE_INFINITY), false);
+  assert.equal(worthPooling([small], 0), true);
+  assert.equal(worthPooling([], 0), false);
 });

@@ -10,6 +10,7 @@
  * after a while.
  */
 import { availableParallelism } from 'node:os';
+import { setImmediate as immediate } from 'node:timers/promises';
 import { Piscina } from 'piscina';
 import type { AreaOfInterest, Measure } from '../../query/model.js';
 import { packWkbs, type BoundaryMeasureTask } from './boundary-measure-task.js';
@@ -34,13 +35,11 @@ export function createGeometryPool(threads = Math.max(1, availableParallelism())
   return {
     threads,
     async measureClipped(area, measure, wkbs, signal) {
-      const results = await Promise.all(
-        partsOf(wkbs, threads).map((p) => {
-          const { bytes, offsets } = packWkbs(p);
-          const task: BoundaryMeasureTask = { area, measure, bytes, offsets };
-          return pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer] }) as Promise<Float64Array>;
-        }),
-      );
+      const results = await runParts(wkbs, threads, (p) => {
+        const { bytes, offsets } = packWkbs(p);
+        const task: BoundaryMeasureTask = { area, measure, bytes, offsets };
+        return pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer] }) as Promise<Float64Array>;
+      });
       const out = new Float64Array(wkbs.length);
       let at = 0;
       for (const r of results) {
@@ -50,24 +49,45 @@ export function createGeometryPool(threads = Math.max(1, availableParallelism())
       return out;
     },
     async clipWkbs(area, wkbs, signal) {
-      const results = await Promise.all(
-        partsOf(wkbs, threads).map((p) => {
-          const { bytes, offsets } = packWkbs(p);
-          const task: BoundaryClipTask = { kind: 'clip', area, bytes, offsets };
-          return pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer] }) as Promise<PackedClipOutcomes>;
-        }),
-      );
+      const results = await runParts(wkbs, threads, (p) => {
+        const { bytes, offsets } = packWkbs(p);
+        const task: BoundaryClipTask = { kind: 'clip', area, bytes, offsets };
+        return pool.run(task, { signal, transferList: [bytes.buffer as ArrayBuffer, offsets.buffer as ArrayBuffer] }) as Promise<PackedClipOutcomes>;
+      });
       return results.flatMap(unpackOutcomes);
     },
     close: () => pool.destroy(),
   };
 }
 
-/** The WKBs in parts of about equal bytes, one per thread (a request alone uses every worker), in order. */
+/** A part holds at most this many bytes of WKB (unless one geometry is bigger). */
+const MAX_PART_BYTES = 4 * 2 ** 20;
+
+/**
+ * Runs `task` on each part of `wkbs` (partsOf) and gives the results in order. The parts are packed
+ * one at a time with a turn of the event loop between them: packing tens of megabytes of boundary
+ * geometries at once (a daily series over a country's relation) held the loop for a second.
+ */
+async function runParts<T>(wkbs: readonly Uint8Array[], threads: number, task: (part: Uint8Array[]) => Promise<T>): Promise<T[]> {
+  const running: Promise<T>[] = [];
+  for (const part of partsOf(wkbs, threads)) {
+    if (running.length > 0) await immediate();
+    const result = task(part);
+    // Handled now: a part that fails while the next is packed must not count as unhandled.
+    result.catch(() => undefined);
+    running.push(result);
+  }
+  return Promise.all(running);
+}
+
+/**
+ * The WKBs in parts of about equal bytes, in order: one per thread (a request alone uses every
+ * worker), or more when that would put over MAX_PART_BYTES in one.
+ */
 function partsOf(wkbs: readonly Uint8Array[], threads: number): Uint8Array[][] {
   let total = 0;
   for (const w of wkbs) total += w.length;
-  const target = Math.ceil(total / threads);
+  const target = Math.min(Math.ceil(total / threads), MAX_PART_BYTES);
   const parts: Uint8Array[][] = [];
   let part: Uint8Array[] = [];
   let size = 0;
@@ -82,6 +102,22 @@ function partsOf(wkbs: readonly Uint8Array[], threads: number): Uint8Array[][] {
   }
   if (part.length > 0) parts.push(part);
   return parts;
+}
+
+/** A batch of at least this many bytes of WKB goes to the pool however few its geometries (about a thousand vertices). */
+export const POOL_MIN_BYTES = 16_384;
+
+/**
+ * Whether a batch of boundary geometries is clipped in the pool: `minCount` geometries or more, or
+ * POOL_MIN_BYTES of WKB (a handful of country-sized polygons took 1.8 s on the calling thread);
+ * `minCount` Infinity: never (tests), 0: always.
+ */
+export function worthPooling(wkbs: readonly Uint8Array[], minCount: number): boolean {
+  if (wkbs.length === 0 || minCount === Number.POSITIVE_INFINITY) return false;
+  if (wkbs.length >= minCount) return true;
+  let bytes = 0;
+  for (const w of wkbs) if ((bytes += w.length) >= POOL_MIN_BYTES) return true;
+  return false;
 }
 
 let shared: GeometryPool | undefined;

@@ -29,7 +29,7 @@ import { checkAborted, readRecords } from './statements.js';
 import { slicer } from '../../core/yielding.js';
 import type { Statement } from './sql/statement.js';
 import { measureClipped } from './boundary-measure-task.js';
-import { sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
+import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { v2ScopedFilterSql } from './scope.js';
 
@@ -48,8 +48,8 @@ type Exact = number | true | null;
 
 export interface DuckDbStatsEngineOptions {
   /**
-   * Where boundary geometries are clipped when there are at least `poolMinGeometries` of them
-   * (default: the process's pool, geometry-pool.ts), as in the v1 engine (engine.ts).
+   * Where boundary geometries are clipped when there are at least `poolMinGeometries` of them or
+   * their WKB is large (default: the process's pool, geometry-pool.ts `worthPooling`), as in the v1 engine (engine.ts).
    */
   geometryPool?: GeometryPool;
   /** Default 64; 0 sends every batch to the pool, Infinity none. */
@@ -154,7 +154,7 @@ export async function createDuckDbStatsEngine(
     }
     // count: 1 for a geometry that meets the aoi, NaN for one that misses it.
     const measure = clipMeasure ?? 'count';
-    const values = wkbs.length >= poolMinGeometries ? await poolOf().measureClipped(aoi, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
+    const values = worthPooling(wkbs, poolMinGeometries) ? await poolOf().measureClipped(aoi, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
     checkAborted(signal);
     toClip.forEach((r, k) => fetched.set(r, Number.isNaN(values[k]) ? null : needClip ? values[k] : true));
     for (const { rowid: r } of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);

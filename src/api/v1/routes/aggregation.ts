@@ -74,7 +74,7 @@ export async function answerAggregation(
   cancellation.limit(parsed.timeoutSeconds);
   await cancellation.run((signal) => resolveRelationBoundaries(parsed, data.boundaryRelations, data.metadata, signal));
   const groups = await cancellation.run((signal) => executeAggregation(data.aggregation, route, parsed, signal));
-  const rendered = render(
+  const rendered = await render(
     {
       route,
       format: parsed.format,
