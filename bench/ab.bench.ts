@@ -12,13 +12,22 @@
  * and whether both answered the same numbers. Writes its section of bench/RESULTS.md.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 import { EXTRACTION_CASES, V1_CASES, V2_CASES } from './cases.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
+
+/**
+ * `--answer-cache 0` for a build that has the answer cache (src/api/answer-cache.ts): the bench
+ * repeats its requests to measure the engines, not the cache. Older builds have no such flag.
+ */
+function noAnswerCache(checkout: string): string[] {
+  const serve = join(checkout, 'src', 'cli', 'commands', 'serve.ts');
+  return existsSync(serve) && readFileSync(serve, 'utf8').includes("'answer-cache'") ? ['--answer-cache', '0'] : [];
+}
 
 const { values } = parseArgs({
   options: {
@@ -104,7 +113,7 @@ async function startSide(name: Side['name'], dir: string, work: string): Promise
   execFileSync(process.execPath, [cli, 'import', INPUT, '--db', db], { stdio: 'ignore' });
   const importSeconds = (performance.now() - t) / 1000;
   const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD']).toString().trim();
-  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys'], {
+  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', ...noAnswerCache(dir)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((ok, fail) => {

@@ -16,13 +16,22 @@
  * request. Writes its section `load-<label>` of bench/RESULTS.md.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 import { EXTRACTION_CASES, V1_CASES, V2_CASES } from './cases.js';
 import { machineDescription, replaceResultsSection } from './support.js';
+
+/**
+ * `--answer-cache 0` for a build that has the answer cache (src/api/answer-cache.ts): the bench
+ * repeats its requests to measure the engines, not the cache. Older builds have no such flag.
+ */
+function noAnswerCache(checkout: string): string[] {
+  const serve = join(checkout, 'src', 'cli', 'commands', 'serve.ts');
+  return existsSync(serve) && readFileSync(serve, 'utf8').includes("'answer-cache'") ? ['--answer-cache', '0'] : [];
+}
 
 const { values } = parseArgs({
   options: {
@@ -142,7 +151,7 @@ try {
   if (!values.db) execFileSync(process.execPath, [cli, 'import', FOUR_COUNTRIES, '--db', db], { stdio: 'ignore' });
   const commit = execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD']).toString().trim();
   const extra = values['serve-args']!.split(' ').filter((s) => s.length > 0);
-  child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', '--log-format', 'json', ...extra], {
+  child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', '--log-format', 'json', ...noAnswerCache(checkout), ...extra], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const base = await new Promise<string>((ok, fail) => {

@@ -14,6 +14,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions }
 import type { Engines } from '../query/engines.js';
 import type { StoreHandle } from '../query/generations.js';
 import { generationOf, installGenerationHook } from './generation-hook.js';
+import { createAnswerCache, DEFAULT_ANSWER_CACHE_BYTES } from './answer-cache.js';
 import { installCancellation } from './common/cancellation.js';
 import { installAdmission } from './common/admission.js';
 import { installUnreadBodyDrain } from './common/unread-body.js';
@@ -53,6 +54,8 @@ export interface AppConfig {
   admission?: { concurrency?: number; queue?: number; retryAfterSeconds?: number; memoryBudgetBytes?: number; residentBytes?: () => number };
   /** The dashboard at `/` (api/dashboard/plugin.ts): its basemap (`maphist serve --basemap-url`), off by default. */
   dashboard?: DashboardOptions;
+  /** Bytes of finished v1 aggregation answers kept between requests (api/answer-cache.ts; `maphist serve --answer-cache`); default 64 MiB, 0: none. */
+  answerCacheBytes?: number;
 }
 
 /** What the command line hands the server. */
@@ -119,6 +122,7 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
     const engines = enginesOf(request);
     return {
       metadata: generationOf(request).metadata,
+      generation: generationOf(request).number,
       aggregation: engines.aggregation,
       boundaryRelations: engines.boundaryRelations,
       extraction: () => engines.extraction(),
@@ -129,11 +133,13 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
     const engines = enginesOf(request);
     return { metadata: g.metadata, latest: g.latest, databaseAnswers: () => engines.databaseAnswers(), stats: engines.stats, extraction: engines.parquet };
   };
+  const answerBytes = config.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES;
   await app.register(v1Plugin, {
     prefix: '/v1',
     dataOf: v1DataOf,
     timeoutSeconds: config.timeoutSeconds ?? 600,
     neutralNames: config.neutralNames,
+    answers: answerBytes > 0 ? createAnswerCache(answerBytes) : undefined,
   } satisfies V1PluginOptions & { prefix: string });
   for (const prefix of ['/v2-rc', '/v2']) {
     const services = {

@@ -2,7 +2,8 @@
  * The server over a store with the DuckDB engines, composed as the command line does it (tests,
  * benchmarks and the golden-file scripts; src/cli/commands/serve.ts composes the same way): a
  * store handle with one generation over the store, which the caller keeps and closes itself. The
- * flat options are the ones the tests have always passed.
+ * flat options are the ones the tests have always passed. The answer cache is off unless asked for
+ * (`answerCacheBytes`): tests and benchmarks repeat requests to measure and check the engines.
  */
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppConfig } from '../api/server.js';
@@ -28,5 +29,10 @@ export async function createDuckDbServer(store: Store, options: TestServerOption
   const engines = given ?? (await createDuckDbEngines(store));
   // Closing the generation leaves the store open: its owner (the test) closes it.
   const handle = createStoreHandle({ engines, metadata: store.metadata, dictionary: engines.dictionary, close: () => undefined });
-  return buildApp({ store: handle, keys: apiKeys, config, replace: { ...replace, ...(engine ? { aggregation: engine } : {}) } });
+  return buildApp({
+    store: handle,
+    keys: apiKeys,
+    config: { answerCacheBytes: 0, ...config },
+    replace: { ...replace, ...(engine ? { aggregation: engine } : {}) },
+  });
 }

@@ -16,6 +16,7 @@
  * error-status.ts (v1: 413 with the reference's message; v2: 504). `run` answers with the reason as
  * soon as the signal aborts, even if the engine has not noticed yet.
  */
+import { setMaxListeners } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MaphistError } from '../../core/errors.js';
@@ -118,11 +119,18 @@ function createCancellation(res: ServerResponse, inFlight: Set<InFlight>, contro
  * Gives every request of `app` (the root: the hooks reach every plugin registered after this) its
  * cancellation, and aborts those in flight when the server closes.
  */
+/** Listeners a request's signal may have at once before Node warns of a leak. */
+const MAX_SIGNAL_LISTENERS = 256;
+
 export function installCancellation(app: FastifyInstance): void {
   const inFlight = new Set<InFlight>();
   let closing = false;
   app.addHook('onRequest', (request, reply, done) => {
     const controller = new AbortController();
+    // Every statement and every geometry-pool task of the request listens to its signal while it
+    // runs: a request whose boundary geometries go to the pool in many parts has more than Node's
+    // default of 10 at once, which is no leak (each is removed when its task ends).
+    setMaxListeners(MAX_SIGNAL_LISTENERS, controller.signal);
     byRequest.set(request.raw, createCancellation(reply.raw, inFlight, controller));
     if (closing) controller.abort(abortReason('shutdown'));
     done();

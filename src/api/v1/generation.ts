@@ -17,6 +17,8 @@ export interface V1Data {
   boundaryRelations: BoundaryRelationSource;
   /** The extraction engine (made on first use). */
   extraction(): Promise<ExtractionEngine>;
+  /** The store generation's number (src/query/generations.ts); absent: answers are not kept between requests. */
+  generation?: number;
 }
 
 export type V1DataOf<K extends keyof V1Data = keyof V1Data> = (request: FastifyRequest) => Pick<V1Data, K>;

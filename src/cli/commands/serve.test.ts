@@ -24,6 +24,15 @@ describe('serve --memory-limit', () => {
     }
   });
 
+  it('--answer-cache takes a size or 0 (off), and names itself when refused', () => {
+    assert.equal(parseSize('0', '--answer-cache', true), 0);
+    assert.equal(parseSize('64MiB', '--answer-cache', true), 64 * 2 ** 20);
+    assert.throws(
+      () => parseSize('-1', '--answer-cache', true),
+      (e) => e instanceof MaphistError && e.code === 'CLI_USAGE' && /--answer-cache takes a size .* \(or 0\)/.test(e.message),
+    );
+  });
+
   it('gives DuckDB half of the budget in whole MiB, at least 128 MiB', () => {
     assert.deepEqual(memoryPlan(8 * 2 ** 30), { duckDbBytes: 4 * 2 ** 30, duckDbLimit: '4096MiB' });
     assert.deepEqual(memoryPlan(4e9), { duckDbBytes: 1907 * 2 ** 20, duckDbLimit: '1907MiB' });

@@ -1,7 +1,7 @@
 /**
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
  * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
- * [--log-format text|json] [--memory-limit SIZE] [--concurrency N] [--queue N]
+ * [--log-format text|json] [--memory-limit SIZE] [--answer-cache SIZE] [--concurrency N] [--queue N]
  * [--drain-seconds S] [--basemap-url URL] [--replication URL_OR_DIR] [--changeset-replication URL_OR_DIR]
  * [--replication-interval S] [--replication-max-sequences N]`: serve both API versions, one log line
  * per request on standard output. With `--replication` (diffs) and/or `--changeset-replication`
@@ -41,6 +41,8 @@ export const SERVE_OPTIONS = {
   'neutral-names': { type: 'boolean', default: false },
   /** The process's memory budget (default: half the machine's memory); see `memoryPlan`. */
   'memory-limit': { type: 'string' },
+  /** Bytes of finished v1 aggregation answers kept between requests (default 64MiB; 0: none). */
+  'answer-cache': { type: 'string' },
   /** Heavy requests running at once (default: the cores, at least 2); more wait in the queue. */
   concurrency: { type: 'string' },
   /** Heavy requests waiting at most (default 8 × concurrency); one more is answered 503 with Retry-After. */
@@ -62,12 +64,12 @@ export const SERVE_OPTIONS = {
 const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
 
 /** A size such as `4GB`, `512MiB`, `1.5 GB` or a number of bytes, in bytes (CLI_USAGE otherwise). */
-export function parseSize(text: string): number {
+export function parseSize(text: string, flag = '--memory-limit', zero = false): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
   const unit = m ? UNITS[(m[2] || 'B').toUpperCase()] : undefined;
   const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
-  if (!(bytes > 0) || !Number.isSafeInteger(bytes))
-    throw new MaphistError('CLI_USAGE', `--memory-limit takes a size such as 4GB or 512MiB, not ${JSON.stringify(text)}`);
+  if (!(bytes > 0 || (zero && bytes === 0)) || !Number.isSafeInteger(bytes))
+    throw new MaphistError('CLI_USAGE', `${flag} takes a size such as 4GB or 512MiB${zero ? ' (or 0)' : ''}, not ${JSON.stringify(text)}`);
   return bytes;
 }
 
@@ -108,6 +110,7 @@ export async function serve(values: {
   'neutral-names'?: boolean;
   'log-format'?: string;
   'memory-limit'?: string;
+  'answer-cache'?: string;
   concurrency?: string;
   queue?: string;
   'drain-seconds'?: string;
@@ -133,6 +136,7 @@ export async function serve(values: {
   if (logFormat !== 'text' && logFormat !== 'json') throw new MaphistError('CLI_USAGE', '--log-format takes text or json');
   const budget = values['memory-limit'] === undefined ? Math.floor(totalmem() / 2) : parseSize(values['memory-limit']);
   const memory = memoryPlan(budget);
+  const answerCacheBytes = values['answer-cache'] === undefined ? undefined : parseSize(values['answer-cache'], '--answer-cache', true);
   const concurrency = wholeNumber(values.concurrency, '--concurrency', 1) ?? defaultConcurrency();
   const queue = wholeNumber(values.queue, '--queue', 0);
   const drainSeconds = Number(values['drain-seconds'] ?? '10');
@@ -159,6 +163,7 @@ export async function serve(values: {
       logger: { level: process.env.MAPHIST_LOG_LEVEL ?? 'warn' },
       admission: { concurrency, queue, memoryBudgetBytes: budget },
       dashboard: { basemapUrl: values['basemap-url'] },
+      answerCacheBytes,
     },
   });
   const address = await app.listen({ port, host: values.host });

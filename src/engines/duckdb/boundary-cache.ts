@@ -3,65 +3,13 @@
  * geometry runs of elements (rowid → run, src/engines/duckdb/sql/stats.ts `geometryRunsSql`) and the WKB of
  * the run representatives it fetched. A cache belongs to the engines of one store generation
  * (engines.ts; src/query/generations.ts), whose file does not change while it is open, so a rowid
- * names the same state for the cache's lifetime. Both maps are least-recently-used and bounded by an
- * estimate of their bytes: big relations crossing the aoi's edge (country borders, rivers) are the
+ * names the same state for the cache's lifetime. The maps are least-recently-used and bounded by an
+ * estimate of their bytes (src/core/byte-lru.ts): big relations crossing the aoi's edge (country borders, rivers) are the
  * same from one request to the next, and fetching their WKB from the geometry column is the
  * dominant cost of a statistics request over a country-sized area.
  */
+import { ByteBoundedLru } from '../../core/byte-lru.js';
 import type { ClipOutcome } from './boundary-clip-task.js';
-
-export class ByteBoundedLru<K, V> {
-  private readonly entries = new Map<K, { value: V; bytes: number }>();
-  private bytes = 0;
-  private oldest: MapIterator<[K, { value: V; bytes: number }]> | undefined;
-
-  constructor(
-    private readonly maxBytes: number,
-    private readonly sizeOf: (value: V) => number,
-  ) {}
-
-  get(key: K): V | undefined {
-    const e = this.entries.get(key);
-    if (!e) return undefined;
-    // Refresh its place in the order (Map iterates in insertion order: the oldest first).
-    this.entries.delete(key);
-    this.entries.set(key, e);
-    return e.value;
-  }
-
-  set(key: K, value: V): void {
-    const old = this.entries.get(key);
-    if (old) {
-      this.bytes -= old.bytes;
-      this.entries.delete(key);
-    }
-    const bytes = this.sizeOf(value);
-    if (bytes > this.maxBytes) return;
-    this.entries.set(key, { value, bytes });
-    this.bytes += bytes;
-    while (this.bytes > this.maxBytes) {
-      // The oldest entry: one iterator kept across calls. A fresh iterator per call would step
-      // over every entry deleted from the front since the Map last compacted (quadratic when
-      // the cache is full and every set evicts). A Map's iterator stays valid across deletions and
-      // insertions: everything before its position has been evicted, and an entry refreshed by
-      // get() was moved to the end, where the iterator meets it again in its new place.
-      let next = this.oldest?.next();
-      if (!next || next.done) next = (this.oldest = this.entries.entries()).next();
-      if (next.done) break;
-      const [k, e] = next.value;
-      this.entries.delete(k);
-      this.bytes -= e.bytes;
-    }
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  get totalBytes(): number {
-    return this.bytes;
-  }
-}
 
 export interface BoundaryCache {
   /** Element key `type/id` → (rowid → geometry run) of its kept states. */

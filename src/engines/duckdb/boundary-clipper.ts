@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { encodeWkb } from '../../geometry/wkb.js';
 import type { AreaPlan } from '../../query/area-plan.js';
-import type { ByteBoundedLru } from './boundary-cache.js';
+import type { ByteBoundedLru } from '../../core/byte-lru.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { clipOutcome, type ClipOutcome } from './boundary-clip-task.js';
 import { POOL_MIN_BYTES, sharedGeometryPool, type GeometryPool } from './geometry-pool.js';

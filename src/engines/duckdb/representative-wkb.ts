@@ -5,7 +5,7 @@
  * geometries crossing an area's edge (country borders, rivers, coastlines) are the same from one
  * request to the next, and reading them from the geometry column dominates a request's cost.
  */
-import type { ByteBoundedLru } from './boundary-cache.js';
+import type { ByteBoundedLru } from '../../core/byte-lru.js';
 import type { Statement } from './sql/statement.js';
 import { boundaryGeometriesSql } from './sql/stats.js';
 import { checkAborted } from './statements.js';

@@ -8,6 +8,7 @@ import { metadataRequestUrl, sendMethodNotAllowed } from '../error-status.js';
 import { executeAggregation } from '../execute.js';
 import type { V1DataOf } from '../generation.js';
 import { render, type OutputBoundary } from '../output.js';
+import { answerKey, type AnswerCache, type CachedAnswer } from '../../answer-cache.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
 import { BODY_LIMIT, collectPairs } from '../request-pairs.js';
 import { AGGREGATION_ROUTES, routeDescription, type AggregationRoute } from '../route-table.js';
@@ -17,9 +18,11 @@ import { resolveRelationBoundaries } from '../relation-boundaries.js';
 
 export interface AggregationRouteOptions {
   /** The metadata and aggregation engine of the request's store generation. */
-  dataOf: V1DataOf<'metadata' | 'aggregation' | 'boundaryRelations'>;
+  dataOf: V1DataOf<'metadata' | 'aggregation' | 'boundaryRelations' | 'generation'>;
   /** The server's default (and largest) time limit in seconds. */
   timeoutSeconds: number;
+  /** Finished answers kept between requests (src/api/answer-cache.ts); absent: none. */
+  answers?: AnswerCache;
 }
 
 export const CACHE_FOREVER = 'no-transform, public, max-age=31556926';
@@ -69,6 +72,10 @@ export async function answerAggregation(
     contentType: request.headers['content-type'],
     defaultTimeoutSeconds: options.timeoutSeconds,
   });
+  // The same request on the same store generation: the answer given before (answer-cache.ts).
+  const key = options.answers && !parsed.showMetadata && data.generation !== undefined ? answerKey(data.generation, route.path, pairs) : undefined;
+  const known = key === undefined ? undefined : options.answers!.get(key);
+  if (known) return sendAnswer(reply, known);
   // The request's one signal: its time limit, the client's disconnect and the server's shutdown abort it.
   const cancellation = cancellationOf(request);
   cancellation.limit(parsed.timeoutSeconds);
@@ -90,9 +97,20 @@ export async function answerAggregation(
     },
     groups,
   );
-  reply.code(200).header('content-type', rendered.contentType).header('cache-control', cacheControlFor(parsed.timeParameter));
-  for (const [k, v] of Object.entries(rendered.headers ?? {})) reply.header(k, v);
-  return reply.send(rendered.body);
+  const answer: CachedAnswer = {
+    contentType: rendered.contentType,
+    cacheControl: cacheControlFor(parsed.timeParameter),
+    headers: rendered.headers ?? {},
+    body: rendered.body,
+  };
+  if (key !== undefined) options.answers!.set(key, answer);
+  return sendAnswer(reply, answer);
+}
+
+function sendAnswer(reply: FastifyReply, answer: CachedAnswer): FastifyReply {
+  reply.code(200).header('content-type', answer.contentType).header('cache-control', answer.cacheControl);
+  for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
+  return reply.send(answer.body);
 }
 
 export function registerAggregationRoutes(app: FastifyInstance, options: AggregationRouteOptions): void {

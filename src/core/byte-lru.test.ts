@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { ByteBoundedLru } from './boundary-cache.js';
+import { ByteBoundedLru } from './byte-lru.js';
 
 test('ByteBoundedLru evicts the least recently used entries first', () => {
   const lru = new ByteBoundedLru<string, number>(3, () => 1);

@@ -1,0 +1,149 @@
+/**
+ * The answer cache (answer-cache.ts): its key, and over HTTP on Andorra that a repeated v1
+ * aggregation is answered without the engine with the same bytes, that `showMetadata` answers,
+ * errors and another store generation are not served from it, and that `timeout` is not part of a
+ * request's identity.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { join } from 'node:path';
+import { createDuckDbEngines } from '../engines/duckdb/engines.js';
+import type { QueryEngine, SnapshotQuery } from '../query/model.js';
+import { createStoreHandle, type StoreHandle } from '../query/generations.js';
+import { importToTemp, TEST_DATA, type ImportedDb } from '../store/test-support.js';
+import { answerKey, createAnswerCache } from './answer-cache.js';
+import { buildApp } from './server.js';
+
+describe('answerKey and the budget', () => {
+  it('is the same for the same parameters in another order or with another timeout, and differs with the generation, route or a value', () => {
+    const a = answerKey(1, '/elements/count', [
+      ['bboxes', '1,2,3,4'],
+      ['time', '2016-01-01'],
+      ['timeout', '5'],
+    ]);
+    assert.equal(
+      a,
+      answerKey(1, '/elements/count', [
+        ['time', '2016-01-01'],
+        ['bboxes', '1,2,3,4'],
+      ]),
+    );
+    assert.notEqual(
+      a,
+      answerKey(2, '/elements/count', [
+        ['bboxes', '1,2,3,4'],
+        ['time', '2016-01-01'],
+      ]),
+    );
+    assert.notEqual(
+      a,
+      answerKey(1, '/elements/area', [
+        ['bboxes', '1,2,3,4'],
+        ['time', '2016-01-01'],
+      ]),
+    );
+    assert.notEqual(
+      a,
+      answerKey(1, '/elements/count', [
+        ['bboxes', '1,2,3,5'],
+        ['time', '2016-01-01'],
+      ]),
+    );
+    // Two values of one name keep their order (groupByValues, repeated parameters).
+    assert.notEqual(
+      answerKey(1, '/x', [
+        ['v', 'a'],
+        ['v', 'b'],
+      ]),
+      answerKey(1, '/x', [
+        ['v', 'b'],
+        ['v', 'a'],
+      ]),
+    );
+  });
+
+  it('the cache keeps no more than its bytes, the least recently used leaving first', () => {
+    const cache = createAnswerCache(10_000);
+    const answer = (n: number) => ({ contentType: 'application/json', cacheControl: 'no-cache', headers: {}, body: 'x'.repeat(n) });
+    cache.set('a', answer(2000));
+    cache.set('b', answer(2000));
+    assert.ok(cache.get('a'));
+    cache.set('c', answer(2000)); // 3 × (256 + 4000) > 10,000: b, the least recently used, leaves
+    assert.equal(cache.get('b'), undefined);
+    assert.ok(cache.get('a') && cache.get('c'));
+    assert.ok(cache.totalBytes <= 10_000);
+  });
+});
+
+describe('answer cache over HTTP (Andorra)', () => {
+  let db: ImportedDb;
+  let handle: StoreHandle;
+  let base: string;
+  let close: () => Promise<void>;
+  let calls = 0;
+  let swapIn: () => void;
+
+  before(async () => {
+    db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
+    const engines = await createDuckDbEngines(db.store);
+    const real = engines.aggregation;
+    const counting: QueryEngine = {
+      ...real,
+      aggregateSnapshots: (q: SnapshotQuery) => {
+        calls++;
+        return real.aggregateSnapshots(q);
+      },
+    };
+    const generation = () => ({
+      engines: { ...engines, aggregation: counting },
+      metadata: db.store.metadata,
+      dictionary: engines.dictionary,
+      close: () => undefined,
+    });
+    handle = createStoreHandle(generation());
+    swapIn = () => void handle.swap(generation());
+    const app = await buildApp({ store: handle, config: { answerCacheBytes: 16 * 2 ** 20 } });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    close = () => app.close();
+  });
+  after(async () => {
+    await close();
+    db.dispose();
+  });
+
+  const count = (extra = '') => fetch(`${base}/v1/elements/count?bboxes=1.5,42.5,1.55,42.55&time=2016-01-01&filter=building=*${extra}`);
+
+  it('a repeated request is answered with the same bytes without the engine; timeout is not part of its identity', async () => {
+    const before = calls;
+    const first = await count();
+    const text = await first.text();
+    assert.equal(first.status, 200);
+    assert.equal(calls, before + 1);
+    const again = await count('&timeout=30');
+    assert.equal(again.status, 200);
+    assert.equal(await again.text(), text);
+    assert.equal(again.headers.get('content-type'), first.headers.get('content-type'));
+    assert.equal(again.headers.get('cache-control'), first.headers.get('cache-control'));
+    assert.equal(calls, before + 1, 'the engine was not asked again');
+  });
+
+  it('answers with showMetadata and errors are computed every time', async () => {
+    const before = calls;
+    await (await count('&showMetadata=true')).text();
+    await (await count('&showMetadata=true')).text();
+    assert.equal(calls, before + 2);
+    const bad = await fetch(`${base}/v1/elements/count?bboxes=1.5,42.5,1.55&time=2016-01-01`);
+    assert.equal(bad.status, 400);
+    assert.equal((await fetch(`${base}/v1/elements/count?bboxes=1.5,42.5,1.55&time=2016-01-01`)).status, 400);
+  });
+
+  it('another store generation computes its own answer', async () => {
+    await (await count('&format=csv')).text();
+    const before = calls;
+    await (await count('&format=csv')).text();
+    assert.equal(calls, before, 'same generation: from the cache');
+    swapIn();
+    await (await count('&format=csv')).text();
+    assert.equal(calls, before + 1, 'a new generation: computed again');
+  });
+});

@@ -1,0 +1,59 @@
+/**
+ * The server's answer cache: finished v1 aggregation answers, kept by the request that asked for
+ * them and the store generation that answered, so the dashboard redrawing a chart and a notebook
+ * re-running its cells get the same bytes without the engine. A new generation (an update swapped
+ * in) has a new number, so an answer from an older store is never served; its entries age out.
+ * Least-recently-used, bounded in bytes (`maphist serve --answer-cache`, default 64 MiB; 0: off).
+ *
+ * The key is a digest of the generation, the route and the request's parameters in a canonical
+ * order (sorted by name; values of one name kept in their order), without `timeout`, which changes
+ * when an answer is given up, not what it is. Answers with `showMetadata` (their execution time and
+ * request URL belong to one request) and answers other than 200 are not kept.
+ */
+import { createHash } from 'node:crypto';
+import { ByteBoundedLru } from '../core/byte-lru.js';
+
+export interface CachedAnswer {
+  contentType: string;
+  cacheControl: string;
+  headers: Readonly<Record<string, string>>;
+  body: string;
+}
+
+export interface AnswerCache {
+  get(key: string): CachedAnswer | undefined;
+  set(key: string, answer: CachedAnswer): void;
+  /** Entries and their estimated bytes (for tests and logs). */
+  readonly size: number;
+  readonly totalBytes: number;
+}
+
+export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 2 ** 20;
+
+export function createAnswerCache(maxBytes = DEFAULT_ANSWER_CACHE_BYTES): AnswerCache {
+  // A string's characters count two bytes (V8 keeps non-Latin-1 strings in UTF-16).
+  const lru = new ByteBoundedLru<string, CachedAnswer>(maxBytes, (a) => 256 + 2 * a.body.length);
+  return {
+    get: (key) => lru.get(key),
+    set: (key, answer) => lru.set(key, answer),
+    get size() {
+      return lru.size;
+    },
+    get totalBytes() {
+      return lru.totalBytes;
+    },
+  };
+}
+
+/** The names whose values do not change an answer. */
+const IGNORED = new Set(['timeout']);
+
+/** The cache key of a request: generation, route, format and the parameters in canonical order. */
+export function answerKey(generation: number, route: string, pairs: readonly (readonly [string, string])[]): string {
+  const kept = pairs.filter(([name]) => !IGNORED.has(name));
+  // Array.prototype.sort is stable: the values of one name stay in their order.
+  const canonical = [...kept].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return createHash('sha256')
+    .update(JSON.stringify([generation, route, canonical]))
+    .digest('base64url');
+}
