@@ -50,10 +50,11 @@ export async function readAllRows(store: Store, sql: string, signal: AbortSignal
 
 /**
  * Runs `sql` on its own connection, interrupted by the signal, and hands its result to `each` one
- * chunk (up to 2,048 rows) at a time, asking `pause` for a turn of the event loop after each
- * (by default one turn once 10 ms have passed, src/core/yielding.ts). Converting a whole result to JS values at once held the event loop
- * for seconds: the WKB of every geometry on a big relation's edge, read for one daily series
- * (bench/RESULTS.md, "The full fuzz run on a quiet machine"). Returns the result's column names.
+ * chunk (up to 2,048 rows) at a time, asking `pause` for a turn of the event loop after each (by
+ * default one turn once 10 ms have passed, src/core/yielding.ts). Converting a whole result to JS
+ * values at once held the event loop for seconds: the WKB of every geometry on a big relation's
+ * edge, read for one daily series (bench/RESULTS.md, "The stalls found by the slow probes").
+ * Returns the result's column names.
  */
 async function readChunks(
   store: Store,
