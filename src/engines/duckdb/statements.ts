@@ -54,7 +54,7 @@ export async function readAllRows(store: Store, sql: string, signal: AbortSignal
  * default one turn once 10 ms have passed, src/core/yielding.ts). Converting a whole result to JS
  * values at once held the event loop for seconds: the WKB of every geometry on a big relation's
  * edge, read for one daily series (bench/RESULTS.md, "The stalls found by the slow probes").
- * Returns the result's column names.
+ * `declared`: the statement whose column names the result must have, in order (checkColumns).
  */
 async function readChunks(
   store: Store,
@@ -63,7 +63,8 @@ async function readChunks(
   spilling: boolean,
   each: (chunk: DuckDBDataChunk, names: readonly string[]) => void,
   pause: Pause = slicer(),
-): Promise<readonly string[]> {
+  declared?: { readonly columns: readonly string[] },
+): Promise<void> {
   checkAborted(signal);
   const con = await connect(store, spilling);
   const onAbort = () => con.interrupt();
@@ -71,6 +72,7 @@ async function readChunks(
   try {
     const result = await con.run(sql);
     const names = result.columnNames();
+    if (declared) checkColumns(names, declared);
     for (;;) {
       checkAborted(signal);
       const chunk = await result.fetchChunk();
@@ -80,7 +82,6 @@ async function readChunks(
       if (turn) await turn;
     }
     checkAborted(signal);
-    return names;
   } catch (e) {
     checkAborted(signal);
     throw engineFailure(e);
@@ -97,28 +98,16 @@ async function readChunks(
  */
 export async function readRecords<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false, pause?: Pause): Promise<R[]> {
   const records: Record<string, unknown>[] = [];
-  let checked = false;
-  const names = await readChunks(
-    store,
-    st.text,
-    signal,
-    spilling,
-    (chunk, names) => {
-      if (!checked) {
-        checkColumns(names, st);
-        checked = true;
-      }
-      for (let row = 0; row < chunk.rowCount; row++) {
-        const record: Record<string, unknown> = {};
-        chunk.visitRowValues(row, (value, _row, column, type) => {
-          record[names[column]] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
-        });
-        records.push(record);
-      }
-    },
-    pause,
-  );
-  if (!checked) checkColumns(names, st);
+  const each = (chunk: DuckDBDataChunk, names: readonly string[]) => {
+    for (let row = 0; row < chunk.rowCount; row++) {
+      const record: Record<string, unknown> = {};
+      chunk.visitRowValues(row, (value, _row, column, type) => {
+        record[names[column]] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
+      });
+      records.push(record);
+    }
+  };
+  await readChunks(store, st.text, signal, spilling, each, pause, st);
   return records as R[];
 }
 
@@ -133,26 +122,14 @@ export async function readColumns<R>(store: Store, st: Statement<R>, signal: Abo
   const byName: Record<string, unknown[]> = {};
   for (const name of st.columns) byName[name] = [];
   let rowCount = 0;
-  let checked = false;
-  const names = await readChunks(
-    store,
-    st.text,
-    signal,
-    spilling,
-    (chunk, names) => {
-      if (!checked) {
-        checkColumns(names, st);
-        checked = true;
-      }
-      for (let column = 0; column < names.length; column++) {
-        const values = byName[names[column]];
-        chunk.visitColumnValues(column, (value, _row, _column, type) => values.push(JSDuckDBValueConverter(value, type, JSDuckDBValueConverter)));
-      }
-      rowCount += chunk.rowCount;
-    },
-    pause,
-  );
-  if (!checked) checkColumns(names, st);
+  const each = (chunk: DuckDBDataChunk, names: readonly string[]) => {
+    for (let column = 0; column < names.length; column++) {
+      const values = byName[names[column]];
+      chunk.visitColumnValues(column, (value, _row, _column, type) => values.push(JSDuckDBValueConverter(value, type, JSDuckDBValueConverter)));
+    }
+    rowCount += chunk.rowCount;
+  };
+  await readChunks(store, st.text, signal, spilling, each, pause, st);
   return Object.assign(byName, { rowCount }) as unknown as Columns<R>;
 }
 
