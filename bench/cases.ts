@@ -46,7 +46,12 @@ export interface V1Case {
   what: string;
   path: string;
   params: Record<string, string>;
-  sql: string;
+  /** The raw DuckDB statement computing the same numbers, where there is one. */
+  sql?: string;
+  /** Sent as a POST body of this kind rather than a GET query. */
+  post?: 'form' | 'json';
+  /** The case this one is timed against (issue 22: each new route within 1.5× of it). */
+  against?: string;
 }
 
 export const V1_CASES: V1Case[] = [
@@ -98,6 +103,7 @@ const contributionJoin = `LEFT JOIN states s ON s.valid_from >= ts.t AND s.valid
 export const V1_KIND_CASES: V1Case[] = [
   {
     id: 'f',
+    against: 'd',
     what: 'contributions/count/groupBy/contributionType, monthly 2008–2017, bbox',
     path: '/v1/contributions/count/groupBy/contributionType',
     params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
@@ -105,6 +111,7 @@ export const V1_KIND_CASES: V1Case[] = [
   },
   {
     id: 'g',
+    against: 'd',
     what: 'contributions/count/groupBy/type, monthly 2008–2017, bbox',
     path: '/v1/contributions/count/groupBy/type',
     params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
@@ -112,19 +119,68 @@ export const V1_KIND_CASES: V1Case[] = [
   },
   {
     id: 'h',
+    against: 'd',
     what: 'contributions/count/groupBy/tag highway, monthly 2008–2017, bbox',
     path: '/v1/contributions/count/groupBy/tag',
     params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M', groupByKey: 'highway' },
     sql: `SELECT ts.t, s.tags['highway'] AS v, count(s.id) FROM ${contributionIntervals} ${contributionJoin} GROUP BY ALL ORDER BY ALL`,
   },
   {
+    id: 'dl',
+    what: 'contributions/latest/count, monthly 2008–2017, bbox',
+    path: '/v1/contributions/latest/count',
+    params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+  },
+  {
     id: 'i',
+    against: 'dl',
     what: 'contributions/latest/count/groupBy/contributionType, monthly 2008–2017, bbox',
     path: '/v1/contributions/latest/count/groupBy/contributionType',
     params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
     sql: `SELECT ts.t, count(s.id) FILTER (s.is_creation), count(s.id) FILTER (s.is_deletion), count(s.id) FILTER (s.tag_change), count(s.id) FILTER (s.geometry_change) FROM ${contributionIntervals} ${contributionJoin} GROUP BY ts.t ORDER BY ts.t`,
   },
 ];
+
+/** Andorra la Vella, the parish (boundary relation, admin_level 7). */
+export const VELLA = 2804753;
+const HIGHWAY_WAYS = 'type:way and highway=*';
+
+/**
+ * Issue 22's other new inputs and routes, each against the ungrouped or usual form of the same
+ * question: users per element beside users/count (one interval, the question the route answers:
+ * who shaped each feature over a period), a boundary by relation id beside its polygon pasted as
+ * bpolys (`vellaPolygon`, filled in by the benchmark from the store), and (d) as a JSON and a form body.
+ */
+export function v1NewCases(vellaPolygon: string): V1Case[] {
+  const period = { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01', filter: HIGHWAY_WAYS };
+  const area = { time: '2010-01-01/2016-01-01/P1Y', filter: 'building=*' };
+  const d = V1_CASES.find((c) => c.id === 'd')!;
+  return [
+    { id: 'j', what: 'users/count, 2008–2017 (one interval), bbox, highway ways', path: '/v1/users/count', params: period },
+    {
+      id: 'k',
+      what: 'users/count/groupBy/element, the same',
+      path: '/v1/users/count/groupBy/element',
+      params: period,
+      against: 'j',
+    },
+    {
+      id: 'l',
+      what: 'elements/area, yearly 2010–2016, building=*, bpolys the polygon of relation 2804753 pasted',
+      path: '/v1/elements/area',
+      params: { ...area, bpolys: vellaPolygon },
+    },
+    {
+      id: 'm',
+      what: 'the same with bpolys=relation/2804753',
+      path: '/v1/elements/area',
+      params: { ...area, bpolys: `relation/${VELLA}` },
+      against: 'l',
+    },
+    { id: 'n', what: '(d) as a JSON body (POST)', path: d.path, params: d.params, sql: d.sql, post: 'json', against: 'd' },
+    { id: 'o', what: '(d) as a form body (POST)', path: d.path, params: d.params, sql: d.sql, post: 'form', against: 'd' },
+  ];
+}
 
 /** All of Andorra (the country's bbox). */
 const ANDORRA = [1.4, 42.42, 1.8, 42.66] as const;

@@ -9,10 +9,13 @@
  * "trivial max" (together with the trivial requests of the mix).
  *
  *   npm run build && node dist/bench/load.bench.js [--checkout DIR] [--db FILE] [--clients 32,128]
- *     [--seconds 60] [--label after] [--serve-args "--memory-limit 4GB"]
+ *     [--seconds 60] [--label after] [--serve-args "--memory-limit 4GB"] [--set all|v1]
  *
- * Prints per client count: requests answered 200 per second, p50 and p99 of their latency, errors
- * (anything but 200 and 503, and failed connections), 503s, and the largest latency of a trivial
+ * `--set v1`: the v1 aggregations (a)–(e) and the trivial requests only (issue 21's concurrency
+ * measure). Prints per client count: requests answered 200 per second, p50 and p99 of their
+ * latency, errors (anything but 200 and 503, and failed connections), 503s, and the p99 and largest
+ * latency of a trivial request; with one client among the counts, each other count's heavy
+ * throughput and p99 as multiples of the one client's throughput and of the mean of its slowest
  * request. Writes its section `load-<label>` of bench/RESULTS.md.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -41,8 +44,10 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     label: { type: 'string', default: 'after' },
     'serve-args': { type: 'string', default: '' },
+    set: { type: 'string', default: 'all' },
   },
 });
+if (values.set !== 'all' && values.set !== 'v1') throw new Error('--set takes all or v1');
 const CLIENTS = values.clients!.split(',').map(Number);
 const SECONDS = Number(values.seconds);
 
@@ -53,7 +58,7 @@ interface Req {
   init?: RequestInit;
 }
 
-const REQUESTS: Req[] = [
+const ALL_REQUESTS: Req[] = [
   ...V1_CASES.map((c) => ({ id: `v1 (${c.id})`, trivial: false, url: `${c.path}?${new URLSearchParams(c.params)}` })),
   ...V2_CASES.map((c) => ({
     id: `v2 (${c.id})`,
@@ -65,8 +70,10 @@ const REQUESTS: Req[] = [
   { id: 'v1 metadata', trivial: true, url: '/v1/metadata' },
   { id: 'v2 health', trivial: true, url: '/v2-rc/health' },
 ];
+const REQUESTS = values.set === 'v1' ? ALL_REQUESTS.filter((r) => r.trivial || r.id.startsWith('v1 (')) : ALL_REQUESTS;
 
 interface Outcome {
+  id: string;
   ms: number;
   status: number;
   trivial: boolean;
@@ -81,10 +88,10 @@ async function send(base: string, r: Req): Promise<Outcome> {
     const res = await fetch(base + r.url, { ...r.init, signal: AbortSignal.timeout(300_000) });
     await res.arrayBuffer();
     const retryAfter = res.status === 503 ? Number(res.headers.get('retry-after') ?? 1) : undefined;
-    return { ms: performance.now() - t, status: res.status, trivial: r.trivial, retryAfter };
+    return { id: r.id, ms: performance.now() - t, status: res.status, trivial: r.trivial, retryAfter };
   } catch (e) {
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    return { ms: performance.now() - t, status: 0, trivial: r.trivial, failure: `${r.id}: ${cause?.code ?? cause?.message ?? (e as Error).message}` };
+    return { id: r.id, ms: performance.now() - t, status: 0, trivial: r.trivial, failure: `${r.id}: ${cause?.code ?? cause?.message ?? (e as Error).message}` };
   }
 }
 
@@ -97,7 +104,15 @@ function percentile(xs: number[], p: number): number {
 /** Per client count: the statuses other than 200 (0: the connection failed or timed out). */
 const otherStatuses: string[] = [];
 
-async function run(base: string, clients: number): Promise<string[]> {
+interface Run {
+  row: string[];
+  heavyPerSecond: number;
+  heavyP99: number;
+  /** The mean latency of the slowest heavy request (by its id). */
+  slowestMean: { id: string; ms: number };
+}
+
+async function run(base: string, clients: number): Promise<Run> {
   const end = performance.now() + SECONDS * 1000;
   const outcomes: Outcome[] = [];
   const client = async (k: number) => {
@@ -127,8 +142,12 @@ async function run(base: string, clients: number): Promise<string[]> {
   for (const o of outcomes) if (o.failure) failures.set(o.failure, (failures.get(o.failure) ?? 0) + 1);
   const why = [...failures].map(([f, n]) => `${n} × ${f}`).join(', ');
   otherStatuses.push(`${clients} clients: ${[...counts].map(([s, n]) => `${n} × ${s}`).join(', ') || 'none'}${why ? ` (status 0: ${why})` : ''}`);
-  const trivialMax = Math.max(...probes, ...outcomes.filter((o) => o.trivial).map((o) => o.ms));
-  return [
+  const trivial = [...probes, ...outcomes.filter((o) => o.trivial).map((o) => o.ms)];
+  const byId = new Map<string, number[]>();
+  for (const o of outcomes) if (o.status === 200 && !o.trivial) byId.set(o.id, [...(byId.get(o.id) ?? []), o.ms]);
+  const means = [...byId].map(([id, ms]) => ({ id, ms: ms.reduce((a, b) => a + b, 0) / ms.length }));
+  const slowestMean = means.reduce((a, b) => (b.ms > a.ms ? b : a), { id: '', ms: 0 });
+  const row = [
     String(clients),
     seconds.toFixed(0),
     String(outcomes.length),
@@ -138,8 +157,10 @@ async function run(base: string, clients: number): Promise<string[]> {
     percentile(heavyOk, 99).toFixed(0),
     String(errors),
     String(refused),
-    trivialMax.toFixed(0),
+    percentile(trivial, 99).toFixed(0),
+    Math.max(...trivial).toFixed(0),
   ];
+  return { row, heavyPerSecond: heavyOk.length / seconds, heavyP99: percentile(heavyOk, 99), slowestMean };
 }
 
 const checkout = resolve(values.checkout!);
@@ -170,12 +191,25 @@ try {
     if (o.status !== 200) throw new Error(`${r.id}: HTTP ${o.status} in the warm-up`);
   }
   const rows: string[] = [];
-  console.log('clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial max ms');
+  const runs = new Map<number, Run>();
+  console.log('clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial p99 ms | trivial max ms');
   for (const n of CLIENTS) {
-    const row = await run(base, n);
-    console.log(row.join(' | '), `(${otherStatuses.at(-1)})`);
-    rows.push(`| ${row.join(' | ')} |`);
+    const r = await run(base, n);
+    runs.set(n, r);
+    console.log(r.row.join(' | '), `(${otherStatuses.at(-1)})`);
+    rows.push(`| ${r.row.join(' | ')} |`);
   }
+  // Against one client: throughput gained, and p99 as a multiple of the slowest request alone.
+  const one = runs.get(1);
+  const against = one
+    ? [...runs]
+        .filter(([n]) => n !== 1)
+        .map(
+          ([n, r]) =>
+            `${n} clients: heavy throughput ${(r.heavyPerSecond / one.heavyPerSecond).toFixed(2)}× one client's, heavy p99 ${(r.heavyP99 / one.slowestMean.ms).toFixed(1)}× the one client's mean of its slowest request (${one.slowestMean.id}, ${one.slowestMean.ms.toFixed(0)} ms)`,
+        )
+    : [];
+  for (const line of against) console.log(line);
   const la = loadavg()
     .map((x) => x.toFixed(1))
     .join(' / ');
@@ -185,17 +219,17 @@ try {
     `## Load, ${values.label} (\`node dist/bench/load.bench.js --label ${values.label}\`)
 
 Machine: ${machineDescription()}; load average ${la} at the end. Build \`${commit}\`, store: ${db}${extra.length ? `, \`serve ${extra.join(' ')}\`` : ''}.
-Mixed set: v1 (a)–(e), v2 (a)–(b), the two extractions (bench/cases.ts), \`/v1/metadata\`, \`/v2-rc/health\`;
+Mixed set: ${values.set === 'v1' ? 'v1 (a)–(e)' : 'v1 (a)–(e), v2 (a)–(b), the two extractions'} (bench/cases.ts), \`/v1/metadata\`, \`/v2-rc/health\`;
 each client sends one at a time, a 503 makes it wait its Retry-After (at most 1 s). "heavy": the
-non-trivial requests answered 200. "trivial max": the largest latency of a trivial request (the mix's
-and a probe's every 200 ms).
+non-trivial requests answered 200. "trivial": the latencies of the trivial requests (the mix's and a
+probe's every 200 ms).
 
-| clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial max ms |
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial p99 ms | trivial max ms |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
 
 Answers other than 200: ${otherStatuses.join('; ')}.
-
+${against.length ? `\n${against.map((l) => `- ${l}`).join('\n')}\n` : ''}
 `,
   );
 } finally {

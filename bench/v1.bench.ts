@@ -4,8 +4,9 @@
  * (a) elements/count monthly 2008–2017 over Andorra, building=*; (b) elements/area of a bpolys
  * border region, yearly; (c) users/count monthly; (d) contributions/count monthly;
  * (e) elements/length/groupBy/tag highway, yearly; (f)–(i) the contributions by kind (issue 22:
- * groupBy contributionType, type, tag; latest by contributionType), each also against (d), the
- * ungrouped count of the same area and time. Each: median of repeated runs and the ratio to
+ * groupBy contributionType, type, tag; latest by contributionType), each also against (d) or (dl),
+ * the ungrouped count of the same area and time; (j)–(o) issue 22's other new routes and inputs
+ * (users per element, a boundary by relation id, JSON and form bodies), each against the usual form. Each: median of repeated runs and the ratio to
  * a raw DuckDB query computing the same unclipped numbers on the same table; for (a) also the
  * osmium route (time-filter + tags-filter per timestamp). Then 32 concurrent clients for 30 s
  * mixing (a)–(e). Writes its section of bench/RESULTS.md.
@@ -18,7 +19,7 @@ import { createDuckDbServer as createServer } from '../src/testing/server.js';
 import { importToTemp } from '../src/store/test-support.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
-import { MONTHLY, V1_CASES as CASES, V1_KIND_CASES as KIND_CASES, type V1Case as Case } from './cases.js';
+import { MONTHLY, V1_CASES as CASES, V1_KIND_CASES as KIND_CASES, VELLA, v1NewCases, type V1Case as Case } from './cases.js';
 
 const FILE = FOUR_COUNTRIES;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -27,6 +28,24 @@ const CLIENTS = 32;
 
 function urlOf(base: string, c: Case): string {
   return `${base}${c.path}?${new URLSearchParams(c.params).toString()}`;
+}
+
+/** The case's request: GET with a query, or POST with a form or JSON body. */
+function send(base: string, c: Case): Promise<Response> {
+  if (c.post === 'json') {
+    return fetch(`${base}${c.path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(c.params) });
+  }
+  if (c.post === 'form') return fetch(`${base}${c.path}`, { method: 'POST', body: new URLSearchParams(c.params) });
+  return fetch(urlOf(base, c));
+}
+
+/** The polygon of relation `id` at `time`, as a bpolys FeatureCollection (the store's geometry, through the API). */
+async function relationPolygon(base: string, id: number, time: string): Promise<string> {
+  const url = `${base}/v1/elements/geometry?${new URLSearchParams({ bboxes: '1.4,42.42,1.8,42.66', time, filter: `id:relation/${id}` })}`;
+  const res = await fetch(url);
+  const doc = (await res.json()) as { features: { geometry: unknown }[] };
+  if (res.status !== 200 || doc.features.length !== 1) throw new Error(`relation/${id} at ${time}: ${res.status}, ${doc.features?.length} features`);
+  return JSON.stringify({ type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: doc.features[0].geometry }] });
 }
 
 async function time<T>(f: () => Promise<T>): Promise<number> {
@@ -94,32 +113,37 @@ const rows: string[] = [];
 try {
   console.log(`imported in ${importSeconds.toFixed(1)} s; extent ${JSON.stringify(db.store.metadata.spatialExtent.coordinates[0])}`);
   const httpOf = new Map<string, number>();
-  for (const c of [...CASES, ...KIND_CASES]) {
-    const url = urlOf(base, c);
+  const newCases = v1NewCases(await relationPolygon(base, VELLA, '2016-01-01'));
+  for (const c of [...CASES, ...KIND_CASES, ...newCases]) {
     const firstStarted = performance.now();
-    const first = await fetch(url);
+    const first = await send(base, c);
     const text = await first.text();
     const firstMs = performance.now() - firstStarted;
     if (first.status !== 200) throw new Error(`${c.id}: ${first.status} ${text.slice(0, 300)}`);
     const httpMs: number[] = [];
-    for (let i = 0; i < RUNS; i++) httpMs.push(await time(async () => (await fetch(url)).text()));
-    await db.query(c.sql); // warm-up
-    const sqlMs: number[] = [];
-    for (let i = 0; i < RUNS; i++) sqlMs.push(await time(() => db.query(c.sql)));
+    for (let i = 0; i < RUNS; i++) httpMs.push(await time(async () => (await send(base, c)).text()));
+    let s = NaN;
+    if (c.sql !== undefined) {
+      await db.query(c.sql); // warm-up
+      const sqlMs: number[] = [];
+      for (let i = 0; i < RUNS; i++) sqlMs.push(await time(() => db.query(c.sql!)));
+      s = median(sqlMs);
+    }
     const h = median(httpMs);
-    const s = median(sqlMs);
     httpOf.set(c.id, h);
-    const vsD = KIND_CASES.includes(c) ? ` (${(h / httpOf.get('d')!).toFixed(2)}× (d))` : '';
-    console.log(
-      `(${c.id}) ${c.what}: HTTP ${h.toFixed(1)} ms${vsD} (first ${firstMs.toFixed(0)} ms), raw DuckDB ${s.toFixed(1)} ms, ratio ${(h / s).toFixed(2)}×`,
+    const vs = c.against !== undefined ? ` (${(h / httpOf.get(c.against)!).toFixed(2)}× (${c.against}))` : '';
+    const raw = Number.isNaN(s) ? '—' : s.toFixed(1);
+    const ratio = Number.isNaN(s) ? '—' : `${(h / s).toFixed(2)}×`;
+    console.log(`(${c.id}) ${c.what}: HTTP ${h.toFixed(1)} ms${vs} (first ${firstMs.toFixed(0)} ms), raw DuckDB ${raw} ms, ratio ${ratio}`);
+    rows.push(
+      `| (${c.id}) | ${c.what.length > 120 ? `${c.what.slice(0, 117)}…` : c.what} | ${h.toFixed(1)}${vs} | ${raw} | ${ratio} | ${firstMs.toFixed(0)} |`,
     );
-    rows.push(`| (${c.id}) | ${c.what} | ${h.toFixed(1)}${vsD} | ${s.toFixed(1)} | ${(h / s).toFixed(2)}× | ${firstMs.toFixed(0)} |`);
   }
   // The osmium route for (a): a sample of the 109 monthly timestamps, scaled to all of them.
   const sample = MONTHLY.filter((_, i) => i % 12 === 0);
   const osm = osmiumRoute(sample);
   const osmTotal = osm.perTimestampMs * MONTHLY.length;
-  const aHttp = Number(rows[0].split('|')[3]);
+  const aHttp = httpOf.get('a')!;
   console.log(
     `osmium: ${osm.perTimestampMs.toFixed(0)} ms per timestamp (${osm.sampled} sampled) → ${(osmTotal / 1000).toFixed(1)} s for ${MONTHLY.length}; ratio ${(osmTotal / aHttp).toFixed(1)}× (a)`,
   );
@@ -141,8 +165,10 @@ Store: \`oshdb-4countries-merged.osh.pbf\` imported in ${importSeconds.toFixed(1
 (bbox test only, no geometry clipping) on the same \`states\` table, median of ${RUNS} runs. "first": the
 request's first run on the fresh server (cold DuckDB buffers; the boundary cache, which keeps the WKB of
 geometries crossing an area's edge between requests, still empty). (f)–(i) are maphist's contributions by
-kind (issue 22), with their time as a multiple of (d), the ungrouped contributions/count of the same area
-and time; their raw query groups by the store's unclipped flags.
+kind (issue 22), with their time as a multiple of (d) (for (i): (dl), the ungrouped latest count) of the
+same area and time; their raw query groups by the store's unclipped flags. (j)–(o) are issue 22's other new
+routes and inputs, each as a multiple of the usual form of the same question: users per element beside
+users/count, a boundary by relation id beside its polygon pasted as bpolys, (d) as JSON and form bodies.
 
 | case | request | HTTP ms | raw DuckDB ms | ratio | first HTTP ms |
 | --- | --- | ---: | ---: | ---: | ---: |

@@ -6,8 +6,40 @@
 
 const TEN = 10n;
 
-/** Round `x` to at most `digits` decimals, HALF_EVEN on its exact binary value. */
+/** 10^digits for the digits the answers round to, exact doubles. */
+const SCALES = [1, 10, 100, 1e3, 1e4, 1e5, 1e6];
+/** Below this, x·10^digits carries an error under 2^-12 of a unit (its ulp is at most 2^-12). */
+const FAST_LIMIT = 2 ** 40;
+/** How far from a tie the scaled value must lie for its rounding to be certain. */
+const TIE_MARGIN = 1e-3;
+
+/**
+ * Round `x` to at most `digits` decimals, HALF_EVEN on its exact binary value. Most values (counts,
+ * and lengths whose scaled fraction is not near one half) take the fast path in doubles; the
+ * others the exact one in integers (`roundHalfEvenExact`), which the tests hold it to.
+ */
 export function roundHalfEven(x: number, digits: number): number {
+  if (Number.isInteger(x)) return x;
+  const scale = SCALES[digits];
+  if (scale !== undefined) {
+    const s = Math.abs(x) * scale;
+    if (s < FAST_LIMIT) {
+      const floor = Math.floor(s);
+      const frac = s - floor; // exact
+      // The true product lies within 2^-13 of s: far from a tie, it rounds to the same integer.
+      // That integer over the exact scale is the correctly rounded double, as the exact path's
+      // re-parse of `<integer>e-<digits>` is.
+      if (Math.abs(frac - 0.5) > TIE_MARGIN) {
+        const q = frac < 0.5 ? floor : floor + 1;
+        return x < 0 ? -(q / scale) : q / scale;
+      }
+    }
+  }
+  return roundHalfEvenExact(x, digits);
+}
+
+/** `roundHalfEven` in integer arithmetic on the double's exact binary value. */
+export function roundHalfEvenExact(x: number, digits: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   const negative = x < 0;
   const { mantissa, exponent } = decompose(Math.abs(x));

@@ -3,8 +3,8 @@ import { describe, it, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { javaDoubleToString } from './java-double.js';
-import { round2, round6, roundHalfEven } from './decimal-format.js';
-import { prettyJson, prettyJsonPaced, type JsonValue } from './pretty-json.js';
+import { round2, round6, roundHalfEven, roundHalfEvenExact } from './decimal-format.js';
+import { RecordsLayout, prettyJson, prettyJsonPaced, type JsonValue } from './pretty-json.js';
 import { writeCsv } from './csv.js';
 
 describe('javaDoubleToString', () => {
@@ -33,6 +33,24 @@ describe('javaDoubleToString', () => {
   it('round-trips every double', () => {
     fc.assert(fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (x) => Object.is(Number(javaDoubleToString(x)), x)));
   });
+  it('in plain notation, prints the shortest digits of the scientific form (the fast path agrees with the general one)', () => {
+    // The general form, spelt out: shortest digits and exponent from toExponential, placed by hand.
+    const plain = (x: number): string => {
+      const [mantissa, expText] = Math.abs(x).toExponential().split('e');
+      const digits = mantissa.replace('.', '');
+      const exp = Number(expText);
+      const sign = x < 0 ? '-' : '';
+      if (exp < 0) return `${sign}0.${'0'.repeat(-exp - 1)}${digits}`;
+      const frac = digits.slice(exp + 1);
+      return `${sign}${digits.slice(0, exp + 1).padEnd(exp + 1, '0')}.${frac === '' ? '0' : frac}`;
+    };
+    const inRange = fc.oneof(
+      fc.double({ min: 1e-3, max: 9999999.999999998, noNaN: true }),
+      fc.integer({ min: 1, max: 9999999 }),
+      fc.integer({ min: -9999999, max: 9999999 }).map((n) => n / 100),
+    );
+    fc.assert(fc.property(inRange, fc.boolean(), (x, negative) => x === 0 || javaDoubleToString(negative ? -x : x) === plain(negative ? -x : x)));
+  });
 });
 
 describe('DecimalFormat rounding', () => {
@@ -51,6 +69,18 @@ describe('DecimalFormat rounding', () => {
     assert.ok(Number.isNaN(round6(NaN)));
     assert.equal(round6(Infinity), Infinity);
     assert.equal(roundHalfEven(1e20 + 0.5, 2), 1e20);
+  });
+  it('takes the same value in doubles as in exact integer arithmetic, ties and near-ties included', () => {
+    // Near-ties: k + 1/2 units of the last digit, and its neighbouring doubles a few ulps away.
+    const nearTie = fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.constantFrom(2, 6), fc.integer({ min: -4, max: 4 })).map(([k, digits, ulps]) => {
+      const x = (k + 0.5) / 10 ** digits;
+      return { x: x + ulps * Number.EPSILON * Math.abs(x), digits };
+    });
+    const any = fc.tuple(fc.double({ min: -1e13, max: 1e13, noNaN: true }), fc.constantFrom(2, 6)).map(([x, digits]) => ({ x, digits }));
+    fc.assert(
+      fc.property(fc.oneof(nearTie, any), ({ x, digits }) => Object.is(roundHalfEven(x, digits), roundHalfEvenExact(x, digits))),
+      { numRuns: 5000 },
+    );
   });
   it('never moves a value by more than half a unit of the last digit', () => {
     fc.assert(
@@ -162,4 +192,24 @@ test('prettyJsonPaced writes the same text as prettyJson, asking for turns betwe
     prettyJson(doc),
   );
   assert.ok(asked >= 3 * 4, `asked ${asked} times`);
+});
+
+test('RecordsLayout writes the records as prettyJson writes the same objects, at the level they go', () => {
+  const records = fc.array(
+    fc.record({ from: fc.string({ maxLength: 6 }), to: fc.string({ maxLength: 6 }), value: fc.double(), value2: fc.double(), ratio: fc.double() }),
+    { maxLength: 6 },
+  );
+  fc.assert(
+    fc.property(records, fc.boolean(), (rs, withRatio) => {
+      const fixed = rs.map((r) => ({ fromTimestamp: r.from, toTimestamp: r.to }));
+      const names = withRatio ? ['value', 'value2', 'ratio'] : ['value'];
+      const columns = withRatio ? [rs.map((r) => r.value), rs.map((r) => r.value2), rs.map((r) => r.ratio)] : [rs.map((r) => r.value)];
+      const objects = rs.map((r, i) => (withRatio ? { ...fixed[i], value: r.value, value2: r.value2, ratio: r.ratio } : { ...fixed[i], value: r.value }));
+      // Ungrouped (the array a member of the answer) and grouped (a member of each group).
+      assert.equal(prettyJson({ result: new RecordsLayout(fixed, names, 1).write(columns) }), prettyJson({ result: objects }));
+      const groupsText = prettyJson({ groupByResult: [{ result: new RecordsLayout(fixed, names, 2).write(columns), groupByObject: 'g' }] });
+      assert.equal(groupsText, prettyJson({ groupByResult: [{ result: objects, groupByObject: 'g' }] }));
+    }),
+  );
+  assert.throws(() => prettyJson([new RecordsLayout([], ['value'], 2).write([[]])]), /level 2 placed at level 0/);
 });

@@ -6,7 +6,7 @@ import type { GroupKey, GroupedSeries, RatioSeries } from '../../query/model.js'
 import { API_VERSION, ATTRIBUTION } from '../attribution.js';
 import { csvNumber, writeCsv } from '../format/csv.js';
 import { round2, round6 } from '../format/decimal-format.js';
-import { prettyJsonPaced, type JsonValue } from '../format/pretty-json.js';
+import { JsonText, RecordsLayout, prettyJsonPaced, type JsonValue } from '../format/pretty-json.js';
 import { slicer, type Pause } from '../../core/yielding.js';
 import { hasGeoJsonOutput, isIntervalRoute, type AggregationRoute } from './route-table.js';
 
@@ -187,11 +187,15 @@ function envelope(req: OutputRequest): Record<string, JsonValue> {
   };
 }
 
-function resultItems(group: OutputGroup, cols: TimeColumn[]): JsonValue[] {
-  return cols.map((c, i) => {
-    if (group.ratios) return { ...c.json, value: group.values[i], value2: group.values2![i], ratio: group.ratios[i] };
-    return { ...c.json, value: group.values[i] };
-  });
+/**
+ * Writes a group's `result` (or `ratioResult`) items, `{ <time columns>, value[, value2, ratio] }`
+ * per timestamp, for the JSON level the array goes at (1 in an ungrouped answer, 2 in a group).
+ */
+function resultItems(cols: TimeColumn[], level: number): (group: OutputGroup) => JsonText {
+  const fixed = cols.map((c) => c.json);
+  const plain = new RecordsLayout(fixed, ['value'], level);
+  const ratio = new RecordsLayout(fixed, ['value', 'value2', 'ratio'], level);
+  return (g) => (g.ratios ? ratio.write([g.values, g.values2!, g.ratios]) : plain.write([g.values]));
 }
 
 /** `f` of each item in order, with a turn of the event loop whenever `pause` asks for one. */
@@ -251,16 +255,15 @@ export async function render(req: OutputRequest, groups: OutputGroup[], pause: P
   const doc = envelope(req);
   if (!grouped) {
     const g = groups[0] ?? { key: { kind: 'total' }, values: cols.map(() => 0) };
-    if (g.ratios) doc.ratioResult = resultItems(g, cols);
-    else doc.result = resultItems(g, cols);
+    const items = resultItems(cols, 1)(g);
+    if (g.ratios) doc.ratioResult = items;
+    else doc.result = items;
   } else if (route.ratio) {
-    doc.groupByBoundaryResult = await mapPaced(
-      groups,
-      (g) => ({ groupByObject: groupObject(g.key, req.boundaries), ratioResult: resultItems(g, cols) }),
-      pause,
-    );
+    const items = resultItems(cols, 2);
+    doc.groupByBoundaryResult = await mapPaced(groups, (g) => ({ groupByObject: groupObject(g.key, req.boundaries), ratioResult: items(g) }), pause);
   } else {
-    doc.groupByResult = await mapPaced(groups, (g) => ({ result: resultItems(g, cols), groupByObject: groupObject(g.key, req.boundaries) }), pause);
+    const items = resultItems(cols, 2);
+    doc.groupByResult = await mapPaced(groups, (g) => ({ result: items(g), groupByObject: groupObject(g.key, req.boundaries) }), pause);
   }
   return { contentType: 'application/json', body: await prettyJsonPaced(doc, pause) };
 }

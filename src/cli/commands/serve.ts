@@ -1,7 +1,7 @@
 /**
  * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
  * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
- * [--log-format text|json] [--memory-limit SIZE] [--answer-cache SIZE] [--concurrency N] [--queue N]
+ * [--log-format text|json] [--memory-limit SIZE] [--answer-cache SIZE] [--concurrency N] [--queue N] [--worker-nice N]
  * [--drain-seconds S] [--basemap-url URL] [--replication URL_OR_DIR] [--changeset-replication URL_OR_DIR]
  * [--replication-interval S] [--replication-max-sequences N]`: serve both API versions, one log line
  * per request on standard output. With `--replication` (diffs) and/or `--changeset-replication`
@@ -22,6 +22,7 @@ import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
 import { keysDbPathFor } from '../../auth/key-store.js';
 import { DEFAULT_DB, DEFAULT_PORT } from '../defaults.js';
 import { startFollower, type Follower } from '../follow.js';
+import { lowerOtherThreads } from '../thread-priority.js';
 
 export const SERVE_OPTIONS = {
   db: { type: 'string', default: DEFAULT_DB },
@@ -47,6 +48,8 @@ export const SERVE_OPTIONS = {
   concurrency: { type: 'string' },
   /** Heavy requests waiting at most (default 8 × concurrency); one more is answered 503 with Retry-After. */
   queue: { type: 'string' },
+  /** Nice value added to every thread but the event loop's (DuckDB's, the geometry pool's; default 10, 0: none): src/cli/thread-priority.ts. */
+  'worker-nice': { type: 'string', default: '10' },
   /** On SIGTERM/SIGINT, how long the running requests get before they are cancelled (default 10). */
   'drain-seconds': { type: 'string', default: '10' },
   /** The dashboard's basemap: a tile URL template such as `https://tile.example/{z}/{x}/{y}.png` (default: none, fully offline). */
@@ -113,6 +116,7 @@ export async function serve(values: {
   'answer-cache'?: string;
   concurrency?: string;
   queue?: string;
+  'worker-nice'?: string;
   'drain-seconds'?: string;
   'basemap-url'?: string;
   replication?: string;
@@ -139,6 +143,8 @@ export async function serve(values: {
   const answerCacheBytes = values['answer-cache'] === undefined ? undefined : parseSize(values['answer-cache'], '--answer-cache', true);
   const concurrency = wholeNumber(values.concurrency, '--concurrency', 1) ?? defaultConcurrency();
   const queue = wholeNumber(values.queue, '--queue', 0);
+  const workerNice = wholeNumber(values['worker-nice'] ?? '10', '--worker-nice', 0)!;
+  if (workerNice > 19) throw new MaphistError('CLI_USAGE', '--worker-nice takes a whole number from 0 to 19');
   const drainSeconds = Number(values['drain-seconds'] ?? '10');
   if (!(drainSeconds >= 0)) throw new MaphistError('CLI_USAGE', '--drain-seconds takes a number of seconds ≥ 0');
   const replicationInterval = Number(values['replication-interval'] ?? '60');
@@ -166,6 +172,8 @@ export async function serve(values: {
       answerCacheBytes,
     },
   });
+  // After the store is open (DuckDB's threads exist); the pool's workers are found as they start.
+  if (workerNice > 0) lowerOtherThreads(workerNice);
   const address = await app.listen({ port, host: values.host });
   console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc, dashboard: ${address}/)`);
   const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;

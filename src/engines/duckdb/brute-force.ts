@@ -385,7 +385,7 @@ export function polyArea(g: Polygon | MultiPolygon, id: string): AreaOfInterest 
   ];
   return { id, bbox, geometry: g };
 }
-function randomBBox(r: () => number): BBox {
+export function randomBBox(r: () => number): BBox {
   const w = 0.01 + r() * 0.15;
   const h = 0.01 + r() * 0.12;
   const x = ANDORRA[0] + r() * (ANDORRA[2] - ANDORRA[0] - w);

@@ -12,11 +12,22 @@ import { compilePredicate, parseFilter } from '../../filter/index.js';
 import { placedRowids } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { readAllRows } from './statements.js';
-import type { MultiPolygon, Polygon, Position } from '../../geometry/types.js';
+import type { BBox, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { ContributionType, Measure } from '../../query/model.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
-import { bruteContributions, bruteCounts, bruteSnapshots, loadAllRows, polyArea, randomAreas, rectArea, rng, type BruteRow } from './brute-force.js';
-import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
+import {
+  bruteContributions,
+  bruteCounts,
+  bruteSnapshots,
+  loadAllRows,
+  polyArea,
+  randomAreas,
+  randomBBox,
+  rectArea,
+  rng,
+  type BruteRow,
+} from './brute-force.js';
+import { BOX_SCAN_MIN_AREAS, createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
 const TIMESTAMPS = ['2010-01-01', '2013-06-01', '2016-01-01', '2019-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
 const FILTERS = ['building=*', 'highway=* or waterway=*', 'type:relation', 'natural=* or landuse=*', 'amenity=*'];
@@ -252,6 +263,48 @@ describe('engine vs brute force on the Andorra store', () => {
         }
       }
     }
+  });
+
+  it(`groupBy/boundary over ${BOX_SCAN_MIN_AREAS} boxes or more (one scan for all) equals brute force per box, and boundaryAndTag each box's own tag groups`, async () => {
+    const r2 = rng(7);
+    const country: BBox = [1.41, 42.42, 1.79, 42.66];
+    const boxes: BBox[] = [...Array.from({ length: BOX_SCAN_MIN_AREAS + 4 }, () => randomBBox(r2)), country, country, [10, 10, 10.1, 10.1]];
+    const areas = boxes.map((b, i) => rectArea(b, `box${i}`));
+    // route=hiking: relations without geometry, placed in the country box by their history (the placed branch).
+    for (const text of ['building=* or highway=*', 'route=hiking']) {
+      const filter = parseFilter(text, { version: 1 });
+      const want = boxes.map((b) => bruteSnapshots(rows, { bbox: b }, filter, TIMESTAMPS));
+      for (const measure of ['count', 'length'] as Measure[]) {
+        const got = await engine.aggregateSnapshots({ areas, timestamps: TIMESTAMPS, filter, measure, grouping: { by: 'boundary' } });
+        assert.deepEqual(
+          got.groups.map((g) => (g.key.kind === 'boundary' ? g.key.id : '')),
+          areas.map((a) => a.id),
+        );
+        boxes.forEach((_, i) => close(got.groups[i].values, want[i][measure], `${text} ${measure} box${i}`));
+      }
+    }
+    const filter = parseFilter('type:way', { version: 1 });
+    const grouping = { by: 'boundaryAndTag' as const, key: 'highway', values: ['residential', 'track', 'primary'] };
+    const got = await engine.aggregateSnapshots({ areas, timestamps: TIMESTAMPS, filter, measure: 'length', grouping });
+    for (const area of areas) {
+      const own = await engine.aggregateSnapshots({
+        areas: [area],
+        timestamps: TIMESTAMPS,
+        filter,
+        measure: 'length',
+        grouping: { by: 'tag', key: grouping.key, values: grouping.values },
+      });
+      // Every boundary has the tag groups present in any (zero where it has none of the tag).
+      const label = (tag: { key: string; value: string } | 'remainder') => (tag === 'remainder' ? 'remainder' : tag.value);
+      const ownValues = new Map(own.groups.map((g) => [g.key.kind === 'tag' ? g.key.value : 'remainder', g.values]));
+      const mine = got.groups.flatMap((g) => (g.key.kind === 'boundaryAndTag' && g.key.id === area.id ? [{ label: label(g.key.tag), values: g.values }] : []));
+      for (const [l, values] of ownValues) assert.ok(mine.some((m) => m.label === l) || values.every((v) => v === 0), `${area.id} ${l}`);
+      for (const m of mine) close(m.values, ownValues.get(m.label) ?? TIMESTAMPS.map(() => 0), `${area.id} ${m.label}`);
+    }
+    assert.ok(
+      got.groups.some((g) => g.values.some((v) => v > 0)),
+      'some box has highways',
+    );
   });
 
   it('an abort during a running query interrupts it and rejects with the reason', async () => {

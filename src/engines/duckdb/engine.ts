@@ -31,13 +31,20 @@ import type {
   RatioSeries,
   SnapshotQuery,
 } from '../../query/model.js';
-import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotSql } from './sql/aggregation.js';
+import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotBoxesSql, snapshotSql } from './sql/aggregation.js';
 import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import { outcomeGeometry, outcomeOf, type ClipOutcome } from './boundary-clip-task.js';
 import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOptions } from './boundary-clipper.js';
+
+/**
+ * Snapshots per boundary over at least this many boxes run as one scan (`snapshotBoxesSql`); fewer
+ * run a scan per box, each pruned to its own bbox (two boxes far apart would otherwise read every
+ * row between them).
+ */
+export const BOX_SCAN_MIN_AREAS = 16;
 
 /** A contribution side's geometry of at least this many bytes of WKB (about 250 vertices) is clipped up front (edgeSides). */
 const EAGER_CLIP_BYTES = 4096;
@@ -113,6 +120,82 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     return readColumns(store, st, signal);
   }
 
+  /** The series of a scan per label, each made on first use; `seriesOf(code)` those of a group code. */
+  function seriesByLabel(n: number, labelsOf: (code: number) => string[]) {
+    const series = new Map<string, DiffSeries>();
+    const byCode = new Map<number, DiffSeries[]>();
+    const seriesOf = (code: number): DiffSeries[] => {
+      let list = byCode.get(code);
+      if (!list) {
+        list = labelsOf(code).map((label) => {
+          let s = series.get(label);
+          if (!s) series.set(label, (s = new DiffSeries(n)));
+          return s;
+        });
+        byCode.set(code, list);
+      }
+      return list;
+    };
+    return { series, seriesOf };
+  }
+
+  /** A boundary row of a snapshot scan: alive at [f, e), group code g, its rowid. */
+  type BoundaryRow = [f: number, e: number, g: number, rowid: number];
+
+  /**
+   * The geometries of boundary rows by rowid (`geometriesByRowidSql`): each distinct WKB once,
+   * `gidOf` naming a row's.
+   */
+  async function boundaryGeometries(rowids: number[], intersectsSql: string, signal: AbortSignal | undefined) {
+    const gidOf = new Map<number, number>();
+    const wkbOf = new Map<number, Uint8Array>();
+    for (const { r, gid, geometry } of await queryRecords(geometriesByRowidSql(rowids, intersectsSql), signal)) {
+      if (r === null) wkbOf.set(gid, geometry!);
+      else gidOf.set(r, gid);
+    }
+    return { gidOf, wkbOf };
+  }
+
+  /**
+   * Adds the boundary rows' measures, clipped to `area`, to their series: each geometry they use
+   * clipped and measured once, many in the geometry pool's workers (the event loop stays free for
+   * other requests), a few here.
+   */
+  async function addBoundaryRows(
+    area: AreaOfInterest,
+    plan: SqlAreaPlan,
+    measure: Measure,
+    boundary: readonly BoundaryRow[],
+    geometries: { gidOf: Map<number, number>; wkbOf: Map<number, Uint8Array> },
+    seriesOf: (code: number) => DiffSeries[],
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
+    const measureOf = new Map<number, number | null>();
+    const gids: number[] = [];
+    for (const [, , , rowid] of boundary) {
+      const gid = geometries.gidOf.get(rowid);
+      if (gid !== undefined && !measureOf.has(gid) && geometries.wkbOf.has(gid)) {
+        measureOf.set(gid, null);
+        gids.push(gid);
+      }
+    }
+    const wkbs = gids.map((gid) => geometries.wkbOf.get(gid)!);
+    const values = worthPooling(wkbs, poolMinGeometries) ? await poolOf().measureClipped(area, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
+    checkAborted(signal);
+    gids.forEach((gid, k) => measureOf.set(gid, Number.isNaN(values[k]) ? null : values[k]));
+    let i = 0;
+    for (const [f, e, g, rowid] of boundary) {
+      if ((++i & 255) === 0) {
+        checkAborted(signal);
+        await pause();
+      }
+      const gid = geometries.gidOf.get(rowid);
+      const value = gid === undefined ? undefined : measureOf.get(gid);
+      if (value === null || value === undefined) continue;
+      for (const s of seriesOf(g)) s.add(value, 1, f, e);
+    }
+  }
+
   /**
    * One snapshot scan over one area: per label (from the group code), the series over the timestamps.
    */
@@ -127,79 +210,78 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     signal: AbortSignal | undefined,
   ): Promise<Map<string, DiffSeries>> {
     const rows = await queryColumns(snapshotSql({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
-    const series = new Map<string, DiffSeries>();
-    const labelCache = new Map<number, DiffSeries[]>();
-    const seriesOf = (code: number): DiffSeries[] => {
-      let list = labelCache.get(code);
-      if (!list) {
-        list = labelsOf(code).map((label) => {
-          let s = series.get(label);
-          if (!s) series.set(label, (s = new DiffSeries(timestamps.length)));
-          return s;
-        });
-        labelCache.set(code, list);
-      }
-      return list;
-    };
-    const boundary: [number, number, number, number][] = [];
-    let i = 0;
+    const { series, seriesOf } = seriesByLabel(timestamps.length, labelsOf);
+    const boundary: BoundaryRow[] = [];
     for (let row = 0; row < rows.rowCount; row++) {
-      if ((++i & 1023) === 0) {
+      if (((row + 1) & 1023) === 0) {
         checkAborted(signal);
         await pause();
       }
-      const f = rows.f[row];
-      const e = rows.e[row];
-      const g = rows.g[row];
       const b = rows.b[row];
       if (b === -1) {
-        const v = rows.v[row];
-        const n = rows.n[row];
-        for (const s of seriesOf(g)) s.add(v, n, f, e);
+        for (const s of seriesOf(rows.g[row])) s.add(rows.v[row], rows.n[row], rows.f[row], rows.e[row]);
         continue;
       }
-      boundary.push([f, e, g, b]);
+      boundary.push([rows.f[row], rows.e[row], rows.g[row], b]);
     }
     if (boundary.length === 0) return series;
-    // The boundary rows' geometries (each distinct one decoded and clipped once).
-    const gidOf = new Map<number, number>();
-    const geometries = new Map<number, { wkb: Uint8Array; value?: number | null }>();
-    for (const { r, gid, geometry } of await queryRecords(
-      geometriesByRowidSql(
-        boundary.map((x) => x[3]),
-        plan.intersectsSql,
-      ),
+    const geometries = await boundaryGeometries(
+      boundary.map((x) => x[3]),
+      plan.intersectsSql,
       signal,
-    )) {
-      if (r === null) geometries.set(gid, { wkb: geometry! });
-      else gidOf.set(r, gid);
-    }
-    // The geometries the boundary rows use, clipped and measured: many in the geometry pool's
-    // workers (the event loop stays free for other requests), a few here.
-    const used: { wkb: Uint8Array; value?: number | null }[] = [];
-    for (const [, , , rowid] of boundary) {
-      const gid = gidOf.get(rowid);
-      const entry = gid === undefined ? undefined : geometries.get(gid);
-      if (entry && entry.value === undefined) {
-        entry.value = null;
-        used.push(entry);
-      }
-    }
-    const wkbs = used.map((u) => u.wkb);
-    const values = worthPooling(wkbs, poolMinGeometries) ? await poolOf().measureClipped(area, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
-    checkAborted(signal);
-    used.forEach((u, k) => (u.value = Number.isNaN(values[k]) ? null : values[k]));
-    for (const [f, e, g, rowid] of boundary) {
-      if ((++i & 255) === 0) {
+    );
+    await addBoundaryRows(area, plan, measure, boundary, geometries, seriesOf, signal);
+    return series;
+  }
+
+  /**
+   * `snapshotScan` for many areas that are their bbox, in one scan (`snapshotBoxesSql`): per area
+   * (in order), its series per label. The boundary rows' geometries are read once for all areas
+   * and clipped to each area they cross.
+   */
+  async function snapshotScanBoxes(
+    areas: readonly AreaOfInterest[],
+    plans: readonly SqlAreaPlan[],
+    timestamps: number[],
+    whereSql: string,
+    codeSql: string,
+    labelsOf: (code: number) => string[],
+    measure: Measure,
+    signal: AbortSignal | undefined,
+  ): Promise<Map<string, DiffSeries>[]> {
+    const union = planAreaSql(unionOfAreas(areas));
+    const placed = plans.flatMap((plan, a) => (plan.placedRowids ?? []).map((rid) => [a, rid] as const));
+    const rows = await queryColumns(
+      snapshotBoxesSql({ boxes: plans.map((plan) => plan.bbox), union, placed, timestamps, filterSql: whereSql, codeSql, measure }),
+      signal,
+    );
+    const perArea = areas.map(() => ({ ...seriesByLabel(timestamps.length, labelsOf), boundary: [] as BoundaryRow[] }));
+    for (let row = 0; row < rows.rowCount; row++) {
+      if (((row + 1) & 1023) === 0) {
         checkAborted(signal);
         await pause();
       }
-      const gid = gidOf.get(rowid);
-      const entry = gid === undefined ? undefined : geometries.get(gid);
-      if (!entry || entry.value === null || entry.value === undefined) continue;
-      for (const s of seriesOf(g)) s.add(entry.value, 1, f, e);
+      const area = perArea[rows.a[row]];
+      const b = rows.b[row];
+      if (b === -1) {
+        for (const s of area.seriesOf(rows.g[row])) s.add(rows.v[row], rows.n[row], rows.f[row], rows.e[row]);
+        continue;
+      }
+      area.boundary.push([rows.f[row], rows.e[row], rows.g[row], b]);
     }
-    return series;
+    const rowids = [...new Set(perArea.flatMap((x) => x.boundary.map((r) => r[3])))].sort((x, y) => x - y);
+    if (rowids.length > 0) {
+      const geometries = await boundaryGeometries(rowids, union.intersectsSql, signal);
+      for (const [a, { boundary, seriesOf }] of perArea.entries()) {
+        if (boundary.length > 0) await addBoundaryRows(areas[a], plans[a], measure, boundary, geometries, seriesOf, signal);
+        const turn = pause();
+        if (turn) {
+          await turn;
+          checkAborted(signal);
+        }
+      }
+    }
+    return perArea.map((x) => x.series);
   }
 
   function finish(grouping: Grouping, series: Map<string, DiffSeries>, n: number): { key: GroupKey; values: number[] }[] {
@@ -220,20 +302,18 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const inner: Grouping = g.by === 'boundary' ? { by: 'none' } : { by: 'tag', key: g.key, values: g.values };
       const coder = groupCoder(inner, dict);
       const perArea: { area: AreaOfInterest; series: Map<string, DiffSeries> }[] = [];
-      for (const area of q.areas) {
-        perArea.push({
-          area,
-          series: await snapshotScan(
+      const plans: SqlAreaPlan[] = [];
+      for (const area of q.areas) plans.push(await withPlaced(planAreaSql(area), [q.filter], true, q.signal));
+      if (plans.length >= BOX_SCAN_MIN_AREAS && plans.every((plan) => plan.rect && !plan.wholeWorld)) {
+        const scanned = await snapshotScanBoxes(q.areas, plans, q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
+        q.areas.forEach((area, a) => perArea.push({ area, series: scanned[a] }));
+      } else {
+        for (const [a, area] of q.areas.entries()) {
+          perArea.push({
             area,
-            await withPlaced(planAreaSql(area), [q.filter], true, q.signal),
-            q.timestamps,
-            where,
-            coder.codeSql,
-            coder.labelsOf,
-            q.measure,
-            q.signal,
-          ),
-        });
+            series: await snapshotScan(area, plans[a], q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal),
+          });
+        }
       }
       if (g.by === 'boundary') {
         return { groups: perArea.map(({ area, series }) => ({ key: { kind: 'boundary', id: area.id }, values: finish(inner, series, n)[0].values })) };

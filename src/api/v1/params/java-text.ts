@@ -38,19 +38,7 @@ export function javaTrim(text: string): string {
 }
 
 /** Java's `Double.toString` for the values a message prints (limits in seconds): `100.0`, `0.5`, `1.0E7`. */
-export function javaDoubleToString(n: number): string {
-  if (Number.isNaN(n)) return 'NaN';
-  if (!Number.isFinite(n)) return n > 0 ? 'Infinity' : '-Infinity';
-  if (n === 0) return Object.is(n, -0) ? '-0.0' : '0.0';
-  const abs = Math.abs(n);
-  if (abs >= 1e-3 && abs < 1e7) {
-    const s = String(n);
-    return s.includes('.') ? s : `${s}.0`;
-  }
-  const [mantissa, exponent] = n.toExponential().split('e') as [string, string];
-  const m = mantissa.includes('.') ? mantissa : `${mantissa}.0`;
-  return `${m}E${exponent.replace('+', '')}`;
-}
+export { javaDoubleToString } from '../../format/java-double.js';
 
 /**
  * How many fields `javaSplit` would give when `text` is split at every character of `separators`

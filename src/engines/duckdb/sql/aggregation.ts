@@ -2,7 +2,7 @@
  * The SQL shapes (pure: text only, no I/O). Every literal is a validated number: filter SQL comes
  * from compileSql (dictionary ids), areas and timestamps from sqlDouble / integers.
  */
-import type { SqlAreaPlan } from './area.js';
+import { sqlDouble, type SqlAreaPlan } from './area.js';
 import type { Measure } from '../../../query/model.js';
 import { statement, type Statement } from './statement.js';
 import { countBelowWithSql } from './time.js';
@@ -97,6 +97,67 @@ FROM (
 WHERE f < e
 GROUP BY f, e, g, b`,
     SNAPSHOT_COLUMNS,
+  );
+}
+
+/** A row of `snapshotBoxesSql`: a `SnapshotRow` of the box `a` (its index in the list). */
+export interface SnapshotBoxRow extends SnapshotRow {
+  a: number;
+}
+
+/**
+ * Snapshots over many boxes in one scan (issue 21: `groupBy/boundary` with thousands of boxes ran
+ * one scan per box). The boxes are a table joined to the matching states by bbox overlap (DuckDB
+ * plans the four inequalities as an inequality join, not a nested loop); a state is interior to
+ * the box that contains its bbox, so each row is the `snapshotSql` row of one box, `a` its index.
+ * The rows placed by their history's bbox come per box from `placed` (box index, rowid). Only for
+ * areas that are their bbox (no grid, not the whole world): a polygon's interior test is its own
+ * grid, which does not fit one join.
+ */
+export function snapshotBoxesSql(p: {
+  boxes: readonly (readonly [number, number, number, number])[];
+  /** The union's plan: its bbox test (`intersectsSql`) bounds the scan. */
+  union: SqlAreaPlan;
+  placed: readonly (readonly [number, number])[];
+  timestamps: readonly number[];
+  filterSql: string;
+  codeSql: string;
+  measure: Measure;
+}): Statement<SnapshotBoxRow> {
+  const ts = p.timestamps;
+  const f = countBelowWithSql('valid_from', ts, 'ts_from');
+  const e = countBelowWithSql('valid_to', ts, 'ts_to');
+  const boxes = p.boxes.map((b, i) => `(${i}, ${b.map(sqlDouble).join(', ')})`).join(',\n    ');
+  const ctes = [f.withSql, e.withSql, `boxes(a, x0, y0, x1, y1) AS (VALUES ${boxes})`].filter((x) => x !== '');
+  for (const [a, rid] of p.placed)
+    if (!Number.isSafeInteger(a) || !Number.isSafeInteger(rid) || rid < 0) throw new RangeError(`not a placed row: ${a}, ${rid}`);
+  if (p.placed.length > 0) ctes.push(`placed(a, rid) AS (VALUES ${p.placed.map(([a, rid]) => `(${a}, ${rid})`).join(', ')})`);
+  const live = `NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]}`;
+  const measure = MEASURE_COLUMN[p.measure];
+  return statement(
+    `WITH ${ctes.join(',\n')}
+SELECT a::INTEGER AS a, f::INTEGER AS f, e::INTEGER AS e, g::DOUBLE AS g, sum(v)::DOUBLE AS v, count(*)::DOUBLE AS n, b::DOUBLE AS b
+FROM (
+  SELECT boxes.a, s.f, s.e, s.g,
+         CASE WHEN s.xmin >= boxes.x0 AND s.xmax <= boxes.x1 AND s.ymin >= boxes.y0 AND s.ymax <= boxes.y1 THEN -1 ELSE s.rid END AS b,
+         CASE WHEN s.xmin >= boxes.x0 AND s.xmax <= boxes.x1 AND s.ymin >= boxes.y0 AND s.ymax <= boxes.y1 THEN s.m ELSE 0 END AS v
+  FROM (
+    SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g, rowid AS rid, xmin, ymin, xmax, ymax, ${measure} AS m FROM states
+    WHERE ${live} AND ${p.union.intersectsSql} AND ${p.filterSql}
+  ) s
+  JOIN boxes ON s.xmax >= boxes.x0 AND s.xmin <= boxes.x1 AND s.ymax >= boxes.y0 AND s.ymin <= boxes.y1${
+    p.placed.length > 0
+      ? `
+  UNION ALL
+  SELECT placed.a, ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g, -1 AS b, ${measure} AS v
+  FROM states JOIN placed ON states.rowid = placed.rid
+  WHERE ${live} AND ${p.filterSql}`
+      : ''
+  }
+)
+WHERE f < e
+GROUP BY a, f, e, g, b`,
+    ['a', ...SNAPSHOT_COLUMNS],
   );
 }
 
