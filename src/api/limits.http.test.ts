@@ -36,6 +36,19 @@ function ring(n: number): number[][] {
   return [...pts, pts[0]!];
 }
 
+/**
+ * A star of n positions (closed) around Andorra la Vella: long spikes whose extents all meet, about
+ * n²/2 pairs of edges to compare, over the `edgePairs` limit from about 1,500 vertices.
+ */
+function star(n: number): number[][] {
+  const pts = Array.from({ length: n - 1 }, (_, i) => {
+    const r = i % 2 === 0 ? 0.01 : 0.0001;
+    const a = (2 * Math.PI * i) / (n - 1);
+    return [1.52 + r * Math.cos(a), 42.507 + r * Math.sin(a)];
+  });
+  return [...pts, pts[0]!];
+}
+
 function multipart(boundary: string, parts: string): Buffer {
   return Buffer.from(parts.replaceAll('\n', '\r\n').replaceAll('BOUNDARY', boundary), 'latin1');
 }
@@ -114,6 +127,16 @@ const V1_CASES: Case[] = [
     body: `bpolys=${ring(150_000).flat().join(',')}`,
     status: 400,
     message: /^At most 100,000 vertices over all bpolys are accepted; the request has 150,000\./,
+  },
+  {
+    name: 'a bpolys star of 4,000 vertices',
+    path: '/v1/elements/count',
+    method: 'POST',
+    headers: FORM,
+    body: `bpolys=${star(4_000).flat().join(',')}`,
+    status: 400,
+    message:
+      /boundary 'boundary1': At most 1,000,000 pairs of edges with meeting extents in one polygon are accepted; the request has more than 1,000,000\. Simplify/,
   },
   { name: 'bad JSON in bpolys', path: '/v1/elements/count', method: 'POST', headers: FORM, body: 'bpolys={"features":', status: 400, message: /GeoJSON/ },
   {
@@ -201,6 +224,15 @@ const V2_CASES: Case[] = [
     body: JSON.stringify({ aoi: { type: 'Polygon', coordinates: [ring(150_000)] }, filter: '*', time: '2015-01-01' }),
     status: 422,
     message: /^At most 100,000 vertices in the aoi are accepted; the request has 150,000\./,
+  },
+  {
+    name: 'an aoi star of 4,000 vertices',
+    path: '/v2/stats/features/count.json',
+    method: 'POST',
+    headers: JSON_TYPE,
+    body: JSON.stringify({ aoi: { type: 'Polygon', coordinates: [star(4_000)] }, filter: '*', time: '2015-01-01' }),
+    status: 422,
+    message: /^The aoi is too complex to check: At most 1,000,000 pairs of edges with meeting extents in one polygon are accepted/,
   },
   {
     name: 'a WKT aoi of 150,000 vertices',

@@ -5,6 +5,8 @@
  * themselves, rings of one polygon that cross each other, holes outside their shell or inside
  * another hole, and parts of a MultiPolygon that overlap.
  */
+import Flatbush from 'flatbush';
+import { Location, RingIndex } from './ring-index.js';
 import type { MultiPolygon, Polygon, Position } from './types.js';
 
 interface Segment {
@@ -22,29 +24,54 @@ interface Segment {
   ringSize: number;
 }
 
-/** A description of the first problem found, or undefined if the geometry is valid. */
-export function findPolygonProblem(geometry: Polygon | MultiPolygon): string | undefined {
+/**
+ * A description of the first problem found, or undefined if the geometry is valid. Throws
+ * PolygonTooComplex when its edges come near each other in more than `maxEdgePairs` pairs.
+ */
+export function findPolygonProblem(geometry: Polygon | MultiPolygon, maxEdgePairs = MAX_EDGE_PAIRS): string | undefined {
+  const steps = polygonProblemSteps(geometry, maxEdgePairs);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** About this much work (edges, pairs, rings) is done between two yields of polygonProblemSteps. */
+const STEP_WORK = 5_000;
+
+/**
+ * `findPolygonProblem` in steps: yields after about STEP_WORK units of work (a few milliseconds), so
+ * that a caller on an event loop can let other work run between them (src/core/yielding.ts); returns
+ * what findPolygonProblem returns. The kernel does no I/O: the caller decides when to go on.
+ */
+export function* polygonProblemSteps(geometry: Polygon | MultiPolygon, maxEdgePairs = MAX_EDGE_PAIRS): Generator<void, string | undefined, void> {
   const parts = geometry.type === 'Polygon' ? [geometry.coordinates] : geometry.coordinates;
   const multi = geometry.type === 'MultiPolygon';
   if (parts.length === 0) return 'the geometry has no polygon';
   const cleaned: Position[][][] = [];
+  let work = 0;
   for (let p = 0; p < parts.length; p++) {
     const rings: Position[][] = [];
     if (parts[p]!.length === 0) return `${where(multi, p, 0)} has no rings`;
     for (let r = 0; r < parts[p]!.length; r++) {
       const ring = parts[p]![r]!;
-      const name = where(multi, p, r);
-      if (ring.length < 4) return `${name} has ${ring.length} point(s); a ring needs at least 4, the last repeating the first`;
+      work += ring.length;
+      if (work >= STEP_WORK) {
+        work = 0;
+        yield;
+      }
+      const name = () => where(multi, p, r);
+      if (ring.length < 4) return `${name()} has ${ring.length} point(s); a ring needs at least 4, the last repeating the first`;
       const first = ring[0]!;
       const last = ring[ring.length - 1]!;
-      if (first[0] !== last[0] || first[1] !== last[1]) return `${name} is not closed: its last point must repeat its first point`;
+      if (first[0] !== last[0] || first[1] !== last[1]) return `${name()} is not closed: its last point must repeat its first point`;
       const dedup = dropRepeatedPoints(ring);
-      if (dedup.length < 4 || allOnOneLine(dedup)) return `${name} has no area (its points are repeated or on one line)`;
+      if (dedup.length < 4 || allOnOneLine(dedup)) return `${name()} has no area (its points are repeated or on one line)`;
       rings.push(dedup);
     }
     cleaned.push(rings);
   }
-  return findCrossing(cleaned, multi) ?? findNestingProblem(cleaned, multi);
+  return (yield* findCrossing(cleaned, multi, maxEdgePairs)) ?? (yield* findNestingProblem(cleaned, multi));
 }
 
 function where(multi: boolean, part: number, ring: number): string {
@@ -106,11 +133,37 @@ function contact(s: Segment, t: Segment): Contact | undefined {
   return undefined;
 }
 
-function findCrossing(parts: Position[][][], multi: boolean): string | undefined {
+/**
+ * The most pairs of edges with meeting extents that one check compares. Ordinary polygons have about
+ * one per edge (a 100,000-vertex circle 100,000); only long edges across much of the polygon (a
+ * star, a comb of diagonal teeth) come near each other quadratically: a 100,000-vertex star took a
+ * minute with a sweep over x. Such a polygon is refused (`PolygonTooComplex`) after about 0.2 s.
+ */
+export const MAX_EDGE_PAIRS = 1_000_000;
+
+/** A polygon whose edges come near each other in more pairs than the check compares (MAX_EDGE_PAIRS). */
+export class PolygonTooComplex extends RangeError {
+  constructor(readonly limit: number) {
+    super(`more than ${limit} pairs of edges with meeting extents`);
+  }
+}
+
+/** Below this many edges every pair is compared; above, a static R-tree (Flatbush) finds the pairs whose extents meet. */
+const INDEX_MIN_SEGMENTS = 64;
+
+/**
+ * The first pair of edges that meet where they must not, in edge order (part, ring, edge). The
+ * candidate pairs come from an R-tree of the edges' extents, so n edges cost about n log n however
+ * they lie (a sweep over x alone compared every edge of a column of parts with every other).
+ */
+function* findCrossing(parts: Position[][][], multi: boolean, maxPairs: number): Generator<void, string | undefined, void> {
   const segments: Segment[] = [];
-  parts.forEach((rings, part) =>
-    rings.forEach((ring, r) => {
+  for (let part = 0; part < parts.length; part++) {
+    const rings = parts[part]!;
+    for (let r = 0; r < rings.length; r++) {
+      const ring = rings[r]!;
       const n = ring.length - 1;
+      if (segments.length % STEP_WORK > (segments.length + n) % STEP_WORK) yield;
       for (let i = 0; i < n; i++) {
         const a = ring[i]!;
         const b = ring[i + 1]!;
@@ -127,14 +180,26 @@ function findCrossing(parts: Position[][][], multi: boolean): string | undefined
           ringSize: n,
         });
       }
-    }),
-  );
-  segments.sort((s, t) => s.minX - t.minX);
+    }
+  }
+  yield;
+  const index = segments.length > INDEX_MIN_SEGMENTS ? segmentIndex(segments) : undefined;
+  yield;
+  let pairs = 0;
+  let work = 0;
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i]!;
-    for (let j = i + 1; j < segments.length && segments[j]!.minX <= s.maxX; j++) {
+    const near = index ? index.search(s.minX, s.minY, s.maxX, s.maxY, (j) => j > i).sort((a, b) => a - b) : laterIndices(i, segments.length);
+    pairs += near.length;
+    if (pairs > maxPairs) throw new PolygonTooComplex(maxPairs);
+    work += near.length + 1;
+    if (work >= STEP_WORK) {
+      work = 0;
+      yield;
+    }
+    for (const j of near) {
       const t = segments[j]!;
-      if (t.maxY < s.minY || t.minY > s.maxY) continue;
+      if (t.maxX < s.minX || t.minX > s.maxX || t.maxY < s.minY || t.minY > s.maxY) continue;
       const c = contact(s, t);
       if (c === undefined) continue;
       const problem = judge(s, t, c, multi);
@@ -144,16 +209,31 @@ function findCrossing(parts: Position[][][], multi: boolean): string | undefined
   return undefined;
 }
 
+function segmentIndex(segments: readonly Segment[]): Flatbush {
+  const index = new Flatbush(segments.length);
+  for (const s of segments) index.add(s.minX, s.minY, s.maxX, s.maxY);
+  index.finish();
+  return index;
+}
+
+function laterIndices(i: number, n: number): number[] {
+  const out: number[] = [];
+  for (let j = i + 1; j < n; j++) out.push(j);
+  return out;
+}
+
 function judge(s: Segment, t: Segment, c: Contact, multi: boolean): string | undefined {
-  const at = `near (${Math.round(c.at[0] * 1e7) / 1e7}, ${Math.round(c.at[1] * 1e7) / 1e7})`;
-  if (s.part === t.part && s.ring === t.ring) {
+  const sameRing = s.part === t.part && s.ring === t.ring;
+  if (sameRing) {
     const adjacent = Math.abs(s.index - t.index) === 1 || Math.abs(s.index - t.index) === s.ringSize - 1;
     if (adjacent && c.kind === 'touch') return undefined; // the shared vertex
     if (adjacent && s.ringSize === 2) return undefined;
+  } else if (c.kind === 'touch') return undefined; // rings may touch in single points
+  const at = `near (${Math.round(c.at[0] * 1e7) / 1e7}, ${Math.round(c.at[1] * 1e7) / 1e7})`;
+  if (sameRing) {
     const what = c.kind === 'cross' ? 'crosses itself' : c.kind === 'overlap' ? 'runs back over itself' : 'touches itself';
     return `${where(multi, s.part, s.ring)} ${what} ${at}; the edges of a ring must not cross or touch each other`;
   }
-  if (c.kind === 'touch') return undefined; // rings may touch in single points
   if (s.part === t.part) {
     const [a, b] = s.ring < t.ring ? [s, t] : [t, s];
     const what = c.kind === 'cross' ? 'crosses' : 'shares an edge with';
@@ -177,16 +257,29 @@ function inRing(p: Position, ring: Position[]): boolean | undefined {
   return inside;
 }
 
+/** Rings of more vertices than this are located against through a RingIndex (bands of edges), not edge by edge. */
+const BANDED_RING_MIN = 64;
+const banded = new WeakMap<Position[], RingIndex>();
+
+/** `inRing`, through the ring's bands when it is long (a shell of 50,000 vertices with 10,000 holes). */
+function locateIn(p: Position, ring: Position[]): boolean | undefined {
+  if (ring.length <= BANDED_RING_MIN) return inRing(p, ring);
+  let index = banded.get(ring);
+  if (index === undefined) banded.set(ring, (index = new RingIndex(ring)));
+  const where = index.locate(p);
+  return where === Location.Boundary ? undefined : where === Location.Inside;
+}
+
 /** Where `ring` lies relative to `container`: judged by its first vertex not on the container's boundary. */
 function ringInside(ring: Position[], container: Position[]): boolean | undefined {
   for (const p of ring) {
-    const r = inRing(p, container);
+    const r = locateIn(p, container);
     if (r !== undefined) return r;
   }
   // Every vertex on the container's boundary: judge by a segment midpoint.
   for (let i = 0; i + 1 < ring.length; i++) {
     const m: Position = [(ring[i]![0] + ring[i + 1]![0]) / 2, (ring[i]![1] + ring[i + 1]![1]) / 2];
-    const r = inRing(m, container);
+    const r = locateIn(m, container);
     if (r !== undefined) return r;
   }
   return undefined;
@@ -210,44 +303,52 @@ function boxWithin(inner: Box, outer: Box): boolean {
 }
 
 /**
- * The pairs [i, j] (i ≠ j) where box i lies within box j, by a sweep over x: only boxes whose x
- * ranges overlap are compared, so n disjoint parts or holes cost n log n, not n² (a 10,000-part
- * MultiPolygon is checked in milliseconds).
+ * The pairs [i, j] (i ≠ j) where box i lies within box j, in index order. Only boxes whose extents
+ * meet are compared (an R-tree, as for the edges), so n disjoint parts or holes cost n log n, not n²,
+ * however they lie.
  */
-function containedPairs(boxes: Box[]): [number, number][] {
-  const order = boxes.map((_, i) => i).sort((a, b) => boxes[a]![0] - boxes[b]![0]);
+function* containedPairs(boxes: Box[]): Generator<void, [number, number][], void> {
   const out: [number, number][] = [];
-  let active: number[] = [];
-  for (const i of order) {
+  if (boxes.length < 2) return out;
+  const index = new Flatbush(boxes.length);
+  for (const b of boxes) index.add(b[0], b[1], b[2], b[3]);
+  index.finish();
+  for (let i = 0; i < boxes.length; i++) {
+    if (i % STEP_WORK === STEP_WORK - 1) yield;
     const bi = boxes[i]!;
-    active = active.filter((j) => boxes[j]![2] >= bi[0]);
-    for (const j of active) {
+    for (const j of index.search(bi[0], bi[1], bi[2], bi[3], (j) => j > i)) {
       if (boxWithin(bi, boxes[j]!)) out.push([i, j]);
       if (boxWithin(boxes[j]!, bi)) out.push([j, i]);
     }
-    active.push(i);
   }
-  // The first problem in index order, whatever the sweep's order.
   return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
 }
 
-function findNestingProblem(parts: Position[][][], multi: boolean): string | undefined {
+/** Rings located against another between two yields of findNestingProblem. */
+const STEP_RINGS = 1_000;
+
+function* findNestingProblem(parts: Position[][][], multi: boolean): Generator<void, string | undefined, void> {
   const boxes = parts.map((rings) => rings.map(boxOf));
+  yield;
+  let located = 0;
   for (let p = 0; p < parts.length; p++) {
     const [shell, ...holes] = parts[p]!;
     const holeBoxes = boxes[p]!.slice(1);
     for (let h = 0; h < holes.length; h++) {
+      if (++located % STEP_RINGS === 0) yield;
       if (!boxWithin(holeBoxes[h]!, boxes[p]![0]!) || ringInside(holes[h]!, shell!) === false) {
         return `${where(multi, p, h + 1)} lies outside the outer ring; an inner ring (hole) must lie inside its outer ring`;
       }
     }
-    for (const [h, k] of containedPairs(holeBoxes)) {
+    for (const [h, k] of holes.length > 1 ? yield* containedPairs(holeBoxes) : []) {
+      if (++located % STEP_RINGS === 0) yield;
       if (ringInside(holes[h]!, holes[k]!) === true) {
         return `${where(multi, p, h + 1)} lies inside ${where(multi, p, k + 1)}; holes must not be nested (give an island as a separate polygon of a MultiPolygon)`;
       }
     }
   }
-  for (const [p, q] of containedPairs(boxes.map((b) => b[0]!))) {
+  for (const [p, q] of yield* containedPairs(boxes.map((b) => b[0]!))) {
+    if (++located % STEP_RINGS === 0) yield;
     const [shell, ...holes] = parts[q]!;
     const inner = parts[p]![0]!;
     if (ringInside(inner, shell!) === true && !holes.some((h) => ringInside(inner, h) === true)) {

@@ -141,13 +141,15 @@ export function gridCover(area: Polygon | MultiPolygon, bbox: BBox, n: number): 
       }
     }
   }
-  const prepared = prepareArea(area);
+  // Prepared only when a cell is left to locate (an aoi of 10,000 small parts touches every cell).
+  let prepared: ReturnType<typeof prepareArea> | undefined;
   const full = new Uint8Array(nx * ny);
   let anyFull = false;
   for (let cy = 0; cy < ny; cy++) {
     for (let cx = 0; cx < nx; cx++) {
       if (touched[cy * nx + cx]) continue;
       const centre: Position = [x0 + (cx + 0.5) * dx, y0 + (cy + 0.5) * dy];
+      prepared ??= prepareArea(area);
       if (prepared.locate(centre) === Location.Inside) {
         full[cy * nx + cx] = 1;
         anyFull = true;

@@ -6,9 +6,9 @@
  */
 import { MaphistError } from '../../core/errors.js';
 import type { Geometry, MultiPolygon, Polygon } from '../../geometry/types.js';
-import { findPolygonProblem } from '../../geometry/polygon-validity.js';
 import type { BoundaryRelationSource } from '../../query/boundary-relations.js';
 import type { StoreMetadata } from '../../store/metadata.js';
+import { polygonProblem } from '../common/limits.js';
 import { assertWithinDataExtent } from './params/boundary-extent.js';
 import { area } from './params/boundary-objects.js';
 import { admit } from './params/limit-check.js';
@@ -72,7 +72,12 @@ export async function resolveRelationBoundaries(
         details,
       );
     }
-    const problem = s.geometryValid ? findPolygonProblem(g) : 'the data lacks some of its members (the extract cut them), so its polygon is incomplete';
+    const refuse = (message: string): never => {
+      throw new MaphistError('BOUNDARY_INVALID', `${what}: ${message}`, details);
+    };
+    const problem = s.geometryValid
+      ? polygonProblem(g, 'v1', refuse)
+      : 'the data lacks some of its members (the extract cut them), so its polygon is incomplete';
     if (problem !== undefined) {
       throw new MaphistError('BOUNDARY_RELATION_NOT_AREAL', `${what} has no valid polygon at ${when} (version ${s.version}): ${problem}.`, details);
     }

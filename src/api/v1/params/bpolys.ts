@@ -10,7 +10,7 @@ import { area, assertLonLat, defaultId, splitTextObjects } from './boundary-obje
 import { parseJavaDouble } from './java-text.js';
 import { admit } from './limit-check.js';
 import { MSG } from './messages.js';
-import { findPolygonProblem } from '../../../geometry/polygon-validity.js';
+import { polygonProblem } from '../../common/limits.js';
 
 export interface ParsedBpolys {
   areas: AreaOfInterest[];
@@ -22,7 +22,9 @@ export function parseBpolys(value: string): ParsedBpolys {
   const parsed = /^\s*\{/.test(value) ? parseGeoJsonBpolys(value) : parseTextBpolys(value);
   for (const a of parsed.areas) assertPolygonInRange(a);
   for (const a of parsed.areas) {
-    const problem = findPolygonProblem(a.geometry);
+    const problem = polygonProblem(a.geometry, 'v1', (message) => {
+      throw new MaphistError('BOUNDARY_INVALID', `${MSG.BPOLYS_INVALID_PREFIX}boundary '${a.id}': ${message}`, { boundary: a.id });
+    });
     if (problem !== undefined) {
       throw new MaphistError('BOUNDARY_INVALID', `${MSG.BPOLYS_INVALID_PREFIX}boundary '${a.id}': ${problem}.`, {
         boundary: a.id,

@@ -3,19 +3,27 @@
  * `xmin,ymin,xmax,ymax` and time as text (`timestamp`, `latest`, `start/end`).
  */
 import type { ExtractionRequest } from '../requests.js';
-import { parseAoi, parseAoiText } from './aoi.js';
+import { slicer, type Pause } from '../../../core/yielding.js';
+import { parseAoiPaced, parseAoiText } from './aoi.js';
 import { parseClip } from './clip.js';
 import { parseV2Filter } from './filter.js';
 import { parseMemberFilter } from './member-filter.js';
-import { inPart } from './stats-request.js';
+import { inPartAsync } from './stats-request.js';
 import { parseExtractionTime, parseExtractionTimeText, type ExtractionKind } from './time.js';
 import type { TimestampContext } from './timestamp.js';
 
-export function extractionRequest(input: unknown, kind: ExtractionKind, method: 'GET' | 'POST', ctx: TimestampContext): ExtractionRequest {
+/** An extraction's query or body; a POST aoi's polygon is checked with turns of the event loop (`pause`). */
+export function extractionRequest(
+  input: unknown,
+  kind: ExtractionKind,
+  method: 'GET' | 'POST',
+  ctx: TimestampContext,
+  pause: Pause = slicer(),
+): Promise<ExtractionRequest> {
   const v = typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
   const get = method === 'GET';
-  return inPart(get ? 'query' : 'body', (): ExtractionRequest => {
-    const aoi = get ? parseAoiText(String(v.aoi ?? '')) : parseAoi(v.aoi);
+  return inPartAsync(get ? 'query' : 'body', async (): Promise<ExtractionRequest> => {
+    const aoi = get ? parseAoiText(String(v.aoi ?? '')) : await parseAoiPaced(v.aoi, pause);
     const time = get ? parseExtractionTimeText(String(v.time ?? ''), kind, ctx) : parseExtractionTime(v.time, kind, ctx);
     const filter = parseV2Filter(v.filter);
     switch (kind) {

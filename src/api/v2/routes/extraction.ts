@@ -46,13 +46,13 @@ export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): 
     const common = { onRequest: ctx.keyHooks };
     const docs = { tags: ['Extraction'], summary: SUMMARY[kind], security: API_KEY_SECURITY };
     // No automatic HEAD: it would run a whole extraction to throw it away (HEAD → 405).
-    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, (request, reply) => {
+    app.get(path, { ...common, exposeHeadRoute: false, schema: { querystring: SCHEMAS[kind].query, ...docs } as FastifySchema }, async (request, reply) => {
       const { data, time } = ctx.at(request);
-      return stream(request, reply, ctx, data, extractionRequest(request.query, kind, 'GET', time));
+      return stream(request, reply, ctx, data, await extractionRequest(request.query, kind, 'GET', time));
     });
-    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, (request, reply) => {
+    app.post(path, { ...common, bodyLimit: BODY_LIMIT, schema: { body: SCHEMAS[kind].body, ...docs } as FastifySchema }, async (request, reply) => {
       const { data, time } = ctx.at(request);
-      return stream(request, reply, ctx, data, extractionRequest(request.body, kind, 'POST', time));
+      return stream(request, reply, ctx, data, await extractionRequest(request.body, kind, 'POST', time));
     });
   }
 }

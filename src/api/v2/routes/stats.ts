@@ -54,7 +54,7 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
   for (const format of FORMATS) {
     for (const measure of MEASURES) {
       post(`/stats/features/${measure}.${format}`, FEATURE_STATS_BODY_SCHEMA, async (body, reply, { data, time }) => {
-        const r = featureStatsRequest(body, measure, format, time);
+        const r = await featureStatsRequest(body, measure, format, time);
         const grouping = r.groupByKey !== undefined ? { groupByKey: r.groupByKey } : {};
         const result = await limited(reply, (signal) =>
           data.stats.features({
@@ -71,7 +71,7 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
         return send(reply, format, seriesTable(r.timestamps, result, r.groupBy));
       });
       post(`/stats/currentness/${measure}.${format}`, CURRENTNESS_BODY_SCHEMA, async (body, reply, { data, time }) => {
-        const r = binStatsRequest(body, 'currentness', measure, format, time);
+        const r = await binStatsRequest(body, 'currentness', measure, format, time);
         const q = { aoi: r.aoi, edges: r.edges, filter: r.filter, measure, clip: r.clip };
         const groupBy = r.groupBy;
         const values = await limited<number[] | GroupedBins>(reply, (signal) =>
@@ -82,7 +82,7 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
     }
     for (const kind of ['contributors', 'contributions'] as const satisfies BinKind[]) {
       post(`/stats/${kind}/count.${format}`, BIN_STATS_BODY_SCHEMA, async (body, reply, { data, time }) => {
-        const r = binStatsRequest(body, kind, 'count', format, time);
+        const r = await binStatsRequest(body, kind, 'count', format, time);
         const q = { aoi: r.aoi, edges: r.edges, filter: r.filter };
         const groupBy = r.groupBy;
         const values = await limited<number[] | GroupedBins>(reply, (signal) =>
