@@ -5,6 +5,8 @@
  * `[ ]` and `{ }`. JS numbers are Java doubles (`5.0`, `1.0E7`; NaN and ±Infinity as strings);
  * integers are given as `bigint`. Object members whose value is `undefined` are omitted.
  */
+import type { Pause } from '../../core/yielding.js';
+import { javaDoubleToString } from './java-double.js';
 
 export type JsonValue = string | number | bigint | boolean | null | undefined | JsonText | JsonValue[] | { [key: string]: JsonValue };
 
@@ -60,9 +62,6 @@ export class RecordsLayout {
     return new JsonText(`[ ${parts.join(', ')} ]`, this.level);
   }
 }
-
-import type { Pause } from '../../core/yielding.js';
-import { javaDoubleToString } from './java-double.js';
 
 export function prettyJson(value: JsonValue): string {
   const out: string[] = [];

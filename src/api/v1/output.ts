@@ -193,9 +193,13 @@ function envelope(req: OutputRequest): Record<string, JsonValue> {
  */
 function resultItems(cols: TimeColumn[], level: number): (group: OutputGroup) => JsonText {
   const fixed = cols.map((c) => c.json);
-  const plain = new RecordsLayout(fixed, ['value'], level);
-  const ratio = new RecordsLayout(fixed, ['value', 'value2', 'ratio'], level);
-  return (g) => (g.ratios ? ratio.write([g.values, g.values2!, g.ratios]) : plain.write([g.values]));
+  // Each layout is built on first use: an answer has ratios in all its groups or in none.
+  let plain: RecordsLayout | undefined;
+  let ratio: RecordsLayout | undefined;
+  return (g) => {
+    if (g.ratios) return (ratio ??= new RecordsLayout(fixed, ['value', 'value2', 'ratio'], level)).write([g.values, g.values2!, g.ratios]);
+    return (plain ??= new RecordsLayout(fixed, ['value'], level)).write([g.values]);
+  };
 }
 
 /** `f` of each item in order, with a turn of the event loop whenever `pause` asks for one. */

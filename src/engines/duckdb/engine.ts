@@ -4,7 +4,7 @@
  */
 import { compilePredicate, compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { decodeWkb, encodeWkb } from '../../geometry/wkb.js';
-import type { Geometry } from '../../geometry/types.js';
+import type { BBox, Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows, readColumns, readRecords, type Columns } from './statements.js';
@@ -13,7 +13,7 @@ import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
-import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
+import { bboxIntersectsSql, planAreaSql, type SqlAreaPlan } from './sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { classifyWith, comparedGeometry, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
@@ -31,7 +31,7 @@ import type {
   RatioSeries,
   SnapshotQuery,
 } from '../../query/model.js';
-import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotBoxesSql, snapshotSql } from './sql/aggregation.js';
+import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotBoxesSql, snapshotSql, type SnapshotRow } from './sql/aggregation.js';
 import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
@@ -45,6 +45,18 @@ import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOption
  * row between them).
  */
 export const BOX_SCAN_MIN_AREAS = 16;
+
+/** The bbox of the boxes (one scan's bound). */
+function boundsOf(boxes: readonly BBox[]): BBox {
+  const b: BBox = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const [x0, y0, x1, y1] of boxes) {
+    b[0] = Math.min(b[0], x0);
+    b[1] = Math.min(b[1], y0);
+    b[2] = Math.max(b[2], x1);
+    b[3] = Math.max(b[3], y1);
+  }
+  return b;
+}
 
 /** A contribution side's geometry of at least this many bytes of WKB (about 250 vertices) is clipped up front (edgeSides). */
 const EAGER_CLIP_BYTES = 4096;
@@ -197,6 +209,31 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   }
 
   /**
+   * The rows of a snapshot answer, with turns between every 1,024: an interior row (b = -1) is added
+   * to its label's series, a boundary row kept to be clipped; `target` says whose (one area's, or
+   * the row's box's).
+   */
+  async function splitSnapshotRows(
+    rows: Columns<SnapshotRow>,
+    signal: AbortSignal | undefined,
+    target: (row: number) => { seriesOf: (code: number) => DiffSeries[]; boundary: BoundaryRow[] },
+  ): Promise<void> {
+    for (let row = 0; row < rows.rowCount; row++) {
+      if (((row + 1) & 1023) === 0) {
+        checkAborted(signal);
+        await pause();
+      }
+      const { seriesOf, boundary } = target(row);
+      const b = rows.b[row];
+      if (b === -1) {
+        for (const s of seriesOf(rows.g[row])) s.add(rows.v[row], rows.n[row], rows.f[row], rows.e[row]);
+        continue;
+      }
+      boundary.push([rows.f[row], rows.e[row], rows.g[row], b]);
+    }
+  }
+
+  /**
    * One snapshot scan over one area: per label (from the group code), the series over the timestamps.
    */
   async function snapshotScan(
@@ -212,18 +249,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const rows = await queryColumns(snapshotSql({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
     const { series, seriesOf } = seriesByLabel(timestamps.length, labelsOf);
     const boundary: BoundaryRow[] = [];
-    for (let row = 0; row < rows.rowCount; row++) {
-      if (((row + 1) & 1023) === 0) {
-        checkAborted(signal);
-        await pause();
-      }
-      const b = rows.b[row];
-      if (b === -1) {
-        for (const s of seriesOf(rows.g[row])) s.add(rows.v[row], rows.n[row], rows.f[row], rows.e[row]);
-        continue;
-      }
-      boundary.push([rows.f[row], rows.e[row], rows.g[row], b]);
-    }
+    await splitSnapshotRows(rows, signal, () => ({ seriesOf, boundary }));
     if (boundary.length === 0) return series;
     const geometries = await boundaryGeometries(
       boundary.map((x) => x[3]),
@@ -249,29 +275,17 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     measure: Measure,
     signal: AbortSignal | undefined,
   ): Promise<Map<string, DiffSeries>[]> {
-    const union = planAreaSql(unionOfAreas(areas));
+    const bounds = boundsOf(plans.map((plan) => plan.bbox));
     const placed = plans.flatMap((plan, a) => (plan.placedRowids ?? []).map((rid) => [a, rid] as const));
     const rows = await queryColumns(
-      snapshotBoxesSql({ boxes: plans.map((plan) => plan.bbox), union, placed, timestamps, filterSql: whereSql, codeSql, measure }),
+      snapshotBoxesSql({ boxes: plans.map((plan) => plan.bbox), bounds, placed, timestamps, filterSql: whereSql, codeSql, measure }),
       signal,
     );
     const perArea = areas.map(() => ({ ...seriesByLabel(timestamps.length, labelsOf), boundary: [] as BoundaryRow[] }));
-    for (let row = 0; row < rows.rowCount; row++) {
-      if (((row + 1) & 1023) === 0) {
-        checkAborted(signal);
-        await pause();
-      }
-      const area = perArea[rows.a[row]];
-      const b = rows.b[row];
-      if (b === -1) {
-        for (const s of area.seriesOf(rows.g[row])) s.add(rows.v[row], rows.n[row], rows.f[row], rows.e[row]);
-        continue;
-      }
-      area.boundary.push([rows.f[row], rows.e[row], rows.g[row], b]);
-    }
+    await splitSnapshotRows(rows, signal, (row) => perArea[rows.a[row]]);
     const rowids = [...new Set(perArea.flatMap((x) => x.boundary.map((r) => r[3])))].sort((x, y) => x - y);
     if (rowids.length > 0) {
-      const geometries = await boundaryGeometries(rowids, union.intersectsSql, signal);
+      const geometries = await boundaryGeometries(rowids, bboxIntersectsSql(bounds), signal);
       for (const [a, { boundary, seriesOf }] of perArea.entries()) {
         if (boundary.length > 0) await addBoundaryRows(areas[a], plans[a], measure, boundary, geometries, seriesOf, signal);
         const turn = pause();

@@ -2,7 +2,8 @@
  * The SQL shapes (pure: text only, no I/O). Every literal is a validated number: filter SQL comes
  * from compileSql (dictionary ids), areas and timestamps from sqlDouble / integers.
  */
-import { sqlDouble, type SqlAreaPlan } from './area.js';
+import type { BBox } from '../../../geometry/types.js';
+import { bboxIntersectsSql, sqlDouble, type SqlAreaPlan } from './area.js';
 import type { Measure } from '../../../query/model.js';
 import { statement, type Statement } from './statement.js';
 import { countBelowWithSql } from './time.js';
@@ -58,6 +59,11 @@ const SNAPSHOT_COLUMNS = ['f', 'e', 'g', 'v', 'n', 'b'] as const satisfies reado
  * Rows placed by their history's bbox (`SqlAreaPlan.placedRowids`) join the inner scan as a
  * `UNION ALL` branch of their own, interior.
  */
+/** SQL: a state live at some time between the first and the last timestamp (ascending). */
+function liveSql(ts: readonly number[]): string {
+  return `NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]}`;
+}
+
 export function snapshotSql(p: {
   area: SqlAreaPlan;
   timestamps: readonly number[];
@@ -83,15 +89,14 @@ FROM (
          CASE WHEN interior THEN ${MEASURE_COLUMN[p.measure]} ELSE 0 END AS v
   FROM (
     SELECT *, rowid AS rid, coalesce(${p.area.interiorWithSql}, FALSE) AS interior FROM states
-    WHERE NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]}
-      AND ${p.area.intersectsSql} AND ${p.filterSql}${
-        placed
-          ? `
+    WHERE ${liveSql(ts)} AND ${p.area.intersectsSql} AND ${p.filterSql}${
+      placed
+        ? `
     UNION ALL
     SELECT *, TRUE AS interior FROM ${PLACED_CTE}
-    WHERE NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]} AND ${p.filterSql}`
-          : ''
-      }
+    WHERE ${liveSql(ts)} AND ${p.filterSql}`
+        : ''
+    }
   )
 )
 WHERE f < e
@@ -115,9 +120,9 @@ export interface SnapshotBoxRow extends SnapshotRow {
  * grid, which does not fit one join.
  */
 export function snapshotBoxesSql(p: {
-  boxes: readonly (readonly [number, number, number, number])[];
-  /** The union's plan: its bbox test (`intersectsSql`) bounds the scan. */
-  union: SqlAreaPlan;
+  boxes: readonly BBox[];
+  /** The bbox of all the boxes: its test bounds the scan. */
+  bounds: BBox;
   placed: readonly (readonly [number, number])[];
   timestamps: readonly number[];
   filterSql: string;
@@ -132,7 +137,7 @@ export function snapshotBoxesSql(p: {
   for (const [a, rid] of p.placed)
     if (!Number.isSafeInteger(a) || !Number.isSafeInteger(rid) || rid < 0) throw new RangeError(`not a placed row: ${a}, ${rid}`);
   if (p.placed.length > 0) ctes.push(`placed(a, rid) AS (VALUES ${p.placed.map(([a, rid]) => `(${a}, ${rid})`).join(', ')})`);
-  const live = `NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]}`;
+  const live = liveSql(ts);
   const measure = MEASURE_COLUMN[p.measure];
   return statement(
     `WITH ${ctes.join(',\n')}
@@ -143,7 +148,7 @@ FROM (
          CASE WHEN s.xmin >= boxes.x0 AND s.xmax <= boxes.x1 AND s.ymin >= boxes.y0 AND s.ymax <= boxes.y1 THEN s.m ELSE 0 END AS v
   FROM (
     SELECT ${f.sql} AS f, ${e.sql} AS e, ${p.codeSql} AS g, rowid AS rid, xmin, ymin, xmax, ymax, ${measure} AS m FROM states
-    WHERE ${live} AND ${p.union.intersectsSql} AND ${p.filterSql}
+    WHERE ${live} AND ${bboxIntersectsSql(p.bounds)} AND ${p.filterSql}
   ) s
   JOIN boxes ON s.xmax >= boxes.x0 AND s.xmin <= boxes.x1 AND s.ymax >= boxes.y0 AND s.ymin <= boxes.y1${
     p.placed.length > 0

@@ -38,11 +38,18 @@ export function planAreaSql(area: AreaOfInterest, alias = ''): SqlAreaPlan {
   return areaSql(planArea(area), alias);
 }
 
+/** SQL: the row of `alias` ('' for none) has a geometry and its bbox meets `bbox`. */
+export function bboxIntersectsSql(bbox: BBox, alias = ''): string {
+  const c = (name: string) => (alias ? `${alias}.${name}` : name);
+  const [x0, y0, x1, y1] = bbox.map(sqlDouble);
+  return `(${c('geometry_type')} <> 0 AND ${c('xmax')} >= ${x0} AND ${c('xmin')} <= ${x1} AND ${c('ymax')} >= ${y0} AND ${c('ymin')} <= ${y1})`;
+}
+
 /** The plan with its SQL tests on the rows of `alias`. */
 export function areaSql(plan: AreaPlan, alias = ''): SqlAreaPlan {
   const c = (name: string) => (alias ? `${alias}.${name}` : name);
   const [x0, y0, x1, y1] = plan.bbox.map(sqlDouble);
-  const intersects = `(${c('geometry_type')} <> 0 AND ${c('xmax')} >= ${x0} AND ${c('xmin')} <= ${x1} AND ${c('ymax')} >= ${y0} AND ${c('ymin')} <= ${y1})`;
+  const intersects = bboxIntersectsSql(plan.bbox, alias);
   const within = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
   if (plan.wholeWorld) {
     // A row without any geometry (a relation of relations, a way or relation whose members are all
