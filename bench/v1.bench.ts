@@ -10,12 +10,18 @@
  * a raw DuckDB query computing the same unclipped numbers on the same table; for (a) also the
  * osmium route (time-filter + tags-filter per timestamp). Then 32 concurrent clients for 30 s
  * mixing (a)–(e). Writes its section of bench/RESULTS.md.
+ *
+ * The server is a `maphist serve` process of its own (the answer cache off), as users run it: a
+ * server in the benchmark's process shared its event loop with the client, which then decoded
+ * (and decompressed) every answer on the server's thread, a large answer's cost counted twice.
+ * The raw queries run in this process on the same file (both open it read-only).
  */
 import { execFileSync } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createDuckDbServer as createServer } from '../src/testing/server.js';
+import { startServer } from '../src/testing/fuzz/server-process.js';
 import { importToTemp } from '../src/store/test-support.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
@@ -74,8 +80,24 @@ function osmiumRoute(timestamps: number[]): { perTimestampMs: number; sampled: n
   return { perTimestampMs: median(ms), sampled: timestamps.length, count0 };
 }
 
-async function loadTest(base: string): Promise<{ requests: number; errors: number; rps: number; p50: number; p99: number }> {
+/**
+ * CLIENTS clients cycling through (a)–(e) for LOAD_SECONDS. The server admits 2 heavy requests at
+ * once and queues 16 (src/api/common/admission.ts): the others are refused 503 with Retry-After at
+ * once, counted apart (`refused`) with their own latency, from the answered ones; a refused client
+ * waits as long as the answer's Retry-After says before its next request.
+ */
+async function loadTest(base: string): Promise<{
+  requests: number;
+  answered: number;
+  refused: number;
+  errors: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  refusedP99: number;
+}> {
   const latencies: number[] = [];
+  const refusedLatencies: number[] = [];
   let errors = 0;
   const end = performance.now() + LOAD_SECONDS * 1000;
   const urls = CASES.map((c) => urlOf(base, c));
@@ -86,42 +108,70 @@ async function loadTest(base: string): Promise<{ requests: number; errors: numbe
         try {
           const res = await fetch(urls[i % urls.length]);
           await res.arrayBuffer();
-          if (res.status !== 200) errors++;
+          if (res.status === 200) latencies.push(performance.now() - started);
+          else if (res.status === 503) {
+            refusedLatencies.push(performance.now() - started);
+            // As a polite client does: wait as long as Retry-After says before asking again.
+            await sleep(Number(res.headers.get('retry-after') ?? 1) * 1000);
+          } else errors++;
         } catch {
           errors++;
         }
-        latencies.push(performance.now() - started);
       }
     }),
   );
-  const sorted = [...latencies].sort((a, b) => a - b);
+  const p = (list: number[], q: number) => {
+    const sorted = [...list].sort((a, b) => a - b);
+    return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] ?? NaN;
+  };
+  const requests = latencies.length + refusedLatencies.length + errors;
   return {
-    requests: latencies.length,
+    requests,
+    answered: latencies.length,
+    refused: refusedLatencies.length,
     errors,
     rps: latencies.length / LOAD_SECONDS,
-    p50: sorted[Math.floor(sorted.length * 0.5)] ?? NaN,
-    p99: sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? NaN,
+    p50: p(latencies, 0.5),
+    p99: p(latencies, 0.99),
+    refusedP99: p(refusedLatencies, 0.99),
   };
 }
 
 const importStarted = performance.now();
 const db = await importToTemp(FILE);
 const importSeconds = (performance.now() - importStarted) / 1000;
-const app = await createServer(db.store, { timeoutSeconds: 600 });
-const base = `${await app.listen({ port: 0, host: '127.0.0.1' })}`;
+const server = await startServer(db.store.path, ['--answer-cache', '0', '--timeout', '600']);
+const base = server.url;
 const rows: string[] = [];
 try {
   console.log(`imported in ${importSeconds.toFixed(1)} s; extent ${JSON.stringify(db.store.metadata.spatialExtent.coordinates[0])}`);
   const httpOf = new Map<string, number>();
   const newCases = v1NewCases(await relationPolygon(base, VELLA, '2016-01-01'));
-  for (const c of [...CASES, ...KIND_CASES, ...newCases]) {
+  const all = [...CASES, ...KIND_CASES, ...newCases];
+  /** Per case with `against`: its own median over the interleaved runs / the other's over the same. */
+  const ratioOf = new Map<string, number>();
+  for (const c of all) {
     const firstStarted = performance.now();
     const first = await send(base, c);
     const text = await first.text();
     const firstMs = performance.now() - firstStarted;
     if (first.status !== 200) throw new Error(`${c.id}: ${first.status} ${text.slice(0, 300)}`);
     const httpMs: number[] = [];
-    for (let i = 0; i < RUNS; i++) httpMs.push(await time(async () => (await send(base, c)).text()));
+    const runOnce = (x: Case) => time(async () => (await send(base, x)).text());
+    if (c.against === undefined) {
+      for (let i = 0; i < RUNS; i++) httpMs.push(await runOnce(c));
+    } else {
+      // Interleaved with the case it is compared with (other, this, other, this, …): this machine's
+      // speed drifts by tens of percent within a minute, and a ratio of two runs made a minute apart
+      // measured the drift (the same query as GET and as a form body once differed 1.9×).
+      const other = all.find((x) => x.id === c.against)!;
+      const otherMs: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        otherMs.push(await runOnce(other));
+        httpMs.push(await runOnce(c));
+      }
+      ratioOf.set(c.id, median(httpMs) / median(otherMs));
+    }
     let s = NaN;
     if (c.sql !== undefined) {
       await db.query(c.sql); // warm-up
@@ -131,7 +181,7 @@ try {
     }
     const h = median(httpMs);
     httpOf.set(c.id, h);
-    const vs = c.against !== undefined ? ` (${(h / httpOf.get(c.against)!).toFixed(2)}× (${c.against}))` : '';
+    const vs = c.against !== undefined ? ` (${ratioOf.get(c.id)!.toFixed(2)}× (${c.against}))` : '';
     const raw = Number.isNaN(s) ? '—' : s.toFixed(1);
     const ratio = Number.isNaN(s) ? '—' : `${(h / s).toFixed(2)}×`;
     console.log(`(${c.id}) ${c.what}: HTTP ${h.toFixed(1)} ms${vs} (first ${firstMs.toFixed(0)} ms), raw DuckDB ${raw} ms, ratio ${ratio}`);
@@ -149,7 +199,7 @@ try {
   );
   const load = await loadTest(base);
   console.log(
-    `load: ${load.requests} requests in ${LOAD_SECONDS} s (${load.rps.toFixed(1)}/s), p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms, errors ${load.errors}`,
+    `load: ${load.requests} requests in ${LOAD_SECONDS} s: ${load.answered} answered (${load.rps.toFixed(1)}/s, p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms), ${load.refused} refused 503 (p99 ${load.refusedP99.toFixed(0)} ms), ${load.errors} errors`,
   );
   const la = loadavg()
     .map((x) => x.toFixed(1))
@@ -161,12 +211,13 @@ try {
 Machine: ${machineDescription()}; load average ${la} at the end (other work on the machine skews the figures).
 
 Store: \`oshdb-4countries-merged.osh.pbf\` imported in ${importSeconds.toFixed(1)} s. Requests through HTTP (fetch against
-127.0.0.1), median of ${RUNS} runs after one warm-up; the raw DuckDB query computes the same numbers unclipped
+a \`maphist serve\` process on 127.0.0.1, answer cache off; since session 14, before which the server ran in the benchmark's
+process and shared its thread with the client's decoding), median of ${RUNS} runs after one warm-up; the raw DuckDB query computes the same numbers unclipped
 (bbox test only, no geometry clipping) on the same \`states\` table, median of ${RUNS} runs. "first": the
 request's first run on the fresh server (cold DuckDB buffers; the boundary cache, which keeps the WKB of
 geometries crossing an area's edge between requests, still empty). (f)–(i) are maphist's contributions by
 kind (issue 22), with their time as a multiple of (d) (for (i): (dl), the ungrouped latest count) of the
-same area and time; their raw query groups by the store's unclipped flags. (j)–(o) are issue 22's other new
+same area and time, both timed in alternation (${RUNS} runs each; the multiple is of their medians there); their raw query groups by the store's unclipped flags. (j)–(o) are issue 22's other new
 routes and inputs, each as a multiple of the usual form of the same question: users per element beside
 users/count, a boundary by relation id beside its polygon pasted as bpolys, (d) as JSON and form bodies.
 
@@ -178,12 +229,15 @@ osmium route for (a): \`osmium time-filter\` + \`osmium tags-filter nwr/building
 (no bbox): ${osm.perTimestampMs.toFixed(0)} ms per timestamp (median of ${osm.sampled} sampled timestamps), i.e. about
 ${(osmTotal / 1000).toFixed(1)} s for the ${MONTHLY.length} monthly timestamps: ${(osmTotal / aHttp).toFixed(1)}× the HTTP time of (a).
 
-Load: ${CLIENTS} concurrent clients for ${LOAD_SECONDS} s cycling through (a)–(e): ${load.requests} requests,
-${load.rps.toFixed(1)} requests/s, p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms, ${load.errors} errors.
+Load: ${CLIENTS} concurrent clients for ${LOAD_SECONDS} s cycling through (a)–(e): ${load.requests} requests.
+${load.answered} answered 200 (${load.rps.toFixed(1)} answers/s, p50 ${load.p50.toFixed(0)} ms, p99 ${load.p99.toFixed(0)} ms);
+${load.refused} refused 503 with Retry-After by admission (2 heavy requests at once, 16 queued;
+src/api/common/admission.ts), p99 ${load.refusedP99.toFixed(0)} ms, after which the client waited the Retry-After; ${load.errors} other errors (statuses other than
+200 and 503, or failed connections). Before session 14 the 503s were counted as errors and the refused clients asked again at once.
 
 `,
   );
 } finally {
-  await app.close();
+  await server.stop();
   db.dispose();
 }
