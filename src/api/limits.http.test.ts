@@ -136,7 +136,7 @@ const V1_CASES: Case[] = [
     body: `bpolys=${star(4_000).flat().join(',')}`,
     status: 400,
     message:
-      /boundary 'boundary1': At most 1,000,000 pairs of edges with meeting extents in one polygon are accepted; the request has more than 1,000,000\. Simplify/,
+      /boundary 'boundary1': At most 1,000,000 pairs of edges or rings with meeting extents in one polygon are accepted; the request has more than 1,000,000\. Simplify/,
   },
   { name: 'bad JSON in bpolys', path: '/v1/elements/count', method: 'POST', headers: FORM, body: 'bpolys={"features":', status: 400, message: /GeoJSON/ },
   {
@@ -232,7 +232,7 @@ const V2_CASES: Case[] = [
     headers: JSON_TYPE,
     body: JSON.stringify({ aoi: { type: 'Polygon', coordinates: [star(4_000)] }, filter: '*', time: '2015-01-01' }),
     status: 422,
-    message: /^The aoi is too complex to check: At most 1,000,000 pairs of edges with meeting extents in one polygon are accepted/,
+    message: /^The aoi is too complex to check: At most 1,000,000 pairs of edges or rings with meeting extents in one polygon are accepted/,
   },
   {
     name: 'a WKT aoi of 150,000 vertices',

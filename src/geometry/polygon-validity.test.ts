@@ -173,3 +173,14 @@ test('polygonProblemSteps yields between its steps and ends with what findPolygo
   while (!steps.next().done) yields++;
   assert.ok(yields >= 12_000 / 5_000, `${yields} yields for 12,000 edges`);
 });
+
+test('rings one inside another are compared in pairs within the limit too, and the first nested part is found at once', () => {
+  // 2,000 squares, each inside the one before: invalid at the first pair, not after 2,000,000 pairs.
+  const russian = multi(...Array.from({ length: 2_000 }, (_, i) => [square(i, i, 10_000 - 2 * i)]));
+  assert.match(findPolygonProblem(russian)!, /^polygon 2 lies inside polygon 1 of the MultiPolygon/);
+  // 60 levels of an island in the hole of the island before: valid, each part inside every shell before it
+  // (1,770 pairs of rings, and the holes of each).
+  const islands = multi(...Array.from({ length: 60 }, (_, i) => [square(4 * i, 4 * i, 1_000 - 8 * i), square(4 * i + 1, 4 * i + 1, 1_000 - 8 * i - 2)]));
+  assert.equal(findPolygonProblem(islands), undefined);
+  assert.throws(() => findPolygonProblem(islands, 2_000), PolygonTooComplex);
+});

@@ -71,7 +71,7 @@ export function* polygonProblemSteps(geometry: Polygon | MultiPolygon, maxEdgePa
     }
     cleaned.push(rings);
   }
-  return (yield* findCrossing(cleaned, multi, maxEdgePairs)) ?? (yield* findNestingProblem(cleaned, multi));
+  return (yield* findCrossing(cleaned, multi, maxEdgePairs)) ?? (yield* findNestingProblem(cleaned, multi, maxEdgePairs));
 }
 
 function where(multi: boolean, part: number, ring: number): string {
@@ -137,14 +137,15 @@ function contact(s: Segment, t: Segment): Contact | undefined {
  * The most pairs of edges with meeting extents that one check compares. Ordinary polygons have about
  * one per edge (a 100,000-vertex circle 100,000); only long edges across much of the polygon (a
  * star, a comb of diagonal teeth) come near each other quadratically: a 100,000-vertex star took a
- * minute with a sweep over x. Such a polygon is refused (`PolygonTooComplex`) after about 0.2 s.
+ * minute with a sweep over x. Such a polygon is refused (`PolygonTooComplex`) after about 0.2 s. The
+ * pairs of rings one inside another count too (islands in holes nested 10,000 deep are 50 million).
  */
 export const MAX_EDGE_PAIRS = 1_000_000;
 
-/** A polygon whose edges come near each other in more pairs than the check compares (MAX_EDGE_PAIRS). */
+/** A polygon whose edges, or rings, come near each other in more pairs than the check compares (MAX_EDGE_PAIRS). */
 export class PolygonTooComplex extends RangeError {
   constructor(readonly limit: number) {
-    super(`more than ${limit} pairs of edges with meeting extents`);
+    super(`more than ${limit} pairs of edges or rings with meeting extents`);
   }
 }
 
@@ -340,33 +341,45 @@ function boxWithin(inner: Box, outer: Box): boolean {
 }
 
 /**
- * The pairs [i, j] (i ≠ j) where box i lies within box j, in index order. Only boxes whose extents
- * meet are compared (an R-tree, as for the edges), so n disjoint parts or holes cost n log n, not n²,
- * however they lie.
+ * Visits the pairs (i, j), i ≠ j, where box i lies within box j, in index order, until `visit`
+ * returns a problem. Only boxes whose extents meet are compared (an R-tree, as for the edges), so n
+ * disjoint parts or holes cost n log n, not n², however they lie. Every visit counts against
+ * `budget` (nested rings, each in all the others, make quadratically many).
  */
-function* containedPairs(boxes: Box[]): Generator<void, [number, number][], void> {
-  const out: [number, number][] = [];
-  if (boxes.length < 2) return out;
+function* firstContained(
+  boxes: readonly Box[],
+  budget: { left: number; limit: number },
+  visit: (inner: number, outer: number) => string | undefined,
+): Generator<void, string | undefined, void> {
+  if (boxes.length < 2) return undefined;
   const index = new Flatbush(boxes.length);
   for (const b of boxes) index.add(b[0], b[1], b[2], b[3]);
   index.finish();
+  let work = 0;
   for (let i = 0; i < boxes.length; i++) {
-    if (i % STEP_WORK === STEP_WORK - 1) yield;
     const bi = boxes[i]!;
-    for (const j of index.search(bi[0], bi[1], bi[2], bi[3], (j) => j > i)) {
-      if (boxWithin(bi, boxes[j]!)) out.push([i, j]);
-      if (boxWithin(boxes[j]!, bi)) out.push([j, i]);
+    const outers = index.search(bi[0], bi[1], bi[2], bi[3], (j) => j !== i && boxWithin(bi, boxes[j]!)).sort((x, y) => x - y);
+    work += outers.length + 1;
+    for (const j of outers) {
+      if (--budget.left < 0) throw new PolygonTooComplex(budget.limit);
+      const problem = visit(i, j);
+      if (problem !== undefined) return problem;
+    }
+    if (work >= STEP_RINGS) {
+      work = 0;
+      yield;
     }
   }
-  return out.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return undefined;
 }
 
 /** Rings located against another between two yields of findNestingProblem. */
 const STEP_RINGS = 1_000;
 
-function* findNestingProblem(parts: Position[][][], multi: boolean): Generator<void, string | undefined, void> {
+function* findNestingProblem(parts: Position[][][], multi: boolean, maxPairs: number): Generator<void, string | undefined, void> {
   const boxes = parts.map((rings) => rings.map(boxOf));
   yield;
+  const budget = { left: maxPairs, limit: maxPairs };
   let located = 0;
   for (let p = 0; p < parts.length; p++) {
     const [shell, ...holes] = parts[p]!;
@@ -377,20 +390,25 @@ function* findNestingProblem(parts: Position[][][], multi: boolean): Generator<v
         return `${where(multi, p, h + 1)} lies outside the outer ring; an inner ring (hole) must lie inside its outer ring`;
       }
     }
-    for (const [h, k] of holes.length > 1 ? yield* containedPairs(holeBoxes) : []) {
-      if (++located % STEP_RINGS === 0) yield;
-      if (ringInside(holes[h]!, holes[k]!) === true) {
-        return `${where(multi, p, h + 1)} lies inside ${where(multi, p, k + 1)}; holes must not be nested (give an island as a separate polygon of a MultiPolygon)`;
-      }
-    }
+    const nested = yield* firstContained(holeBoxes, budget, (h, k) =>
+      ringInside(holes[h]!, holes[k]!) === true
+        ? `${where(multi, p, h + 1)} lies inside ${where(multi, p, k + 1)}; holes must not be nested (give an island as a separate polygon of a MultiPolygon)`
+        : undefined,
+    );
+    if (nested !== undefined) return nested;
   }
-  for (const [p, q] of yield* containedPairs(boxes.map((b) => b[0]!))) {
-    if (++located % STEP_RINGS === 0) yield;
-    const [shell, ...holes] = parts[q]!;
-    const inner = parts[p]![0]!;
-    if (ringInside(inner, shell!) === true && !holes.some((h) => ringInside(inner, h) === true)) {
-      return `polygon ${p + 1} lies inside polygon ${q + 1} of the MultiPolygon; its polygons must not overlap`;
-    }
-  }
-  return undefined;
+  return yield* firstContained(
+    boxes.map((b) => b[0]!),
+    budget,
+    (p, q) => {
+      const [shell, ...holes] = parts[q]!;
+      const inner = parts[p]![0]!;
+      if (ringInside(inner, shell!) !== true) return undefined;
+      // In one of q's holes (an island), or overlapping q.
+      const innerBox = boxes[p]![0]!;
+      budget.left -= holes.length;
+      const inHole = holes.some((hole, h) => boxWithin(innerBox, boxes[q]![h + 1]!) && ringInside(inner, hole) === true);
+      return inHole ? undefined : `polygon ${p + 1} lies inside polygon ${q + 1} of the MultiPolygon; its polygons must not overlap`;
+    },
+  );
 }

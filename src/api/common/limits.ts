@@ -48,7 +48,7 @@ export const LIMITS = {
     v2: MAX_EDGE_PAIRS,
     unit: 'pairs',
     bounds:
-      'pairs of edges of one boundary polygon whose extents meet, compared when it is checked for validity (ordinary polygons have a few per edge; long edges across much of a polygon, as in a star, meet in quadratically many)',
+      'pairs of edges of one boundary polygon whose extents meet, and of its rings one inside another, compared when it is checked for validity (ordinary polygons have a few per edge; long edges across much of a polygon, as in a star, or rings nested in each other come in quadratically many)',
     code: 'BOUNDARY_INVALID',
   },
   timestamps: {
@@ -184,10 +184,10 @@ function tooComplex(e: unknown, version: 'v1' | 'v2'): string {
   if (!(e instanceof PolygonTooComplex)) throw e;
   const max = LIMITS.edgePairs[version];
   return limitMessage(
-    'pairs of edges with meeting extents in one polygon',
+    'pairs of edges or rings with meeting extents in one polygon',
     max,
     `more than ${formatCount(max)}`,
-    'Simplify the polygon: long edges across much of it (a star, a comb) come near each other in too many pairs to check.',
+    'Simplify the polygon: long edges across much of it (a star, a comb) or rings nested in each other come near each other in too many pairs to check.',
   );
 }
 
