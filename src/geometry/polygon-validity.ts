@@ -149,9 +149,6 @@ export class PolygonTooComplex extends RangeError {
   }
 }
 
-/** Below this many edges every pair is compared; above, a static R-tree (Flatbush) finds the pairs whose extents meet. */
-const INDEX_MIN_SEGMENTS = 64;
-
 /**
  * A pair of edges that meet where they must not. First a sweep over x, the fastest for ordinary
  * polygons (an edge's x range meets a few others'); when it has compared more than a few pairs per
@@ -188,13 +185,13 @@ function* findCrossing(parts: Position[][][], multi: boolean, maxPairs: number):
   yield;
   const swept = yield* sweepX(segments, multi);
   if (swept !== undefined) return swept.problem;
-  const index = segments.length > INDEX_MIN_SEGMENTS ? segmentIndex(segments) : undefined;
+  const index = segmentIndex(segments);
   yield;
   let pairs = 0;
   let work = 0;
   for (let i = 0; i < segments.length; i++) {
     const s = segments[i]!;
-    const near = index ? index.search(s.minX, s.minY, s.maxX, s.maxY, (j) => j > i).sort((a, b) => a - b) : laterIndices(i, segments.length);
+    const near = index.search(s.minX, s.minY, s.maxX, s.maxY, (j) => j > i).sort((a, b) => a - b);
     pairs += near.length;
     if (pairs > maxPairs) throw new PolygonTooComplex(maxPairs);
     work += near.length + 1;
@@ -204,7 +201,6 @@ function* findCrossing(parts: Position[][][], multi: boolean, maxPairs: number):
     }
     for (const j of near) {
       const t = segments[j]!;
-      if (t.maxX < s.minX || t.minX > s.maxX || t.maxY < s.minY || t.minY > s.maxY) continue;
       const c = contact(s, t);
       if (c === undefined) continue;
       const problem = judge(s, t, c, multi);
@@ -252,12 +248,6 @@ function segmentIndex(segments: readonly Segment[]): Flatbush {
   for (const s of segments) index.add(s.minX, s.minY, s.maxX, s.maxY);
   index.finish();
   return index;
-}
-
-function laterIndices(i: number, n: number): number[] {
-  const out: number[] = [];
-  for (let j = i + 1; j < n; j++) out.push(j);
-  return out;
 }
 
 function judge(s: Segment, t: Segment, c: Contact, multi: boolean): string | undefined {

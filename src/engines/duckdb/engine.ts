@@ -46,6 +46,16 @@ import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOption
  */
 export const BOX_SCAN_MIN_AREAS = 16;
 
+/** What one snapshot scan asks, whatever its areas: the timestamps, the filter, the group code and its labels, the measure. */
+interface SnapshotScan {
+  timestamps: number[];
+  whereSql: string;
+  codeSql: string;
+  labelsOf: (code: number) => string[];
+  measure: Measure;
+  signal: AbortSignal | undefined;
+}
+
 /** The bbox of the boxes (one scan's bound). */
 function boundsOf(boxes: readonly BBox[]): BBox {
   const b: BBox = [Infinity, Infinity, -Infinity, -Infinity];
@@ -236,16 +246,8 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   /**
    * One snapshot scan over one area: per label (from the group code), the series over the timestamps.
    */
-  async function snapshotScan(
-    area: AreaOfInterest,
-    plan: SqlAreaPlan,
-    timestamps: number[],
-    whereSql: string,
-    codeSql: string,
-    labelsOf: (code: number) => string[],
-    measure: Measure,
-    signal: AbortSignal | undefined,
-  ): Promise<Map<string, DiffSeries>> {
+  async function snapshotScan(area: AreaOfInterest, plan: SqlAreaPlan, scan: SnapshotScan): Promise<Map<string, DiffSeries>> {
+    const { timestamps, whereSql, codeSql, labelsOf, measure, signal } = scan;
     const rows = await queryColumns(snapshotSql({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
     const { series, seriesOf } = seriesByLabel(timestamps.length, labelsOf);
     const boundary: BoundaryRow[] = [];
@@ -265,16 +267,8 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * (in order), its series per label. The boundary rows' geometries are read once for all areas
    * and clipped to each area they cross.
    */
-  async function snapshotScanBoxes(
-    areas: readonly AreaOfInterest[],
-    plans: readonly SqlAreaPlan[],
-    timestamps: number[],
-    whereSql: string,
-    codeSql: string,
-    labelsOf: (code: number) => string[],
-    measure: Measure,
-    signal: AbortSignal | undefined,
-  ): Promise<Map<string, DiffSeries>[]> {
+  async function snapshotScanBoxes(areas: readonly AreaOfInterest[], plans: readonly SqlAreaPlan[], scan: SnapshotScan): Promise<Map<string, DiffSeries>[]> {
+    const { timestamps, whereSql, codeSql, labelsOf, measure, signal } = scan;
     const bounds = boundsOf(plans.map((plan) => plan.bbox));
     const placed = plans.flatMap((plan, a) => (plan.placedRowids ?? []).map((rid) => [a, rid] as const));
     const rows = await queryColumns(
@@ -312,22 +306,26 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const where = filterSql(q.filter);
     const n = q.timestamps.length;
     const g = q.grouping;
+    const scanOf = (coder: ReturnType<typeof groupCoder>): SnapshotScan => ({
+      timestamps: q.timestamps,
+      whereSql: where,
+      codeSql: coder.codeSql,
+      labelsOf: coder.labelsOf,
+      measure: q.measure,
+      signal: q.signal,
+    });
     if (g.by === 'boundary' || g.by === 'boundaryAndTag') {
       const inner: Grouping = g.by === 'boundary' ? { by: 'none' } : { by: 'tag', key: g.key, values: g.values };
       const coder = groupCoder(inner, dict);
+      const scan = scanOf(coder);
       const perArea: { area: AreaOfInterest; series: Map<string, DiffSeries> }[] = [];
       const plans: SqlAreaPlan[] = [];
       for (const area of q.areas) plans.push(await withPlaced(planAreaSql(area), [q.filter], true, q.signal));
       if (plans.length >= BOX_SCAN_MIN_AREAS && plans.every((plan) => plan.rect && !plan.wholeWorld)) {
-        const scanned = await snapshotScanBoxes(q.areas, plans, q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal);
+        const scanned = await snapshotScanBoxes(q.areas, plans, scan);
         q.areas.forEach((area, a) => perArea.push({ area, series: scanned[a] }));
       } else {
-        for (const [a, area] of q.areas.entries()) {
-          perArea.push({
-            area,
-            series: await snapshotScan(area, plans[a], q.timestamps, where, coder.codeSql, coder.labelsOf, q.measure, q.signal),
-          });
-        }
+        for (const [a, area] of q.areas.entries()) perArea.push({ area, series: await snapshotScan(area, plans[a], scan) });
       }
       if (g.by === 'boundary') {
         return { groups: perArea.map(({ area, series }) => ({ key: { kind: 'boundary', id: area.id }, values: finish(inner, series, n)[0].values })) };
@@ -356,16 +354,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     }
     const coder = groupCoder(g, dict);
     const union = unionOfAreas(q.areas);
-    const series = await snapshotScan(
-      union,
-      await withPlaced(planAreaSql(union), [q.filter], true, q.signal),
-      q.timestamps,
-      where,
-      coder.codeSql,
-      coder.labelsOf,
-      q.measure,
-      q.signal,
-    );
+    const series = await snapshotScan(union, await withPlaced(planAreaSql(union), [q.filter], true, q.signal), scanOf(coder));
     return { groups: finish(g, series, n) };
   }
 
@@ -378,16 +367,14 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const labelsOf = (code: number) => [...(code & 1 ? ['a'] : []), ...(code & 2 ? ['b'] : [])];
     const n = q.timestamps.length;
     const run = async (area: AreaOfInterest, key: GroupKey) => {
-      const series = await snapshotScan(
-        area,
-        await withPlaced(planAreaSql(area), [q.filter, q.filter2], true, q.signal),
-        q.timestamps,
-        where,
+      const series = await snapshotScan(area, await withPlaced(planAreaSql(area), [q.filter, q.filter2], true, q.signal), {
+        timestamps: q.timestamps,
+        whereSql: where,
         codeSql,
         labelsOf,
-        q.measure,
-        q.signal,
-      );
+        measure: q.measure,
+        signal: q.signal,
+      });
       const zero = new Array(n).fill(0);
       return { key, values: series.get('a')?.values().values ?? zero, values2: series.get('b')?.values().values ?? zero };
     };
