@@ -8,6 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MaphistError } from '../../core/errors.js';
+import type { ClickHouseConnection } from './connection.js';
 
 export interface ClickHouseHttpOptions {
   /** `http://host:port` of the server (a cluster's entry node). */
@@ -24,7 +25,7 @@ export interface QueryOptions {
   settings?: Record<string, string | number>;
 }
 
-export class ClickHouseHttp {
+export class ClickHouseHttp implements ClickHouseConnection {
   readonly url: string;
   private readonly settings: Record<string, string | number>;
 
@@ -48,6 +49,16 @@ export class ClickHouseHttp {
   async rows(sql: string, options: QueryOptions = {}): Promise<unknown[][]> {
     const text = await this.text(`${sql}\nFORMAT JSONCompact`, options);
     return (JSON.parse(text) as { data: unknown[][] }).data;
+  }
+
+  /** A query's answer in `format`, as bytes. */
+  async bytes(sql: string, format: string, options: QueryOptions = {}): Promise<Uint8Array> {
+    return new Uint8Array(await this.run(`${sql}\nFORMAT ${format}`, undefined, options, (res) => res.arrayBuffer()));
+  }
+
+  /** Inserts RowBinary rows into `table` (every column, in order). */
+  insertRowBinary(table: string, body: Uint8Array, options: QueryOptions = {}): Promise<void> {
+    return this.insert(`INSERT INTO ${table} FORMAT RowBinary`, body, options);
   }
 
   /** Inserts a body (RowBinary, TSV, …) for `statement` (`INSERT INTO … FORMAT …`, sent in the URL). */

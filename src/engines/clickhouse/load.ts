@@ -8,6 +8,7 @@
  * `LoadSource` (the CLI reads them from the DuckDB store: engines/duckdb/store-export.ts).
  */
 import { MaphistError } from '../../core/errors.js';
+import type { ClickHouseConnection } from './connection.js';
 import { ClickHouseHttp } from './http-client.js';
 import { RowBinaryWriter } from './row-binary.js';
 import { createDistributedSql, createTableSql, DEFAULT_CLUSTER, isPlainName, shardOf, TABLES, type ChTable } from './schema.js';
@@ -21,7 +22,9 @@ export interface LoadSource {
 
 export interface LoadOptions {
   /** The shards' HTTP URLs; the first is the entry node. */
-  urls: readonly string[];
+  urls?: readonly string[];
+  /** Or the shards' connections (chDB in the tests: one shard, no Distributed table). */
+  connections?: readonly ClickHouseConnection[];
   database?: string;
   cluster?: string;
   /** Rows written so far of `total` (of every table). */
@@ -46,8 +49,10 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
   ] as const) {
     if (!isPlainName(name)) throw new MaphistError('CLI_USAGE', `${what} takes a plain name (letters, digits and _), not ${JSON.stringify(name)}`);
   }
-  if (options.urls.length === 0) throw new MaphistError('CLI_USAGE', 'give at least one ClickHouse URL (--url)');
-  const shards = options.urls.map((url) => new ClickHouseHttp({ url }));
+  const shards: readonly ClickHouseConnection[] = options.connections ?? (options.urls ?? []).map((url) => new ClickHouseHttp({ url }));
+  if (shards.length === 0) throw new MaphistError('CLI_USAGE', 'give at least one ClickHouse URL (--url)');
+  // A Distributed table needs the cluster in the servers' configuration; an embedded server (chDB) has none and one shard.
+  const distributed = options.connections === undefined;
   const signal = options.signal;
   const staging = `${database}_load`;
   const old = `${database}_old`;
@@ -85,7 +90,7 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
       await ch.text(`DROP DATABASE ${staging}`, q);
     }
     await shards[0].text(`DROP TABLE IF EXISTS ${database}.states_all`, q);
-    await shards[0].text(createDistributedSql(database, cluster), q);
+    if (distributed) await shards[0].text(createDistributedSql(database, cluster), q);
     return summary;
   } catch (e) {
     // The previous tables keep serving; the half-loaded ones go (best effort: the server may be gone).
@@ -97,10 +102,9 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
     const writers = shards.map(() => new RowBinaryWriter());
     const names = t.columns.map((c) => c.name);
     const idAt = names.indexOf('id');
-    const insert = `INSERT INTO ${staging}.${t.name} FORMAT RowBinary`;
     let rows = 0;
     const flush = async (k: number) => {
-      if (writers[k].length > 0) await shards[k].insert(insert, writers[k].take(), q);
+      if (writers[k].length > 0) await shards[k].insertRowBinary(`${staging}.${t.name}`, writers[k].take(), q);
     };
     for await (const chunk of source.rows(t.name, names)) {
       for (const row of chunk) {

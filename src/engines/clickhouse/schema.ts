@@ -60,6 +60,37 @@ export const STATE_COLUMNS: readonly ChColumn[] = [
   col('geometry_change', 'UInt8'),
   col('edits', 'Int32'),
   col('ever_tagged', 'UInt8'),
+  // Computed at export (18.16 has no window functions): the `rid` of the element's previous kept
+  // (not collapsed) state by (valid_from, version, minor_version), -1 for its first (a join key
+  // that is a plain column on both sides, as 18.16 and the current analyzer both join); and the
+  // state's geometry run, the number of creations, deletions and geometry changes among its
+  // element's kept states up to it (one representative geometry per run is read).
+  col('p_rid', 'Int64'),
+  col('run', 'Int64'),
+];
+
+/**
+ * The states without geometry that a query places by their history's bbox (src/query/empty-placement.ts),
+ * as the DuckDB engine reads them (src/engines/duckdb/empty-geometry.ts, which needs
+ * `relation_members`): computed at export, read whole by the engine.
+ */
+export const EMPTY_STATE_COLUMNS: readonly ChColumn[] = [
+  col('rowid', 'Int64'),
+  col('type', 'UInt8'),
+  col('id', 'Int64'),
+  col('version', 'Int32'),
+  col('members', 'UInt8'),
+  col('x0', 'Float64'),
+  col('y0', 'Float64'),
+  col('x1', 'Float64'),
+  col('y1', 'Float64'),
+  col('changeset', 'Int64'),
+  col('k', 'Array(String)'),
+  col('v', 'Array(String)'),
+  col('kb', 'Array(String)'),
+  col('vb', 'Array(String)'),
+  col('geometry_type', 'UInt8'),
+  ...['area', 'length', 'perimeter', 'vertices', 'outers', 'inners', 'roundness', 'squareness'].map((n) => col(n, 'Nullable(Float64)')),
 ];
 
 export const USER_COLUMNS: readonly ChColumn[] = [col('id', 'Int32'), col('name', 'String')];
@@ -82,6 +113,7 @@ export const TABLES: readonly ChTable[] = [
   { name: 'tag_keys', columns: TAG_KEY_COLUMNS, orderBy: 'id', sharded: false },
   { name: 'tag_values', columns: TAG_VALUE_COLUMNS, orderBy: '(key_id, value_id)', sharded: false },
   { name: 'meta', columns: META_COLUMNS, orderBy: 'key', sharded: false },
+  { name: 'empty_states', columns: EMPTY_STATE_COLUMNS, orderBy: 'rowid', sharded: false },
 ];
 
 /** The cluster name of `remote_servers` (scripts/clickhouse-cluster.sh writes `maphist`). */

@@ -8,18 +8,21 @@ import type { BBox, Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, readAllRows, readColumns, readRecords, type Columns } from './statements.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from './sql/flavor.js';
+import type { RowGeometry } from './sql/stats.js';
+import { boundaryGeometriesSql } from './sql/stats.js';
 import { withV1Scope } from './scope.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
-import { bboxIntersectsSql, planAreaSql, type SqlAreaPlan } from './sql/area.js';
+import { bboxIntersectsSql, planAreaSql as planSqlArea, type SqlAreaPlan } from './sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
 import { classifyWith, comparedGeometry, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { contributionTypeLabels, finishGroups, labelsOfCodes, MAX_ELEMENT_GROUPS, type Grouping } from '../../query/groups.js';
 import { MaphistError } from '../../core/errors.js';
-import { groupCoder } from './sql/groups.js';
+import { groupCoder as sqlGroupCoder } from './sql/groups.js';
 import type {
   AreaOfInterest,
   ContributionQuery,
@@ -31,7 +34,15 @@ import type {
   RatioSeries,
   SnapshotQuery,
 } from '../../query/model.js';
-import { contributionAggregateSql, contributionListSql, geometriesByRowidSql, snapshotBoxesSql, snapshotSql, type SnapshotRow } from './sql/aggregation.js';
+import {
+  contributionAggregateSql,
+  contributionListSql,
+  geometriesByRowidSql,
+  snapshotBoxesSql,
+  snapshotSql,
+  type GeometryByRowidRow,
+  type SnapshotRow,
+} from './sql/aggregation.js';
 import type { Statement } from './sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
@@ -72,6 +83,57 @@ function boundsOf(boxes: readonly BBox[]): BBox {
 const EAGER_CLIP_BYTES = 4096;
 import { slicer } from '../../core/yielding.js';
 
+/**
+ * What the aggregation engine asks of its database: the statements, written in its SQL, and how
+ * they run. The planning, the clipping and measuring of boundary rows, the classification of
+ * contributions and the grouping are the same whatever answers the statements: DuckDB here
+ * (`duckDbAggregationSql`), ClickHouse in src/engines/clickhouse/aggregation-sql.ts. Every
+ * statement's rows have the same columns and meaning on both (sql/aggregation.ts describes them).
+ */
+export interface AggregationSql {
+  readonly flavor: SqlFlavor;
+  readonly dictionary: StoreTagDictionary;
+  /** The alias of `states` in the contribution statements ('' where they name its columns bare). */
+  readonly contributionAlias: string;
+  /** SQL: a version 1 filter, with the version 1 scope, on the rows of `alias`. */
+  filterSql(filter: Filter, alias?: string): string;
+  /** The states without geometry (empty-geometry.ts), read whole. */
+  emptyGeometryStates(signal: AbortSignal | undefined): Promise<EmptyGeometryState[]>;
+  snapshot: typeof snapshotSql;
+  /** Many boxes in one scan, or null where the database has no cheap join for it (then a scan per box). */
+  snapshotBoxes: typeof snapshotBoxesSql | null;
+  contributionAggregate: typeof contributionAggregateSql;
+  contributionList: typeof contributionListSql;
+  /** The geometries of states by rowid (`geometriesByRowidSql`'s rows), run. */
+  geometriesByRowid(rowids: readonly number[], intersectsSql: string, signal: AbortSignal | undefined): Promise<GeometryByRowidRow[]>;
+  boundaryGeometries: (rowids: readonly number[]) => Statement<RowGeometry>;
+  /** Runs a statement, its rows as records; an abort stops it. */
+  records<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]>;
+  /** As `records`, one array per column. */
+  columns<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<Columns<R>>;
+}
+
+/** The DuckDB statements over a store. */
+export async function duckDbAggregationSql(store: Store): Promise<AggregationSql> {
+  const dictionary = await dictionaryOf(store);
+  return {
+    flavor: DUCKDB_FLAVOR,
+    dictionary,
+    contributionAlias: 'st',
+    // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
+    filterSql: (filter, alias) => withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary, tableAlias: alias }).sql, alias),
+    emptyGeometryStates: async (signal) => emptyGeometryStatesOf(await readAllRows(store, EMPTY_GEOMETRY_STATES_SQL, signal)),
+    snapshot: snapshotSql,
+    snapshotBoxes: snapshotBoxesSql,
+    contributionAggregate: contributionAggregateSql,
+    contributionList: contributionListSql,
+    geometriesByRowid: (rowids, intersectsSql, signal) => readRecords(store, geometriesByRowidSql(rowids, intersectsSql), signal),
+    boundaryGeometries: boundaryGeometriesSql,
+    records: (st, signal) => readRecords(store, st, signal),
+    columns: (st, signal) => readColumns(store, st, signal),
+  };
+}
+
 export interface DuckDbQueryEngine extends QueryEngine {
   readonly dictionary: StoreTagDictionary;
   /** The SQL the last snapshot/contribution query ran (for debugging and the README's examples). */
@@ -94,6 +156,11 @@ export interface DuckDbQueryEngineOptions {
 }
 
 export async function createDuckDbQueryEngine(store: Store, options: DuckDbQueryEngineOptions = {}): Promise<DuckDbQueryEngine> {
+  return createSqlQueryEngine(await duckDbAggregationSql(store), options);
+}
+
+/** The aggregation engine over any database that writes the statements of `AggregationSql`. */
+export async function createSqlQueryEngine(db: AggregationSql, options: DuckDbQueryEngineOptions = {}): Promise<DuckDbQueryEngine> {
   const boundaryCache = options.boundaryCache ?? createBoundaryCache();
   const poolMinGeometries = options.poolMinGeometries ?? 64;
   const poolOf = () => options.geometryPool ?? sharedGeometryPool();
@@ -105,10 +172,11 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   };
   /** The loops below give the event loop a turn every 10 ms (src/core/yielding.ts). */
   const pause = slicer();
-  const dict = await dictionaryOf(store);
-  // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
-  const filterSql = (filter: Filter, alias?: string) =>
-    withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary: dict, tableAlias: alias }).sql, alias);
+  const dict = db.dictionary;
+  const flavor = db.flavor;
+  const filterSql = db.filterSql;
+  const planAreaSql = (area: AreaOfInterest, alias = '') => planSqlArea(area, alias, flavor);
+  const groupCoder = (grouping: Grouping, d: StoreTagDictionary, cols?: { kv: string; mask: string }) => sqlGroupCoder(grouping, d, cols, flavor);
 
   /** The states without geometry (empty-geometry.ts), read once, by the first query that needs them. */
   let emptyStates: Promise<EmptyGeometryState[]> | undefined;
@@ -120,7 +188,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    */
   async function withPlaced(plan: SqlAreaPlan, filters: readonly Filter[], snapshot: boolean, signal: AbortSignal | undefined): Promise<SqlAreaPlan> {
     if (!emptyStates) {
-      emptyStates = readAllRows(store, EMPTY_GEOMETRY_STATES_SQL, undefined).then(emptyGeometryStatesOf);
+      emptyStates = db.emptyGeometryStates(undefined);
       emptyStates.catch(() => (emptyStates = undefined));
     }
     const states = await emptyStates;
@@ -133,13 +201,13 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   /** Runs one statement on its own connection and reads its rows as records; an abort interrupts it. */
   function queryRecords<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]> {
     engine.lastSql = st.text;
-    return readRecords(store, st, signal);
+    return db.records(st, signal);
   }
 
   /** As `queryRecords`, read as one array per column (for results of many rows). */
   function queryColumns<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<Columns<R>> {
     engine.lastSql = st.text;
-    return readColumns(store, st, signal);
+    return db.columns(st, signal);
   }
 
   /** The series of a scan per label, each made on first use; `seriesOf(code)` those of a group code. */
@@ -171,7 +239,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
   async function boundaryGeometries(rowids: number[], intersectsSql: string, signal: AbortSignal | undefined) {
     const gidOf = new Map<number, number>();
     const wkbOf = new Map<number, Uint8Array>();
-    for (const { r, gid, geometry } of await queryRecords(geometriesByRowidSql(rowids, intersectsSql), signal)) {
+    for (const { r, gid, geometry } of await db.geometriesByRowid(rowids, intersectsSql, signal)) {
       if (r === null) wkbOf.set(gid, geometry!);
       else gidOf.set(r, gid);
     }
@@ -248,7 +316,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    */
   async function snapshotScan(area: AreaOfInterest, plan: SqlAreaPlan, scan: SnapshotScan): Promise<Map<string, DiffSeries>> {
     const { timestamps, whereSql, codeSql, labelsOf, measure, signal } = scan;
-    const rows = await queryColumns(snapshotSql({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
+    const rows = await queryColumns(db.snapshot({ area: plan, timestamps, filterSql: whereSql, codeSql, measure }), signal);
     const { series, seriesOf } = seriesByLabel(timestamps.length, labelsOf);
     const boundary: BoundaryRow[] = [];
     await splitSnapshotRows(rows, signal, () => ({ seriesOf, boundary }));
@@ -267,12 +335,17 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * (in order), its series per label. The boundary rows' geometries are read once for all areas
    * and clipped to each area they cross.
    */
-  async function snapshotScanBoxes(areas: readonly AreaOfInterest[], plans: readonly SqlAreaPlan[], scan: SnapshotScan): Promise<Map<string, DiffSeries>[]> {
+  async function snapshotScanBoxes(
+    areas: readonly AreaOfInterest[],
+    plans: readonly SqlAreaPlan[],
+    scan: SnapshotScan,
+    snapshotBoxes: NonNullable<AggregationSql['snapshotBoxes']>,
+  ): Promise<Map<string, DiffSeries>[]> {
     const { timestamps, whereSql, codeSql, labelsOf, measure, signal } = scan;
     const bounds = boundsOf(plans.map((plan) => plan.bbox));
     const placed = plans.flatMap((plan, a) => (plan.placedRowids ?? []).map((rid) => [a, rid] as const));
     const rows = await queryColumns(
-      snapshotBoxesSql({ boxes: plans.map((plan) => plan.bbox), bounds, placed, timestamps, filterSql: whereSql, codeSql, measure }),
+      snapshotBoxes({ boxes: plans.map((plan) => plan.bbox), bounds, placed, timestamps, filterSql: whereSql, codeSql, measure }),
       signal,
     );
     const perArea = areas.map(() => ({ ...seriesByLabel(timestamps.length, labelsOf), boundary: [] as BoundaryRow[] }));
@@ -321,8 +394,8 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
       const perArea: { area: AreaOfInterest; series: Map<string, DiffSeries> }[] = [];
       const plans: SqlAreaPlan[] = [];
       for (const area of q.areas) plans.push(await withPlaced(planAreaSql(area), [q.filter], true, q.signal));
-      if (plans.length >= BOX_SCAN_MIN_AREAS && plans.every((plan) => plan.rect && !plan.wholeWorld)) {
-        const scanned = await snapshotScanBoxes(q.areas, plans, scan);
+      if (db.snapshotBoxes && plans.length >= BOX_SCAN_MIN_AREAS && plans.every((plan) => plan.rect && !plan.wholeWorld)) {
+        const scanned = await snapshotScanBoxes(q.areas, plans, scan, db.snapshotBoxes);
         q.areas.forEach((area, a) => perArea.push({ area, series: scanned[a] }));
       } else {
         for (const [a, area] of q.areas.entries()) perArea.push({ area, series: await snapshotScan(area, plans[a], scan) });
@@ -363,7 +436,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     const f1 = filterSql(q.filter);
     const f2 = filterSql(q.filter2);
     const where = `(${f1} OR ${f2})`;
-    const codeSql = `(CASE WHEN coalesce(${f1}, FALSE) THEN 1 ELSE 0 END + CASE WHEN coalesce(${f2}, FALSE) THEN 2 ELSE 0 END)`;
+    const codeSql = `(CASE WHEN coalesce(${f1}, ${flavor.false}) THEN 1 ELSE 0 END + CASE WHEN coalesce(${f2}, ${flavor.false}) THEN 2 ELSE 0 END)`;
     const labelsOf = (code: number) => [...(code & 1 ? ['a'] : []), ...(code & 2 ? ['b'] : [])];
     const n = q.timestamps.length;
     const run = async (area: AreaOfInterest, key: GroupKey) => {
@@ -413,7 +486,7 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
     }
     const wkbOf =
       rowidOfRun.size > 0
-        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => readRecords(store, st, signal), signal, pause)
+        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => db.records(st, signal), signal, pause, db.boundaryGeometries)
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const upFront: [number, Uint8Array][] = [];
@@ -474,8 +547,11 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
    * time, with every flag exact (listContributions).
    */
   async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
-    const plan = await withPlaced(planAreaSql(area, 'st'), [q.filter], false, q.signal);
-    const rows = await queryRecords(contributionListSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'st') }), q.signal);
+    const plan = await withPlaced(planAreaSql(area, db.contributionAlias), [q.filter], false, q.signal);
+    const rows = await queryRecords(
+      db.contributionList({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, db.contributionAlias || undefined) }),
+      q.signal,
+    );
     function* refs(): Generator<readonly [number, number, number | null, number | null]> {
       for (const r of rows) {
         yield [r.type, r.id, r.g_rid, r.run];
@@ -551,13 +627,13 @@ export async function createDuckDbQueryEngine(store: Store, options: DuckDbQuery
      */
     const byContributionType = inner.by === 'contributionType';
     const intervals = q.timestamps.length - 1;
-    const plan = await withPlaced(planAreaSql(area, 'st'), [q.filter], false, q.signal);
+    const plan = await withPlaced(planAreaSql(area, db.contributionAlias), [q.filter], false, q.signal);
     const coder = groupCoder(inner, dict);
     const before = groupCoder(inner, dict, { kv: 'tag_kv_before', mask: 'key_mask_before' });
-    const sql = contributionAggregateSql({
+    const sql = db.contributionAggregate({
       area: plan,
       timestamps: q.timestamps,
-      filterSql: filterSql(q.filter, 'st'),
+      filterSql: filterSql(q.filter, db.contributionAlias || undefined),
       codeSql: coder.codeSql,
       codeBeforeSql: before.codeSql,
       users,

@@ -7,7 +7,7 @@
  */
 import type { ByteBoundedLru } from '../../core/byte-lru.js';
 import type { Statement } from './sql/statement.js';
-import { boundaryGeometriesSql } from './sql/stats.js';
+import { boundaryGeometriesSql, type RowGeometry } from './sql/stats.js';
 import { checkAborted } from './statements.js';
 import type { Pause } from '../../core/yielding.js';
 
@@ -17,6 +17,8 @@ export async function representativeWkb(
   read: <R>(st: Statement<R>) => Promise<R[]>,
   signal: AbortSignal | undefined,
   pause?: Pause,
+  /** The statement reading the geometries of rowids (another engine's SQL; default DuckDB's). */
+  geometriesSql: (rowids: readonly number[]) => Statement<RowGeometry> = boundaryGeometriesSql,
 ): Promise<Map<number, Uint8Array | null>> {
   const out = new Map<number, Uint8Array | null>();
   const missing: number[] = [];
@@ -28,7 +30,7 @@ export async function representativeWkb(
   }
   if (missing.length === 0) return out;
   let i = 0;
-  for (const { r, geometry: wkb } of await read(boundaryGeometriesSql(missing))) {
+  for (const { r, geometry: wkb } of await read(geometriesSql(missing))) {
     if ((++i & 63) === 0) {
       checkAborted(signal);
       const turn = pause?.();

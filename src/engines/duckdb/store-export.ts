@@ -7,6 +7,13 @@ import type { Store } from '../../store/open-store.js';
 import { chunkRows } from './chunk-rows.js';
 import { readRecords, streamRows } from './statements.js';
 import { statement } from './sql/statement.js';
+import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
+
+/** An element's kept (not collapsed) states in time order: the window of `p_rid` and `run` (the DuckDB engine's `w`, sql/aggregation.ts). */
+const KEPT_TIMELINE = '(PARTITION BY type, id, collapsed ORDER BY valid_from, version, minor_version)';
+
+/** Tables that are queries: their rows (empty-geometry.ts). */
+const QUERIES: Record<string, string> = { empty_states: EMPTY_GEOMETRY_STATES_SQL };
 
 /** Columns that are not stored as such: their DuckDB expression. */
 const DERIVED: Record<string, Record<string, string>> = {
@@ -16,7 +23,10 @@ const DERIVED: Record<string, Record<string, string>> = {
     tag_values: 'map_values(tags)',
     tag_keys_before: 'map_keys(tags_before)',
     tag_values_before: 'map_values(tags_before)',
+    p_rid: `CASE WHEN collapsed THEN -1 ELSE coalesce(lag(rowid) OVER ${KEPT_TIMELINE}, -1) END`,
+    run: `CASE WHEN collapsed THEN 0 ELSE sum((deleted OR is_creation OR geometry_change)::INTEGER) OVER (${KEPT_TIMELINE.slice(1, -1)} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) END`,
   },
+  empty_states: {},
   tag_keys: {},
   tag_values: {},
   users: {},
@@ -29,6 +39,8 @@ function tableOf(table: string): Record<string, string> {
   return derived;
 }
 
+const from = (table: string) => (QUERIES[table] ? `(${QUERIES[table]})` : table);
+
 export interface StoreExport {
   count(table: string): Promise<number>;
   rows(table: string, columns: readonly string[]): AsyncIterable<unknown[][]>;
@@ -38,16 +50,16 @@ export function storeExport(store: Store, signal?: AbortSignal): StoreExport {
   return {
     async count(table) {
       tableOf(table);
-      const [row] = await readRecords(store, statement<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${table}`, ['n']), signal);
+      const [row] = await readRecords(store, statement<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${from(table)}`, ['n']), signal);
       return row.n;
     },
     rows(table, columns) {
       const derived = tableOf(table);
       const select = columns.map((c) => {
-        if (!/^[a-z_]+$/.test(c)) throw new RangeError(`not a column name: ${c}`);
+        if (!/^[a-z_][a-z_0-9]*$/.test(c)) throw new RangeError(`not a column name: ${c}`);
         return derived[c] ? `${derived[c]} AS ${c}` : c;
       });
-      return streamRows(store, `SELECT ${select.join(', ')} FROM ${table}`, { signal }, chunkRows);
+      return streamRows(store, `SELECT ${select.join(', ')} FROM ${from(table)}`, { signal }, chunkRows);
     },
   };
 }

@@ -7,6 +7,7 @@
 import { type AreaPlan, type GridCover, planArea } from '../../../query/area-plan.js';
 import type { AreaOfInterest } from '../../../query/model.js';
 import type { BBox } from '../../../geometry/types.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from './flavor.js';
 
 export interface SqlAreaPlan extends AreaPlan {
   /** SQL: the row's bbox meets the area's bbox (and the row has a geometry). */
@@ -34,8 +35,8 @@ export function sqlDouble(x: number): string {
 }
 
 /** Plan the area (src/query/area-plan.ts) and write its tests on the rows of `alias` ('' for none). */
-export function planAreaSql(area: AreaOfInterest, alias = ''): SqlAreaPlan {
-  return areaSql(planArea(area), alias);
+export function planAreaSql(area: AreaOfInterest, alias = '', flavor: SqlFlavor = DUCKDB_FLAVOR): SqlAreaPlan {
+  return areaSql(planArea(area), alias, flavor);
 }
 
 /** SQL: the row of `alias` ('' for none) has a geometry and its bbox meets `bbox`. */
@@ -46,7 +47,7 @@ export function bboxIntersectsSql(bbox: BBox, alias = ''): string {
 }
 
 /** The plan with its SQL tests on the rows of `alias`. */
-export function areaSql(plan: AreaPlan, alias = ''): SqlAreaPlan {
+export function areaSql(plan: AreaPlan, alias = '', flavor: SqlFlavor = DUCKDB_FLAVOR): SqlAreaPlan {
   const c = (name: string) => (alias ? `${alias}.${name}` : name);
   const [x0, y0, x1, y1] = plan.bbox.map(sqlDouble);
   const intersects = bboxIntersectsSql(plan.bbox, alias);
@@ -60,21 +61,22 @@ export function areaSql(plan: AreaPlan, alias = ''): SqlAreaPlan {
   }
   if (!plan.grid) return { ...plan, intersectsSql: intersects, interiorSql: within, interiorWithSql: within, withSql: '' };
   const grid = plan.grid;
-  if (!grid.anyFull) return { ...plan, intersectsSql: intersects, interiorSql: 'FALSE', interiorWithSql: 'FALSE', withSql: '' };
+  if (!grid.anyFull) return { ...plan, intersectsSql: intersects, interiorSql: flavor.false, interiorWithSql: flavor.false, withSql: '' };
   const satList = `[${Array.from(grid.sat).join(',')}]`;
+  const constant = flavor.constantList(SAT_CTE, satList);
   return {
     ...plan,
     intersectsSql: intersects,
-    interiorSql: `(${within} AND ${gridSql(grid, plan.bbox, c, satList)})`,
-    interiorWithSql: `(${within} AND ${gridSql(grid, plan.bbox, c, `(SELECT l FROM ${SAT_CTE})`)})`,
-    withSql: `${SAT_CTE} AS (SELECT ${satList} AS l)`,
+    interiorSql: `(${within} AND ${gridSql(grid, plan.bbox, c, satList, flavor)})`,
+    interiorWithSql: `(${within} AND ${gridSql(grid, plan.bbox, c, constant.ref, flavor)})`,
+    withSql: constant.withSql,
   };
 }
 
 /** SQL: the cells the row's bbox spans are all full (the row's bbox is already known to lie in the area's bbox). */
-function gridSql(g: GridCover, bbox: BBox, c: (name: string) => string, list: string): string {
+function gridSql(g: GridCover, bbox: BBox, c: (name: string) => string, list: string, flavor: SqlFlavor): string {
   const ix = (col: string, origin: number, step: number, count: number) =>
-    `least(${count - 1}, greatest(0, floor((${c(col)} - ${sqlDouble(origin)}) / ${sqlDouble(step)})::INTEGER))`;
+    `least(${count - 1}, greatest(0, ${flavor.int(`floor((${c(col)} - ${sqlDouble(origin)}) / ${sqlDouble(step)})`)}))`;
   const cx0 = ix('xmin', bbox[0], g.dx, g.nx);
   const cx1 = ix('xmax', bbox[0], g.dx, g.nx);
   const cy0 = ix('ymin', bbox[1], g.dy, g.ny);

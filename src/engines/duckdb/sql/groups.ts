@@ -4,27 +4,34 @@
  */
 import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { TYPE_NAMES, type Grouping, type GroupLabels } from '../../../query/groups.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from './flavor.js';
 
 const TWO32 = 4294967296;
 const KEY_MASK_BITS = 63;
 
 /** SQL: the value id of key `keyId` in the tag list `kv` (with its `mask`), or -1 when absent. */
-export function valueIdSql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask'): string {
+export function valueIdSql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask', flavor: SqlFlavor = DUCKDB_FLAVOR): string {
   if (keyId === undefined) return '-1';
+  const ch = flavor.name === 'clickhouse';
   if (keyId < KEY_MASK_BITS) {
     const bit = 2 ** keyId;
-    return `CASE WHEN (${mask} & ${bit}) <> 0 THEN (${kv}[bit_count(${mask} & ${bit - 1}) + 1] & 4294967295) ELSE -1 END`;
+    // The value is the tag's place among the row's keys with a mask bit: the set bits below its own.
+    return ch
+      ? `if(bitAnd(${mask}, ${bit}) <> 0, bitAnd(arrayElement(${kv}, length(bitmaskToArray(bitAnd(${mask}, ${bit - 1}))) + 1), 4294967295), -1)`
+      : `CASE WHEN (${mask} & ${bit}) <> 0 THEN (${kv}[bit_count(${mask} & ${bit - 1}) + 1] & 4294967295) ELSE -1 END`;
   }
   const lo = keyId * TWO32;
-  return `coalesce(list_filter(${kv}, x -> x >= ${lo} AND x < ${lo + TWO32})[1] - ${lo}, -1)`;
+  const inRange = `x -> x >= ${lo} AND x < ${lo + TWO32}`;
+  return ch ? `if(arrayExists(${inRange}, ${kv}), arrayFirst(${inRange}, ${kv}) - ${lo}, -1)` : `coalesce(list_filter(${kv}, ${inRange})[1] - ${lo}, -1)`;
 }
 
 /** SQL: the row has key `keyId`. */
-export function hasKeySql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask'): string {
-  if (keyId === undefined) return 'FALSE';
-  if (keyId < KEY_MASK_BITS) return `((${mask} & ${2 ** keyId}) <> 0)`;
+export function hasKeySql(keyId: number | undefined, kv = 'tag_kv', mask = 'key_mask', flavor: SqlFlavor = DUCKDB_FLAVOR): string {
+  if (keyId === undefined) return flavor.false;
+  const ch = flavor.name === 'clickhouse';
+  if (keyId < KEY_MASK_BITS) return ch ? `(bitAnd(${mask}, ${2 ** keyId}) <> 0)` : `((${mask} & ${2 ** keyId}) <> 0)`;
   const lo = keyId * TWO32;
-  return `len(list_filter(${kv}, x -> x >= ${lo} AND x < ${lo + TWO32})) > 0`;
+  return ch ? `arrayExists(x -> x >= ${lo} AND x < ${lo + TWO32}, ${kv})` : `len(list_filter(${kv}, x -> x >= ${lo} AND x < ${lo + TWO32})) > 0`;
 }
 
 /** The SQL group code of a snapshot row, and the labels a code stands for. */
@@ -33,7 +40,12 @@ export interface GroupCoder extends GroupLabels {
   labelsOf(code: number): string[];
 }
 
-export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: { kv: string; mask: string } = { kv: 'tag_kv', mask: 'key_mask' }): GroupCoder {
+export function groupCoder(
+  grouping: Grouping,
+  dict: StoreTagDictionary,
+  cols: { kv: string; mask: string } = { kv: 'tag_kv', mask: 'key_mask' },
+  flavor: SqlFlavor = DUCKDB_FLAVOR,
+): GroupCoder {
   switch (grouping.by) {
     case 'none':
       return { codeSql: '0', labelsOf: () => ['total'] };
@@ -56,7 +68,7 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: {
       const keyId = dict.keyId(grouping.key);
       const requested = grouping.values ? new Set(grouping.values) : undefined;
       return {
-        codeSql: valueIdSql(keyId, cols.kv, cols.mask),
+        codeSql: valueIdSql(keyId, cols.kv, cols.mask, flavor),
         labelsOf: (code) => {
           if (code < 0 || keyId === undefined) return ['remainder'];
           const value = dict.valueName(keyId, code) ?? '';
@@ -69,7 +81,7 @@ export function groupCoder(grouping: Grouping, dict: StoreTagDictionary, cols: {
       if (grouping.keys.length > 62) throw new RangeError('at most 62 keys can be grouped by');
       const ids = grouping.keys.map((k) => dict.keyId(k));
       const parts = ids
-        .map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id, cols.kv, cols.mask)} THEN ${2 ** i} ELSE 0 END`))
+        .map((id, i) => (id === undefined ? null : `CASE WHEN ${hasKeySql(id, cols.kv, cols.mask, flavor)} THEN ${2 ** i} ELSE 0 END`))
         .filter((p): p is string => p !== null);
       return {
         codeSql: parts.length === 0 ? '0' : `(${parts.join(' + ')})`,

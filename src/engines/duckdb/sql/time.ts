@@ -4,6 +4,8 @@
  * Every literal is a validated integer.
  */
 
+import { DUCKDB_FLAVOR, type SqlFlavor } from './flavor.js';
+
 /** Most cells of the lookup table before falling back to the CASE tree. */
 const MAX_LOOKUP_CELLS = 20000;
 
@@ -14,8 +16,8 @@ const MAX_LOOKUP_CELLS = 20000;
  * the cell (or a sentinel), and the answer is B[j] + (T[j] < col). Two list lookups per row.
  * Timestamps too close for a small table use a balanced CASE tree (log2 N comparisons).
  */
-export function countBelowSql(col: string, ts: readonly number[]): string {
-  return countBelowWithSql(col, ts).sql;
+export function countBelowSql(col: string, ts: readonly number[], flavor: SqlFlavor = DUCKDB_FLAVOR): string {
+  return countBelowWithSql(col, ts, undefined, flavor).sql;
 }
 
 /**
@@ -25,9 +27,9 @@ export function countBelowSql(col: string, ts: readonly number[]): string {
  * on, a list read from a one-row CTE is a constant (contributors monthly over Andorra: the bin
  * computation 23 → 3 ms of the scan). Without `cte`, the lists are inline literals.
  */
-export function countBelowWithSql(col: string, ts: readonly number[], cte?: string): { sql: string; withSql: string } {
+export function countBelowWithSql(col: string, ts: readonly number[], cte?: string, flavor: SqlFlavor = DUCKDB_FLAVOR): { sql: string; withSql: string } {
   const n = ts.length;
-  if (n === 1) return { sql: `(${col} > ${integer(ts[0])})::INTEGER`, withSql: '' };
+  if (n === 1) return { sql: flavor.bit(`${col} > ${integer(ts[0])}`), withSql: '' };
   let minGap = Infinity;
   for (let k = 1; k < n; k++) minGap = Math.min(minGap, ts[k] - ts[k - 1]);
   const t0 = ts[0];
@@ -44,13 +46,17 @@ export function countBelowWithSql(col: string, ts: readonly number[], cte?: stri
       below[j] = k;
       if (k < n && ts[k] < start + w) inside[j] = ts[k];
     }
-    const j = `((${col} - ${integer(t0)}) // ${w} + 1)`;
+    const j = `(${flavor.intDiv(`${col} - ${integer(t0)}`, w)} + 1)`;
     const belowList = `[${below.join(',')}]`;
-    const insideList = `([${inside.join(',')}]::BIGINT[])`;
-    const [b, t] = cte ? [`(SELECT below FROM ${cte})`, `(SELECT inside FROM ${cte})`] : [belowList, insideList];
+    const insideList = flavor.bigintList(`[${inside.join(',')}]`);
+    const [b, t, withSql] = !cte
+      ? [belowList, insideList, '']
+      : flavor.name === 'duckdb'
+        ? [`(SELECT below FROM ${cte})`, `(SELECT inside FROM ${cte})`, `${cte} AS (SELECT ${belowList} AS below, ${insideList} AS inside)`]
+        : [`${cte}_below`, `${cte}_inside`, `${belowList} AS ${cte}_below, ${insideList} AS ${cte}_inside`];
     return {
-      sql: `(CASE WHEN ${col} <= ${integer(t0)} THEN 0 WHEN ${col} > ${integer(ts[n - 1])} THEN ${n} ELSE ${b}[${j}] + (${t}[${j}] < ${col})::INTEGER END)`,
-      withSql: cte ? `${cte} AS (SELECT ${belowList} AS below, ${insideList} AS inside)` : '',
+      sql: `(CASE WHEN ${col} <= ${integer(t0)} THEN 0 WHEN ${col} > ${integer(ts[n - 1])} THEN ${n} ELSE ${flavor.at(b, j)} + ${flavor.bit(`${flavor.at(t, j)} < ${col}`)} END)`,
+      withSql,
     };
   }
   return { sql: countBelowTreeSql(col, ts), withSql: '' };

@@ -1,0 +1,53 @@
+/**
+ * What differs between the SQL of the two engines in the statement pieces they share (the area's
+ * tests, the time buckets, the group codes): a cast to an integer, the boolean literals, a constant
+ * list read once per statement, integer division. DuckDB's is the default of every builder;
+ * ClickHouse's (src/engines/clickhouse/sql/) is written to what both 18.16 and current servers accept.
+ * Pure: text only.
+ */
+export interface SqlFlavor {
+  readonly name: 'duckdb' | 'clickhouse';
+  /** SQL: `x` as a 32-bit integer. */
+  int(x: string): string;
+  /** SQL: the condition `c` as 0 or 1. */
+  bit(c: string): string;
+  /** SQL: `a` divided by the positive integer `b`, rounded down (a >= 0). */
+  intDiv(a: string, b: number): string;
+  readonly true: string;
+  readonly false: string;
+  /**
+   * A constant list `list` (a literal `[…]`) named `name` once per statement: `withSql`, the
+   * statement's WITH item; `ref`, SQL reading it. DuckDB copies a list literal per row it is
+   * indexed on, a list read from a one-row CTE is a constant; ClickHouse names a constant
+   * expression in WITH.
+   */
+  constantList(name: string, list: string): { withSql: string; ref: string };
+  /** SQL: the list literal `list` of 64-bit integers. */
+  bigintList(list: string): string;
+  /** SQL: element `i` (1-based) of `list`. */
+  at(list: string, i: string): string;
+}
+
+export const DUCKDB_FLAVOR: SqlFlavor = {
+  name: 'duckdb',
+  int: (x) => `${x}::INTEGER`,
+  bit: (c) => `(${c})::INTEGER`,
+  intDiv: (a, b) => `(${a}) // ${b}`,
+  true: 'TRUE',
+  false: 'FALSE',
+  constantList: (name, list) => ({ withSql: `${name} AS (SELECT ${list} AS l)`, ref: `(SELECT l FROM ${name})` }),
+  bigintList: (list) => `(${list}::BIGINT[])`,
+  at: (list, i) => `${list}[${i}]`,
+};
+
+export const CLICKHOUSE_FLAVOR: SqlFlavor = {
+  name: 'clickhouse',
+  int: (x) => `toInt32(${x})`,
+  bit: (c) => `toInt32(${c})`,
+  intDiv: (a, b) => `intDiv(${a}, ${b})`,
+  true: '1',
+  false: '0',
+  constantList: (name, list) => ({ withSql: `${list} AS ${name}`, ref: name }),
+  bigintList: (list) => `CAST(${list} AS Array(Int64))`,
+  at: (list, i) => `arrayElement(${list}, ${i})`,
+};
