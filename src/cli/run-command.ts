@@ -33,7 +33,7 @@ const USAGE = `usage: maphist <command> [options]
                                    apply changeset replication (state.yaml, AAA/BBB/CCC.osm.gz) to its changesets
   sql [--db PATH] [--json] "<q>"   run SQL against a database (the 'contributions' view), CSV or JSON out
         [--allow-files]            (sandboxed: no files, no extensions; --allow-files: local files allowed)
-  serve [--db PATH] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)
+  serve [--db PATH | --engine clickhouse --clickhouse-url URL] [--port N]     serve API version 1 (/v1) and version 2 (/v2-rc, /v2)
         [--no-api-keys]            (version 2 statistics and extraction need no key: private deployment)
         [--neutral-names]          (v1 extraction writes @mapId/@mapType instead of @osmId/@osmType)
         [--log-format text|json]   (one line per request on standard output; json: JSON lines)

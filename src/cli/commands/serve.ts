@@ -1,5 +1,5 @@
 /**
- * `maphist serve [--db PATH] [--port N] [--host H] [--timeout S] [--stats-timeout S]
+ * `maphist serve [--db PATH | --engine clickhouse --clickhouse-url URL [--clickhouse-database NAME]] [--port N] [--host H] [--timeout S] [--stats-timeout S]
  * [--extraction-timeout S] [--keys-db PATH] [--no-api-keys] [--neutral-names]
  * [--log-format text|json] [--memory-limit SIZE] [--answer-cache SIZE] [--concurrency N] [--queue N] [--worker-nice N]
  * [--drain-seconds S] [--basemap-url URL] [--replication URL_OR_DIR] [--changeset-replication URL_OR_DIR]
@@ -17,6 +17,8 @@ import { MaphistError } from '../../core/errors.js';
 import { buildApp } from '../../api/server.js';
 import { defaultConcurrency, drainApp } from '../../api/common/admission.js';
 import { openDuckDbGeneration } from '../../engines/duckdb/generation.js';
+import { openClickHouseGeneration } from '../../engines/clickhouse/engines.js';
+import { ClickHouseHttp } from '../../engines/clickhouse/http-client.js';
 import { createStoreHandle } from '../../query/generations.js';
 import { createApiKeyHook, type ApiKeyGuard } from '../../auth/api-key-hook.js';
 import { keysDbPathFor } from '../../auth/key-store.js';
@@ -26,6 +28,12 @@ import { lowerOtherThreads } from '../thread-priority.js';
 
 export const SERVE_OPTIONS = {
   db: { type: 'string', default: DEFAULT_DB },
+  /** Where the store is: `duckdb` (the --db file, default) or `clickhouse` (loaded by `maphist clickhouse load`; docs/clickhouse.md). */
+  engine: { type: 'string', default: 'duckdb' },
+  /** With --engine clickhouse: the entry node's HTTP URL (the server holding the Distributed table). */
+  'clickhouse-url': { type: 'string' },
+  /** With --engine clickhouse: the database the store was loaded into (default maphist). */
+  'clickhouse-database': { type: 'string', default: 'maphist' },
   port: { type: 'string', default: String(DEFAULT_PORT) },
   host: { type: 'string', default: '127.0.0.1' },
   timeout: { type: 'string', default: '600' },
@@ -103,6 +111,9 @@ export async function serveCommand(argv: string[]): Promise<void> {
 
 export async function serve(values: {
   db?: string;
+  engine?: string;
+  'clickhouse-url'?: string;
+  'clickhouse-database'?: string;
   port?: string;
   host?: string;
   timeout?: string;
@@ -149,9 +160,28 @@ export async function serve(values: {
   if (!(drainSeconds >= 0)) throw new MaphistError('CLI_USAGE', '--drain-seconds takes a number of seconds ≥ 0');
   const replicationInterval = Number(values['replication-interval'] ?? '60');
   if (!(replicationInterval > 0)) throw new MaphistError('CLI_USAGE', '--replication-interval takes a positive number of seconds');
+  const engine = values.engine ?? 'duckdb';
+  if (engine !== 'duckdb' && engine !== 'clickhouse') throw new MaphistError('CLI_USAGE', '--engine takes duckdb or clickhouse');
+  const clickhouseUrl = values['clickhouse-url'];
+  if (engine === 'clickhouse') {
+    if (!clickhouseUrl || !/^https?:\/\/[^/\s]+\/?$/.test(clickhouseUrl))
+      throw new MaphistError('CLI_USAGE', `--engine clickhouse needs --clickhouse-url, the entry node's HTTP address such as http://127.0.0.1:8123`);
+    if (values.replication !== undefined || values['changeset-replication'] !== undefined)
+      throw new MaphistError(
+        'CLI_USAGE',
+        '--replication follows a DuckDB store; update the DuckDB store and load it into ClickHouse again (docs/clickhouse.md)',
+      );
+  } else if (clickhouseUrl !== undefined) {
+    throw new MaphistError('CLI_USAGE', '--clickhouse-url needs --engine clickhouse');
+  }
   // The composition root: the store opened as the handle's first generation (its engines over it),
   // handed to the server. An update swaps a new generation in (StoreHandle.swap).
-  const store = createStoreHandle(await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit }));
+  const store = createStoreHandle(
+    engine === 'clickhouse'
+      ? await openClickHouseGeneration(new ClickHouseHttp({ url: clickhouseUrl! }), values['clickhouse-database'])
+      : await openDuckDbGeneration(values.db!, { memoryLimit: memory.duckDbLimit }),
+  );
+  const where = engine === 'clickhouse' ? `ClickHouse ${clickhouseUrl} (database ${values['clickhouse-database'] ?? 'maphist'})` : values.db;
   const keysDb = values['keys-db'] ?? keysDbPathFor(values.db!);
   const keys: ApiKeyGuard | undefined = values['no-api-keys']
     ? undefined
@@ -175,7 +205,7 @@ export async function serve(values: {
   // After the store is open (DuckDB's threads exist); the pool's workers are found as they start.
   if (workerNice > 0) lowerOtherThreads(workerNice);
   const address = await app.listen({ port, host: values.host });
-  console.log(`maphist serving ${values.db} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc, dashboard: ${address}/)`);
+  console.log(`maphist serving ${where} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc, dashboard: ${address}/)`);
   const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   console.log(
     `memory budget ${gb(budget)} (DuckDB ${gb(memory.duckDbBytes)}); ${concurrency} heavy requests at once, ${queue ?? 8 * concurrency} waiting at most`,

@@ -1,13 +1,20 @@
 /**
- * The ClickHouse engines over a loaded store, as the bundle the APIs take (src/query/engines.ts).
- * Version 1 aggregation runs on ClickHouse (engine.ts); the other contracts (v1 extraction, v2
- * statistics and extraction, boundaries by relation id) are not built on ClickHouse yet (issue 19)
- * and refuse with ENGINE_FAILURE naming what is missing.
+ * The ClickHouse engines over a loaded store, as the bundle the APIs take (src/query/engines.ts),
+ * and as a store generation (src/query/generations.ts) for `maphist serve --engine clickhouse`:
+ * one tag dictionary and one boundary cache shared by the engines, the metadata read from the
+ * loaded `meta` table. What is not built on ClickHouse yet (issue 19) refuses with ENGINE_FAILURE
+ * naming it.
  */
 import { MaphistError } from '../../core/errors.js';
 import type { Engines } from '../../query/engines.js';
+import type { OpenedGeneration } from '../../query/generations.js';
+import type { StoreMetadata } from '../../store/metadata.js';
+import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { createBoundaryCache } from '../duckdb/boundary-cache.js';
+import { createClickHouseBoundaryRelationSource } from './boundary-relations.js';
 import type { ClickHouseConnection } from './connection.js';
-import { createClickHouseQueryEngine, openClickHouseStore } from './engine.js';
+import { chDictionary, clickHouseAggregationSql, openClickHouseStore, type ClickHouseStore } from './engine.js';
+import { createSqlQueryEngine } from '../duckdb/engine.js';
 
 /** The operations of the engine conformance suite (src/engines/conformance/cases.ts) this bundle serves. */
 export const SERVED_OPS: ReadonlySet<string> = new Set(['snapshots', 'ratio', 'contributions', 'latest', 'users']);
@@ -16,13 +23,20 @@ export interface ClickHouseEnginesOptions {
   database?: string;
 }
 
+export interface ClickHouseEngines extends Engines {
+  readonly dictionary: StoreTagDictionary;
+  readonly store: ClickHouseStore;
+}
+
 function notYet(what: string): never {
   throw new MaphistError('ENGINE_FAILURE', `${what} is not served from ClickHouse yet (issue 19); serve this store from DuckDB for it`);
 }
 
-export async function createClickHouseEngines(connection: ClickHouseConnection, options: ClickHouseEnginesOptions = {}): Promise<Engines> {
+export async function createClickHouseEngines(connection: ClickHouseConnection, options: ClickHouseEnginesOptions = {}): Promise<ClickHouseEngines> {
   const store = await openClickHouseStore(connection, options.database);
-  const aggregation = await createClickHouseQueryEngine(store);
+  const dictionary = await chDictionary(store);
+  const boundaryCache = createBoundaryCache();
+  const aggregation = await createSqlQueryEngine(await clickHouseAggregationSql(store, dictionary), { boundaryCache });
   const refuse = (what: string) => async () => notYet(what);
   return {
     aggregation,
@@ -34,7 +48,22 @@ export async function createClickHouseEngines(connection: ClickHouseConnection, 
       currentnessStats: refuse('version 2 statistics'),
     } as unknown as Engines['stats'],
     parquet: refuse('version 2 extraction') as unknown as Engines['parquet'],
-    boundaryRelations: refuse('boundaries by relation id') as unknown as Engines['boundaryRelations'],
+    boundaryRelations: createClickHouseBoundaryRelationSource(store),
     databaseAnswers: () => connection.ping(),
+    dictionary,
+    store,
   };
+}
+
+/** The loaded store's metadata (`meta`: one JSON value per key, as the DuckDB store keeps it). */
+export async function chMetadata(store: ClickHouseStore): Promise<StoreMetadata> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of await store.connection.rows(`SELECT key, value FROM ${store.database}.meta`)) out[String(key)] = JSON.parse(String(value));
+  return out as unknown as StoreMetadata;
+}
+
+/** The store loaded in `database` as a generation: its engines and metadata; closing releases nothing on the server. */
+export async function openClickHouseGeneration(connection: ClickHouseConnection, database?: string): Promise<OpenedGeneration> {
+  const engines = await createClickHouseEngines(connection, { database });
+  return { engines, metadata: await chMetadata(engines.store), dictionary: engines.dictionary, close: () => connection.close?.() };
 }

@@ -1,0 +1,93 @@
+/**
+ * The version 1 golden requests (src/api/v1/golden/cases.ts, answers pinned from the DuckDB engine and
+ * its oracles) answered by the server over the ClickHouse engine: the bundled sample imported into
+ * DuckDB, loaded by the loader, served from ClickHouse alone. On chDB in `npm test`; on the two-shard
+ * clickhouse-server cluster where it is installed (`.ci/run`). The answers must be the golden files'
+ * byte for byte (execution time and timestamps normalized, as golden.test.ts does).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../api/server.js';
+import { GOLDEN_CASES } from '../../api/v1/golden/cases.js';
+import { normalize, readGolden, sendGet } from '../../api/v1/golden/support.js';
+import { createStoreHandle, type StoreHandle } from '../../query/generations.js';
+import { importToTemp, type ImportedDb } from '../../store/test-support.js';
+import { storeExport } from '../duckdb/store-export.js';
+import { chdbConnection } from './chdb-connection.js';
+import type { ClickHouseConnection } from './connection.js';
+import { openClickHouseGeneration } from './engines.js';
+import { ClickHouseHttp } from './http-client.js';
+import { loadIntoClickHouse } from './load.js';
+
+const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
+const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
+
+/** The golden cases the ClickHouse engines serve now: every aggregation (extraction is not on ClickHouse yet). */
+const served = GOLDEN_CASES.filter((c) => !/\/(geometry|bbox|centroid)$/.test(c.path));
+
+function describeGolden(name: string, connect: (db: ImportedDb) => Promise<{ connection: ClickHouseConnection; database: string; stop(): void }>) {
+  describe(`v1 golden answers from ClickHouse (${name})`, () => {
+    let db: ImportedDb;
+    let app: FastifyInstance;
+    let handle: StoreHandle;
+    let base: string;
+    let stop = () => undefined as void;
+    before(async () => {
+      db = await importToTemp(join(process.cwd(), 'sample', 'andorra.osh.pbf'));
+      const target = await connect(db);
+      stop = target.stop;
+      handle = createStoreHandle(await openClickHouseGeneration(target.connection, target.database));
+      app = await buildApp({ store: handle, config: { timeoutSeconds: 100, answerCacheBytes: 0 } });
+      base = await app.listen({ port: 0, host: '127.0.0.1' });
+    });
+    after(async () => {
+      await app?.close();
+      await handle?.close();
+      stop();
+      db?.dispose();
+    });
+
+    it('serves nearly every golden case', () => assert.ok(served.length >= GOLDEN_CASES.length - 5));
+    for (const c of served) {
+      it(c.name, async () => {
+        const golden = readGolden(c);
+        const got = await sendGet(base, c);
+        assert.equal(got.status, golden.status);
+        assert.equal(got.contentType, golden.contentType);
+        assert.equal(normalize(got.body, base), golden.body);
+      });
+    }
+  });
+}
+
+describeGolden('chDB', async (db) => {
+  const connection = await chdbConnection();
+  const database = 'golden_v1';
+  await loadIntoClickHouse(storeExport(db.store), { connections: [connection], database });
+  return { connection, database, stop: () => void connection.text(`DROP DATABASE IF EXISTS ${database}`) };
+});
+
+if (HAVE_CLICKHOUSE) {
+  describeGolden('two shards, clickhouse-server', async (db) => {
+    const dir = mkdtempSync(join(tmpdir(), 'maphist-ch-golden-'));
+    const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
+    const stop = () => {
+      spawnSync(SCRIPT, ['stop', dir], { env });
+      rmSync(dir, { recursive: true, force: true });
+    };
+    try {
+      const urls = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' }).trim().split('\n');
+      await loadIntoClickHouse(storeExport(db.store), { urls });
+      return { connection: new ClickHouseHttp({ url: urls[0] }), database: 'maphist', stop };
+    } catch (e) {
+      stop();
+      throw e;
+    }
+  });
+}
