@@ -1,0 +1,216 @@
+/**
+ * bench:clickhouse — the version 1 aggregation set (bench/cases.ts (a)–(i), and (w) a whole-world
+ * yearly count) on three engines over the same store: DuckDB (`maphist serve --db`), ClickHouse on a
+ * two-shard cluster of Debian's clickhouse-server on loopback (`maphist serve --engine clickhouse`,
+ * scripts/clickhouse-cluster.sh) and chDB (ClickHouse embedded, served from this process), at
+ * several data sizes: the 4-country history (×1) and synthetic histories N times larger (bench/synth.ts:
+ * the 4-country history tiled N times with shifted ids and positions; the Andorra bbox queries then
+ * meet the same rows while the store grows, the whole-world query meets N times as many). Also the
+ * load: seconds and states per second per shard.
+ *
+ *   npm run bench:clickhouse [-- --scales 1,10]      (BENCH_RUNS: runs per case, default 5)
+ *
+ * Every answer is checked equal across the engines (the numbers of the JSON result) before it is
+ * timed. Writes its section of bench/RESULTS.md. All three run on the same 2-core machine: the
+ * cluster's two shards share it, so the cluster shows its overhead here, not its scale-out.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/api/server.js';
+import { chdbConnection } from '../src/engines/clickhouse/chdb-connection.js';
+import { openClickHouseGeneration } from '../src/engines/clickhouse/engines.js';
+import { loadIntoClickHouse, type LoadSummary } from '../src/engines/clickhouse/load.js';
+import { storeExport } from '../src/engines/duckdb/store-export.js';
+import { createStoreHandle } from '../src/query/generations.js';
+import { openStore } from '../src/store/open-store.js';
+import { importInto, startServer, type ServerProcess } from '../src/testing/fuzz/server-process.js';
+import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
+import { V1_CASES, V1_KIND_CASES, type V1Case } from './cases.js';
+import { machineDescription, median, replaceResultsSection } from './support.js';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-cluster.sh', import.meta.url));
+const SYNTH = fileURLToPath(new URL('./synth.js', import.meta.url));
+
+const { values } = parseArgs({ options: { scales: { type: 'string', default: '1,10' } } });
+const scales = values.scales!.split(',').map(Number);
+if (scales.some((s) => !Number.isInteger(s) || s < 1)) throw new Error('--scales takes whole numbers ≥ 1, e.g. 1,10');
+
+const WORLD: V1Case = {
+  id: 'w',
+  what: 'elements/count, yearly 2008–2017, the whole world, building=*',
+  path: '/v1/elements/count',
+  params: { bboxes: '-180,-90,180,90', time: '2008-01-01/2017-01-01/P1Y', filter: 'building=*' },
+};
+const CASES = [...V1_CASES, ...V1_KIND_CASES, WORLD];
+
+interface Engine {
+  name: string;
+  base: string;
+  stop(): Promise<void>;
+}
+
+function urlOf(base: string, c: V1Case): string {
+  return `${base}${c.path}?${new URLSearchParams(c.params).toString()}`;
+}
+
+/** The numbers of an answer (its values in document order): what must agree across engines. */
+function numbersOf(text: string): number[] {
+  const out: number[] = [];
+  const walk = (v: unknown, key: string) => {
+    if (typeof v === 'number' && key !== 'executionTime') out.push(v);
+    else if (Array.isArray(v)) v.forEach((x) => walk(x, key));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, k);
+  };
+  walk(JSON.parse(text), '');
+  return out;
+}
+
+function sameNumbers(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i] || Math.abs(x - b[i]!) <= 1e-9 * Math.max(1, Math.abs(x)));
+}
+
+async function timed(base: string, c: V1Case): Promise<{ ms: number; text: string }> {
+  const started = performance.now();
+  const res = await fetch(urlOf(base, c));
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`${c.id}: ${res.status} ${text.slice(0, 300)}`);
+  return { ms: performance.now() - started, text };
+}
+
+async function inProcess(name: string, generation: Parameters<typeof createStoreHandle>[0]): Promise<Engine> {
+  const handle = createStoreHandle(generation);
+  const app: FastifyInstance = await buildApp({ store: handle, config: { timeoutSeconds: 600, answerCacheBytes: 0 } });
+  const base = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    name,
+    base,
+    async stop() {
+      await app.close();
+      await handle.close();
+    },
+  };
+}
+
+function child(name: string, server: ServerProcess): Engine {
+  return { name, base: server.url, stop: () => server.stop() };
+}
+
+interface ScaleResult {
+  scale: number;
+  states: number;
+  importSeconds: number;
+  loads: { engine: string; seconds: number; summary: LoadSummary }[];
+  rows: string[];
+}
+
+async function runScale(scale: number): Promise<ScaleResult> {
+  const dir = mkdtempSync(join(tmpdir(), `maphist-bench-ch-${scale}-`));
+  const engines: Engine[] = [];
+  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
+  let clusterStarted = false;
+  try {
+    let input = FOUR_COUNTRIES;
+    if (scale > 1) {
+      input = join(dir, `synth-x${scale}.osh.pbf`);
+      console.log(`×${scale}: making ${input}`);
+      execFileSync(process.execPath, [SYNTH, '--times', String(scale), '--out', input], { stdio: 'inherit' });
+    }
+    const db = join(dir, 'store.duckdb');
+    const importStarted = performance.now();
+    await importInto(input, db);
+    const importSeconds = (performance.now() - importStarted) / 1000;
+    const store = await openStore(db);
+    const states = store.metadata.rows;
+    console.log(`×${scale}: imported ${states.toLocaleString('en-US')} states in ${importSeconds.toFixed(1)} s (${(statSync(db).size / 2 ** 30).toFixed(2)} GiB)`);
+    const loads: ScaleResult['loads'] = [];
+    const urls = execFileSync(SCRIPT, ['start', join(dir, 'cluster')], { env, encoding: 'utf8' }).trim().split('\n');
+    clusterStarted = true;
+    const chdb = await chdbConnection();
+    const chdbDatabase = `bench_x${scale}`;
+    try {
+      for (const [engine, load] of [
+        ['two-shard cluster', () => loadIntoClickHouse(storeExport(store), { urls })],
+        ['chDB', () => loadIntoClickHouse(storeExport(store), { connections: [chdb], database: chdbDatabase })],
+      ] as const) {
+        const started = performance.now();
+        const summary = await load();
+        const seconds = (performance.now() - started) / 1000;
+        loads.push({ engine, seconds, summary });
+        console.log(`×${scale}: loaded into ${engine} in ${seconds.toFixed(1)} s (${summary.statesPerShard.join(' / ')} states per shard)`);
+      }
+    } finally {
+      store.close();
+    }
+    engines.push(child('DuckDB', await startServer(db, ['--answer-cache', '0', '--timeout', '600'])));
+    engines.push(child('two-shard cluster', await startServer(db, ['--answer-cache', '0', '--timeout', '600', '--engine', 'clickhouse', '--clickhouse-url', urls[0]!])));
+    engines.push(await inProcess('chDB', await openClickHouseGeneration(chdb, chdbDatabase)));
+
+    const rows: string[] = [];
+    for (const c of CASES) {
+      // One warm-up each, checked equal to DuckDB's answer; then the engines in turn, RUNS times.
+      const first = await Promise.all(engines.map(async (e) => numbersOf((await timed(e.base, c)).text)));
+      for (let k = 1; k < engines.length; k++) {
+        if (!sameNumbers(first[0]!, first[k]!)) throw new Error(`×${scale} (${c.id}): ${engines[k]!.name} answers differently from DuckDB`);
+      }
+      const ms: number[][] = engines.map(() => []);
+      for (let i = 0; i < RUNS; i++) for (const [k, e] of engines.entries()) ms[k]!.push((await timed(e.base, c)).ms);
+      const med = ms.map(median);
+      const cells = med.map((m, k) => (k === 0 ? m.toFixed(1) : `${m.toFixed(1)} (${(m / med[0]!).toFixed(2)}×)`));
+      console.log(`×${scale} (${c.id}) ${c.what}: ${engines.map((e, k) => `${e.name} ${cells[k]}`).join(', ')}`);
+      rows.push(`| ×${scale} | (${c.id}) | ${c.what.length > 90 ? `${c.what.slice(0, 87)}…` : c.what} | ${cells.join(' | ')} |`);
+    }
+    await chdb.text(`DROP DATABASE IF EXISTS ${chdbDatabase}`);
+    return { scale, states, importSeconds, loads, rows };
+  } finally {
+    for (const e of engines) await e.stop().catch(() => undefined);
+    if (clusterStarted) spawnSync(SCRIPT, ['stop', join(dir, 'cluster')], { env });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const results: ScaleResult[] = [];
+for (const scale of scales) results.push(await runScale(scale));
+
+const la = loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' / ');
+const loadLines = results.flatMap((r) =>
+  r.loads.map((l) => {
+    const perShard = l.summary.statesPerShard.map((n) => `${Math.round(n / l.seconds).toLocaleString('en-US')}`).join(' / ');
+    return `| ×${r.scale} | ${r.states.toLocaleString('en-US')} | ${l.engine} | ${l.seconds.toFixed(1)} | ${Math.round(r.states / l.seconds).toLocaleString('en-US')} | ${perShard} |`;
+  }),
+);
+replaceResultsSection(
+  'clickhouse',
+  `## ClickHouse (\`npm run bench:clickhouse\`)
+
+Machine: ${machineDescription()}; load average ${la} at the end. The two shards of the cluster (Debian's
+clickhouse-server 18.16, scripts/clickhouse-cluster.sh) run on this same 2-core machine, beside the benchmark and
+the DuckDB server: the figures show each engine's overhead and how its time grows with the data, not the
+scale-out a cluster of machines gives.
+
+Stores: the 4-country history (×1) and synthetic histories (bench/synth.ts, the 4-country history tiled N times with
+shifted ids and positions). Each imported into DuckDB, then loaded by \`maphist clickhouse load\`'s loader:
+
+| data | states | into | seconds | states/s | states/s per shard |
+| --- | ---: | --- | ---: | ---: | ---: |
+${loadLines.join('\n')}
+
+Requests through HTTP: DuckDB and the cluster each behind a \`maphist serve\` process (\`--engine clickhouse\` for the
+cluster), chDB behind a server in the benchmark's process (chDB runs in-process; its server shares the benchmark's
+thread). Median of ${RUNS} runs after one warm-up, the engines in turn; every answer's numbers equal DuckDB's. Ratios are to
+DuckDB at the same scale. (a)–(i) are bench:v1's cases over the Andorra bbox (the same rows at every scale: the
+synthetic copies lie elsewhere); (w) counts the whole world (N times the rows at ×N).
+
+| data | case | request | DuckDB ms | cluster ms | chDB ms |
+| --- | --- | --- | ---: | ---: | ---: |
+${results.flatMap((r) => r.rows).join('\n')}
+
+`,
+);
