@@ -1,9 +1,10 @@
 /**
  * The ClickHouse engines over a loaded store, as the bundle the APIs take (src/query/engines.ts),
  * and as a store generation (src/query/generations.ts) for `maphist serve --engine clickhouse`:
- * one tag dictionary and one boundary cache shared by the engines, the metadata read from the
- * loaded `meta` table. What is not built on ClickHouse yet (issue 19) refuses with ENGINE_FAILURE
- * naming it.
+ * version 1 aggregation (engine.ts), version 2 statistics (stats.ts) and boundaries by relation id
+ * run on ClickHouse, sharing one tag dictionary and one boundary cache as the DuckDB bundle's do;
+ * the metadata is read from the loaded `meta` table. What is not built on ClickHouse yet (issue
+ * 19) refuses with ENGINE_FAILURE naming it.
  */
 import { MaphistError } from '../../core/errors.js';
 import type { Engines } from '../../query/engines.js';
@@ -15,9 +16,20 @@ import { createClickHouseBoundaryRelationSource } from './boundary-relations.js'
 import type { ClickHouseConnection } from './connection.js';
 import { chDictionary, clickHouseAggregationSql, openClickHouseStore, type ClickHouseStore } from './engine.js';
 import { createSqlQueryEngine } from '../duckdb/engine.js';
+import { createClickHouseStatsEngine } from './stats.js';
 
 /** The operations of the engine conformance suite (src/engines/conformance/cases.ts) this bundle serves. */
-export const SERVED_OPS: ReadonlySet<string> = new Set(['snapshots', 'ratio', 'contributions', 'latest', 'users']);
+export const SERVED_OPS: ReadonlySet<string> = new Set([
+  'snapshots',
+  'ratio',
+  'contributions',
+  'latest',
+  'users',
+  'stats.features',
+  'stats.contributions',
+  'stats.contributors',
+  'stats.currentness',
+]);
 
 export interface ClickHouseEnginesOptions {
   database?: string;
@@ -37,16 +49,12 @@ export async function createClickHouseEngines(connection: ClickHouseConnection, 
   const dictionary = await chDictionary(store);
   const boundaryCache = createBoundaryCache();
   const aggregation = await createSqlQueryEngine(await clickHouseAggregationSql(store, dictionary), { boundaryCache });
+  const stats = await createClickHouseStatsEngine(store, dictionary, boundaryCache);
   const refuse = (what: string) => async () => notYet(what);
   return {
     aggregation,
     extraction: refuse('version 1 extraction'),
-    stats: {
-      featureStats: refuse('version 2 statistics'),
-      contributionStats: refuse('version 2 statistics'),
-      contributorStats: refuse('version 2 statistics'),
-      currentnessStats: refuse('version 2 statistics'),
-    } as unknown as Engines['stats'],
+    stats,
     parquet: refuse('version 2 extraction') as unknown as Engines['parquet'],
     boundaryRelations: createClickHouseBoundaryRelationSource(store),
     databaseAnswers: () => connection.ping(),

@@ -2,7 +2,9 @@
  * The version 2 statistics engine over a DuckDB store (src/query/stats.ts is the contract,
  * src/query/README.md "Version 2 statistics" the plan). Each statistic is one aggregating scan
  * (src/engines/duckdb/sql/stats.ts); the rows not surely inside the aoi come back one by one, and only
- * their geometries are fetched, each distinct one decoded and clipped once.
+ * their geometries are fetched, each distinct one decoded and clipped once. The engine is written
+ * over `StatsSql` (the statements and how they run), so that ClickHouse serves the same logic with
+ * its own statements (src/engines/clickhouse/stats.ts), as the v1 aggregation engine does (engine.ts).
  */
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
@@ -19,7 +21,7 @@ import {
   type StatsGrouping,
   type StatsMeasure,
 } from '../../query/stats.js';
-import { contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from './sql/stats.js';
+import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql, type RowGeometry } from './sql/stats.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
@@ -32,6 +34,45 @@ import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { v2ScopedFilterSql } from './scope.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from './sql/flavor.js';
+
+/**
+ * What the statistics engine asks of its database: the statements, written in its SQL, and how
+ * they run (as `AggregationSql` for version 1, engine.ts). Every statement's rows have the same
+ * columns and meaning on every database (sql/stats.ts describes them); a row id (`b`, `r`) is the
+ * database's own key of a state (DuckDB's rowid, ClickHouse's `rid`).
+ */
+export interface StatsSql {
+  readonly flavor: SqlFlavor;
+  readonly dictionary: StoreTagDictionary;
+  /** SQL: a version 2 filter, with the version 2 scope (scope.ts), over the state's tags or over them and the tags before it. */
+  filterSql(filter: Filter, tags: 'current' | 'currentOrBefore'): string;
+  featureStats: typeof featureStatsSql;
+  contributionStats: typeof contributionStatsSql;
+  currentness: typeof currentnessSql;
+  geometryRuns: typeof geometryRunsSql;
+  boundaryGeometries: (rowids: readonly number[]) => Statement<RowGeometry>;
+  /** Runs a statement, its rows as records; an abort stops it. */
+  records<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]>;
+}
+
+/** The DuckDB statements over a store. */
+export async function duckDbStatsSql(store: Store, dictionary?: StoreTagDictionary): Promise<StatsSql> {
+  const d = await dictionaryOf(store, dictionary);
+  return {
+    flavor: DUCKDB_FLAVOR,
+    dictionary: d,
+    // The v2 scope comes with every filter (scope.ts): nodes, ways, multipolygon and boundary
+    // relations, none whose every version is untagged.
+    filterSql: (filter, tags) => v2ScopedFilterSql(filter, (scoped) => compileSql(scoped, { dialect: duckdbDialect, dictionary: d, tags }).sql),
+    featureStats: featureStatsSql,
+    contributionStats: contributionStatsSql,
+    currentness: currentnessSql,
+    geometryRuns: geometryRunsSql,
+    boundaryGeometries: boundaryGeometriesSql,
+    records: (st, signal) => readRecords(store, st, signal),
+  };
+}
 
 export interface DuckDbStatsEngine extends StatsEngine {
   readonly dictionary: StoreTagDictionary;
@@ -70,18 +111,21 @@ export async function createDuckDbStatsEngine(
   cache: BoundaryCache = createBoundaryCache(),
   options: DuckDbStatsEngineOptions = {},
 ): Promise<DuckDbStatsEngine> {
-  const d = await dictionaryOf(store, dictionary);
+  return createSqlStatsEngine(await duckDbStatsSql(store, dictionary), cache, options);
+}
+
+/** The statistics engine over any database that writes the statements of `StatsSql`. */
+export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = createBoundaryCache(), options: DuckDbStatsEngineOptions = {}): DuckDbStatsEngine {
+  const d = db.dictionary;
+  const flavor = db.flavor;
   const poolMinGeometries = options.poolMinGeometries ?? 64;
   const poolOf = () => options.geometryPool ?? sharedGeometryPool();
   const pause = slicer();
-  // The v2 scope comes with every filter (scope.ts): nodes, ways, multipolygon and boundary
-  // relations, none whose every version is untagged.
-  const filterSql = (filter: Filter, tags: 'current' | 'currentOrBefore') =>
-    v2ScopedFilterSql(filter, (scoped) => compileSql(scoped, { dialect: duckdbDialect, dictionary: d, tags }).sql);
+  const filterSql = db.filterSql;
 
   function query<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]> {
     engine.lastSql = st.text;
-    return readRecords(store, st, signal);
+    return db.records(st, signal);
   }
 
   /**
@@ -119,7 +163,7 @@ export async function createDuckDbStatsEngine(
     }
     if (missing.length > 0) {
       const fresh = new Map<string, Map<number, number>>(missing.map(([t, id]) => [`${t}/${id}`, new Map()]));
-      for (const { r, run, type: t, id } of await query(geometryRunsSql(missing), signal)) {
+      for (const { r, run, type: t, id } of await query(db.geometryRuns(missing), signal)) {
         fresh.get(`${t}/${id}`)?.set(r, run);
         runOfRow.set(r, run);
       }
@@ -141,7 +185,7 @@ export async function createDuckDbStatsEngine(
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const fetched = new Map<number, Exact>();
-    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal, pause);
+    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal, pause, db.boundaryGeometries);
     const toClip: number[] = [];
     const wkbs: Uint8Array[] = [];
     for (const [r, wkb] of wkbOf) {
@@ -174,8 +218,8 @@ export async function createDuckDbStatsEngine(
     const keyId = d.keyId(groupBy.key);
     const requested = groupBy.values === undefined ? undefined : new Set(groupBy.values);
     return {
-      codeSql: valueIdSql(keyId),
-      codeBeforeSql: valueIdSql(keyId, 'tag_kv_before', 'key_mask_before'),
+      codeSql: valueIdSql(keyId, 'tag_kv', 'key_mask', flavor),
+      codeBeforeSql: valueIdSql(keyId, 'tag_kv_before', 'key_mask_before', flavor),
       labelOf: (code) => {
         if (code < 0 || keyId === undefined) return null;
         const value = d.valueName(keyId, code) ?? '';
@@ -188,12 +232,12 @@ export async function createDuckDbStatsEngine(
   async function features(q: FeatureStatsQuery): Promise<FeatureStatsResult> {
     checkAborted(q.signal);
     const n = q.timestamps.length;
-    const plan = planAreaSql(q.aoi);
+    const plan = planAreaSql(q.aoi, '', flavor);
     const groupBy: StatsGrouping | undefined = q.groupBy ?? (q.groupByKey === undefined ? undefined : { by: 'tag', key: q.groupByKey });
     const grouping = grouper(groupBy);
     const codeSql = grouping.codeSql;
     const rows = await query(
-      featureStatsSql({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }),
+      db.featureStats({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, 'current'), codeSql, measure: q.measure }),
       q.signal,
     );
     const total = new DiffSeries(n);
@@ -270,10 +314,10 @@ export async function createDuckDbStatsEngine(
   async function binned(q: BinStatsQuery, users: boolean, groupBy?: StatsGrouping): Promise<GroupedBins> {
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
-    const plan = planAreaSql(q.aoi);
+    const plan = planAreaSql(q.aoi, '', flavor);
     const grouping = grouper(groupBy);
     const rows = await query(
-      contributionStatsSql({
+      db.contributionStats({
         area: plan,
         edges: q.edges,
         filterSql: filterSql(q.filter, 'currentOrBefore'),
@@ -303,10 +347,10 @@ export async function createDuckDbStatsEngine(
   async function currentness(q: CurrentnessQuery, groupBy?: StatsGrouping): Promise<GroupedBins> {
     checkAborted(q.signal);
     const bins = q.edges.length - 1;
-    const plan = planAreaSql(q.aoi);
+    const plan = planAreaSql(q.aoi, '', flavor);
     const grouping = grouper(groupBy);
     const rows = await query(
-      currentnessSql({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure, codeSql: grouping.codeSql }),
+      db.currentness({ area: plan, edges: q.edges, filterSql: filterSql(q.filter, 'current'), measure: q.measure, codeSql: grouping.codeSql }),
       q.signal,
     );
     const counters = binCounters(bins, false, grouping.always);
