@@ -1,16 +1,17 @@
 /**
  * The ClickHouse engines over a loaded store, as the bundle the APIs take (src/query/engines.ts).
- * Version 1 aggregation runs on ClickHouse (engine.ts); the other contracts (v1 extraction, v2
- * statistics and extraction, boundaries by relation id) are not built on ClickHouse yet (issue 19)
- * and refuse with ENGINE_FAILURE naming what is missing.
+ * Version 1 aggregation (engine.ts) and version 2 extraction (parquet.ts) run on ClickHouse; the
+ * other contracts (v1 extraction, v2 statistics, boundaries by relation id) are not built on
+ * ClickHouse yet (issue 19) and refuse with ENGINE_FAILURE naming what is missing.
  */
 import { MaphistError } from '../../core/errors.js';
 import type { Engines } from '../../query/engines.js';
 import type { ClickHouseConnection } from './connection.js';
 import { createClickHouseQueryEngine, openClickHouseStore } from './engine.js';
+import { createClickHouseV2Extraction } from './parquet.js';
 
 /** The operations of the engine conformance suite (src/engines/conformance/cases.ts) this bundle serves. */
-export const SERVED_OPS: ReadonlySet<string> = new Set(['snapshots', 'ratio', 'contributions', 'latest', 'users']);
+export const SERVED_OPS: ReadonlySet<string> = new Set(['snapshots', 'ratio', 'contributions', 'latest', 'users', 'parquet']);
 
 export interface ClickHouseEnginesOptions {
   database?: string;
@@ -23,6 +24,7 @@ function notYet(what: string): never {
 export async function createClickHouseEngines(connection: ClickHouseConnection, options: ClickHouseEnginesOptions = {}): Promise<Engines> {
   const store = await openClickHouseStore(connection, options.database);
   const aggregation = await createClickHouseQueryEngine(store);
+  const parquet = await createClickHouseV2Extraction(store, aggregation.dictionary);
   const refuse = (what: string) => async () => notYet(what);
   return {
     aggregation,
@@ -33,7 +35,7 @@ export async function createClickHouseEngines(connection: ClickHouseConnection, 
       contributorStats: refuse('version 2 statistics'),
       currentnessStats: refuse('version 2 statistics'),
     } as unknown as Engines['stats'],
-    parquet: refuse('version 2 extraction') as unknown as Engines['parquet'],
+    parquet,
     boundaryRelations: refuse('boundaries by relation id') as unknown as Engines['boundaryRelations'],
     databaseAnswers: () => connection.ping(),
   };
