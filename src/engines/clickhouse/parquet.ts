@@ -79,9 +79,7 @@ export async function createClickHouseV2Extraction(
   dictionary?: StoreTagDictionary,
   options: { clipper?: BoundaryClipperOptions } = {},
 ): Promise<RecordExtraction> {
-  const present = new Set(
-    (await store.connection.rows(`SELECT name FROM system.tables WHERE database = '${store.database}'`)).map((r) => String(r[0])),
-  );
+  const present = new Set((await store.connection.rows(`SELECT name FROM system.tables WHERE database = '${store.database}'`)).map((r) => String(r[0])));
   const missing = EXTRACTION_TABLES.filter((name) => !present.has(name));
   if (missing.length > 0) {
     return {

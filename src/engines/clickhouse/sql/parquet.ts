@@ -21,7 +21,15 @@
  * - every result column is cast to the type it is read as (RowBinary, `ChRowStatement.types`).
  */
 import type { CollectionsExtractionRequest, ContributionsExtractionRequest, FeaturesExtractionRequest } from '../../../query/v2-requests.js';
-import { collectionFilterSql, filterSql, isInteger, memberFilterSql, STATE_COLUMNS, type RowContext, type StateColumn } from '../../duckdb/parquet/rows-common.js';
+import {
+  collectionFilterSql,
+  filterSql,
+  isInteger,
+  memberFilterSql,
+  STATE_COLUMNS,
+  type RowContext,
+  type StateColumn,
+} from '../../duckdb/parquet/rows-common.js';
 import type { RowStatement } from '../../duckdb/parquet/v2-extraction.js';
 import type { ChReadType } from '../row-binary.js';
 import type { ChTables } from './aggregation.js';
