@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParquetExtraction } from '../src/testing/geoparquet.js';
 import { featureSql } from '../src/engines/duckdb/parquet/feature-rows.js';
+import { duckDbExtractionSql } from '../src/engines/duckdb/parquet/v2-extraction.js';
 import { parseFilter } from '../src/filter/index.js';
 import { planAreaSql } from '../src/engines/duckdb/sql/area.js';
 import type { AreaOfInterest } from '../src/query/model.js';
@@ -58,7 +59,7 @@ async function main(): Promise<void> {
   const con = await store.connect();
   const dictionary = await loadStoreTagDictionary(con);
   // DuckDB's COPY of the same rows and columns (interior rows: with a whole-data area no row is clipped).
-  const inner = featureSql({ store, dictionary, plan: planAreaSql(aoi, 'st') }, request);
+  const inner = featureSql({ db: await duckDbExtractionSql(store, dictionary), plan: planAreaSql(aoi, 'st') }, request);
   // The extraction's own SELECT (state columns, users join, filter, area), its 19 columns renamed f.c0…f.c18.
   const cols = Array.from({ length: 19 }, (_, i) => `c${i}`).join(', ');
   const copySql = (path: string) => `COPY (

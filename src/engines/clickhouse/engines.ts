@@ -1,8 +1,8 @@
 /**
  * The ClickHouse engines over a loaded store, as the bundle the APIs take (src/query/engines.ts),
  * and as a store generation (src/query/generations.ts) for `maphist serve --engine clickhouse`:
- * version 1 aggregation (engine.ts), version 2 statistics (stats.ts) and boundaries by relation id
- * run on ClickHouse, sharing one tag dictionary and one boundary cache as the DuckDB bundle's do;
+ * version 1 aggregation (engine.ts), version 2 statistics (stats.ts) and extraction (parquet.ts),
+ * and boundaries by relation id run on ClickHouse, sharing one tag dictionary and one boundary cache as the DuckDB bundle's do;
  * the metadata is read from the loaded `meta` table. What is not built on ClickHouse yet (issue
  * 19) refuses with ENGINE_FAILURE naming it.
  */
@@ -17,6 +17,7 @@ import type { ClickHouseConnection } from './connection.js';
 import { chDictionary, clickHouseAggregationSql, openClickHouseStore, type ClickHouseStore } from './engine.js';
 import { createSqlQueryEngine } from '../duckdb/engine.js';
 import { createClickHouseStatsEngine } from './stats.js';
+import { createClickHouseV2Extraction } from './parquet.js';
 
 /** The operations of the engine conformance suite (src/engines/conformance/cases.ts) this bundle serves. */
 export const SERVED_OPS: ReadonlySet<string> = new Set([
@@ -29,6 +30,7 @@ export const SERVED_OPS: ReadonlySet<string> = new Set([
   'stats.contributions',
   'stats.contributors',
   'stats.currentness',
+  'parquet',
 ]);
 
 export interface ClickHouseEnginesOptions {
@@ -50,12 +52,13 @@ export async function createClickHouseEngines(connection: ClickHouseConnection, 
   const boundaryCache = createBoundaryCache();
   const aggregation = await createSqlQueryEngine(await clickHouseAggregationSql(store, dictionary), { boundaryCache });
   const stats = await createClickHouseStatsEngine(store, dictionary, boundaryCache);
+  const parquet = await createClickHouseV2Extraction(store, dictionary);
   const refuse = (what: string) => async () => notYet(what);
   return {
     aggregation,
     extraction: refuse('version 1 extraction'),
     stats,
-    parquet: refuse('version 2 extraction') as unknown as Engines['parquet'],
+    parquet,
     boundaryRelations: createClickHouseBoundaryRelationSource(store),
     databaseAnswers: () => connection.ping(),
     dictionary,

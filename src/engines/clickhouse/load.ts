@@ -1,7 +1,7 @@
 /**
  * `maphist clickhouse load`: a store's tables into a ClickHouse cluster (schema.ts), atomically per
  * shard. Every table is written into `<database>_load` on each shard (states split by element id,
- * the small tables whole), in RowBinary batches of about 8 MB over HTTP; then each shard moves the
+ * relation member lists by relation id, the small tables whole), in RowBinary batches of about 8 MB over HTTP; then each shard moves the
  * new tables over the old ones with one `RENAME TABLE` (18.16 has no RENAME DATABASE) and drops the
  * old ones; the entry node (the first URL) gets the Distributed table `states_all`. A failed load
  * leaves the previous tables serving (it drops its `_load` database). The rows come from a
@@ -101,7 +101,7 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
   async function loadTable(t: ChTable, progress: (n: number) => void): Promise<number> {
     const writers = shards.map(() => new RowBinaryWriter());
     const names = t.columns.map((c) => c.name);
-    const idAt = names.indexOf('id');
+    const idAt = names.indexOf(t.shardBy ?? 'id');
     let rows = 0;
     const flush = async (k: number) => {
       if (writers[k].length > 0) await shards[k].insertRowBinary(`${staging}.${t.name}`, writers[k].take(), q);
@@ -113,7 +113,7 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
         for (const k of targets) {
           const w = writers[k];
           for (let c = 0; c < t.columns.length; c++) w.value(t.columns[c].type, row[c]);
-          if (t.sharded) summary.statesPerShard[k]++;
+          if (t.name === 'states') summary.statesPerShard[k]++;
         }
       }
       rows += chunk.length;

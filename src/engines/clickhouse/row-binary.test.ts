@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RowBinaryWriter } from './row-binary.js';
+import { RowBinaryReader, RowBinaryWriter } from './row-binary.js';
 
 test('RowBinary: varints, fixed-width little-endian numbers, strings, arrays and Nullable as ClickHouse reads them', () => {
   const w = new RowBinaryWriter(4);
@@ -29,4 +29,19 @@ test('RowBinary: varints, fixed-width little-endian numbers, strings, arrays and
   ].join('');
   assert.equal(got, want);
   assert.equal(w.length, 0, 'take() empties the writer');
+});
+
+test('RowBinary: what the writer writes, the reader reads back (Nullable(String): NULL and text)', () => {
+  const w = new RowBinaryWriter(4);
+  w.value('Nullable(String)', null);
+  w.value('Nullable(String)', 'Straße');
+  w.value('Array(String)', ['a', '東京']);
+  w.value('Nullable(Float64)', null);
+  w.value('UInt8', 1);
+  const r = new RowBinaryReader(w.take());
+  assert.deepEqual(
+    [r.value('Nullable(String)'), r.value('Nullable(String)'), r.value('Array(String)'), r.value('Nullable(Float64)'), r.value('Bool')],
+    [null, 'Straße', ['a', '東京'], null, true],
+  );
+  assert.ok(r.done);
 });

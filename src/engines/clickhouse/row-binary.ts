@@ -154,7 +154,8 @@ export type ChReadType =
   | 'Array(String)'
   | 'Nullable(Bool)'
   | 'Nullable(Float64)'
-  | 'Nullable(Bytes)';
+  | 'Nullable(Bytes)'
+  | 'Nullable(String)';
 
 /** The ClickHouse type a statement casts a column to, so that it reads as `t`. */
 export function chTypeOf(t: ChReadType): string {
@@ -241,6 +242,8 @@ export class RowBinaryReader {
         return this.view.getUint8(this.at++) === 1 ? null : this.f64();
       case 'Nullable(Bytes)':
         return this.view.getUint8(this.at++) === 1 ? null : this.value('Bytes');
+      case 'Nullable(String)':
+        return this.view.getUint8(this.at++) === 1 ? null : this.value('String');
     }
   }
 }

@@ -4,7 +4,8 @@
  * `tag_keys`/`tag_values`), no Bool (UInt8) — each a MergeTree on every shard, and on the entry node
  * a Distributed table over them. `states` is sharded by element id (`id % shards`: every state of an
  * element on one shard, so its timeline stays local) and ordered by the spatial key and time, as the
- * DuckDB table is; the small tables (users, tag dictionary, meta) are whole on every shard.
+ * DuckDB table is; `relation_members` is sharded by relation id, with its relation's states; the
+ * small tables (users, tag dictionary, meta, changesets) are whole on every shard.
  */
 import type { ChType } from './row-binary.js';
 
@@ -93,6 +94,30 @@ export const EMPTY_STATE_COLUMNS: readonly ChColumn[] = [
   ...['area', 'length', 'perimeter', 'vertices', 'outers', 'inners', 'roundness', 'squareness'].map((n) => col(n, 'Nullable(Float64)')),
 ];
 
+/**
+ * `changesets` (version 2 contributions' `changeset_tags`): a changeset's id and tags only, whole on
+ * every shard, as `users`. A store holds the changesets its states reference (a fraction of its
+ * states, each a few tags), and a state's changeset is on no particular shard; the engine joins the
+ * tags on the entry node after the shards' scan (clickhouse/sql/parquet.ts).
+ */
+export const CHANGESET_COLUMNS: readonly ChColumn[] = [col('id', 'Int64'), col('tag_keys', 'Array(String)'), col('tag_values', 'Array(String)')];
+
+/**
+ * `relation_members` (collections.parquet): each relation version's member list, sharded by the
+ * relation's id as `states` (`shardBy`): a relation's states and its member lists are on one shard,
+ * so the join of a relation state to its members stays on the shard. The members' own states are
+ * on their own shards: the engine joins them with GLOBAL JOIN (the relations' member rows, few,
+ * sent to every shard; clickhouse/sql/parquet.ts).
+ */
+export const RELATION_MEMBER_COLUMNS: readonly ChColumn[] = [
+  col('relation_id', 'Int64'),
+  col('version', 'Int32'),
+  col('pos', 'Int32'),
+  col('member_type', 'UInt8'),
+  col('member_id', 'Int64'),
+  col('role', 'String'),
+];
+
 export const USER_COLUMNS: readonly ChColumn[] = [col('id', 'Int32'), col('name', 'String')];
 export const TAG_KEY_COLUMNS: readonly ChColumn[] = [col('id', 'Int32'), col('key', 'String'), col('frequency', 'Int64')];
 export const TAG_VALUE_COLUMNS: readonly ChColumn[] = [col('key_id', 'Int32'), col('value_id', 'Int32'), col('value', 'String'), col('frequency', 'Int64')];
@@ -105,6 +130,8 @@ export interface ChTable {
   readonly orderBy: string;
   /** Sharded by element id (true), or a whole copy on every shard. */
   readonly sharded: boolean;
+  /** The column holding the element id a sharded table is split by (default `id`). */
+  readonly shardBy?: string;
 }
 
 export const TABLES: readonly ChTable[] = [
@@ -114,6 +141,8 @@ export const TABLES: readonly ChTable[] = [
   { name: 'tag_values', columns: TAG_VALUE_COLUMNS, orderBy: '(key_id, value_id)', sharded: false },
   { name: 'meta', columns: META_COLUMNS, orderBy: 'key', sharded: false },
   { name: 'empty_states', columns: EMPTY_STATE_COLUMNS, orderBy: 'rowid', sharded: false },
+  { name: 'changesets', columns: CHANGESET_COLUMNS, orderBy: 'id', sharded: false },
+  { name: 'relation_members', columns: RELATION_MEMBER_COLUMNS, orderBy: '(relation_id, version, pos)', sharded: true, shardBy: 'relation_id' },
 ];
 
 /** The cluster name of `remote_servers` (scripts/clickhouse-cluster.sh writes `maphist`). */

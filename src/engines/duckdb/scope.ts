@@ -51,10 +51,11 @@ export function v2ScopedFilterSql(filter: Filter, compile: (scoped: Filter) => s
 /**
  * The relations of collections.parquet and collections_members.parquet: those version 2 does not
  * count as features (the complement of the relation part of `v2FeatureFilter`), as a condition on
- * a `states` row.
+ * a `states` row. `typeTagSql`: SQL reading the row's `type` tag ('' when it has none), DuckDB's
+ * map lookup by default (ClickHouse's store keeps tags as key and value arrays).
  */
-export function v2CollectionRelationSql(alias: string): string {
-  return `coalesce(${alias}.tags['type'], '') NOT IN (${V2_AREA_RELATION_TYPES.map((t) => `'${t}'`).join(', ')})`;
+export function v2CollectionRelationSql(alias: string, typeTagSql = `coalesce(${alias}.tags['type'], '')`): string {
+  return `${typeTagSql} NOT IN (${V2_AREA_RELATION_TYPES.map((t) => `'${t}'`).join(', ')})`;
 }
 
 /**

@@ -27,6 +27,8 @@ const DERIVED: Record<string, Record<string, string>> = {
     run: `CASE WHEN collapsed THEN 0 ELSE sum((deleted OR is_creation OR geometry_change)::INTEGER) OVER (${KEPT_TIMELINE.slice(1, -1)} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) END`,
   },
   empty_states: {},
+  changesets: { tag_keys: 'map_keys(tags)', tag_values: 'map_values(tags)' },
+  relation_members: {},
   tag_keys: {},
   tag_values: {},
   users: {},

@@ -20,7 +20,6 @@ import { checkAborted } from '../statements.js';
 import type { CollectionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';
-import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { bboxStruct, clipOutcomes, outputGeometry } from './geometry-output.js';
 import {
   areaSql,
@@ -118,7 +117,7 @@ class Collector {
   }
 }
 
-/** The records, one batch per DuckDB chunk (a relation's collections in the batch of its last member). */
+/** The records, one batch per batch of rows (DuckDB: a chunk; a relation's collections in the batch of its last member). */
 export async function* collectionRecords(ctx: RowContext, request: CollectionsExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
   const members = request.kind === 'collections_members';
   let relation: ExtractionRecord | null = null;
@@ -136,7 +135,7 @@ export async function* collectionRecords(ctx: RowContext, request: CollectionsEx
     collector = new Collector();
   }
 
-  for await (const rows of streamRows(ctx.store, collectionSql(ctx, request), ctx.signal)) {
+  for await (const rows of ctx.db.rows(ctx.db.collections(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
     const outcomes = await clipOutcomes(ctx.clipper, rows, GEOMETRY.geometry, GEOMETRY.interior, ctx.signal);
     for (const r of rows) {

@@ -8,7 +8,6 @@
  */
 import { checkAborted } from '../statements.js';
 import type { ContributionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
-import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { clipOutcomes, outputGeometry } from './geometry-output.js';
 import {
   columnsAt,
@@ -76,9 +75,9 @@ WHERE NOT st.collapsed AND st.valid_from >= ${isInteger(start)} AND st.valid_fro
   AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st', 'currentOrBefore')}`;
 }
 
-/** The records, one batch per DuckDB chunk. */
+/** The records, one batch per batch of rows (DuckDB: a chunk). */
 export async function* contributionRecords(ctx: RowContext, request: ContributionsExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
-  for await (const rows of streamRows(ctx.store, contributionSql(ctx, request), ctx.signal)) {
+  for await (const rows of ctx.db.rows(ctx.db.contributions(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
     const outcomes = await clipOutcomes(ctx.clipper, rows, AT.geometry, AT.interior, ctx.signal);
     for (const r of rows) {

@@ -7,7 +7,6 @@
  */
 import { checkAborted } from '../statements.js';
 import type { ExtractionRecord, FeaturesExtractionRequest } from '../../../query/v2-requests.js';
-import { streamChunkRows as streamRows } from '../chunk-rows.js';
 import { clipOutcomes, outputGeometry } from './geometry-output.js';
 import {
   columnsAt,
@@ -47,9 +46,9 @@ WHERE NOT st.deleted AND st.geometry_type NOT IN (0, 7) AND ${time}
   AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st')}`;
 }
 
-/** The records, one batch per DuckDB chunk. */
+/** The records, one batch per batch of rows (DuckDB: a chunk). */
 export async function* featureRecords(ctx: RowContext, request: FeaturesExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {
-  for await (const rows of streamRows(ctx.store, featureSql(ctx, request), ctx.signal)) {
+  for await (const rows of ctx.db.rows(ctx.db.features(ctx, request), ctx.signal)) {
     const batch: ExtractionRecord[] = [];
     const outcomes = await clipOutcomes(ctx.clipper, rows, AT.geometry, AT.interior, ctx.signal);
     for (const r of rows) {

@@ -1,24 +1,24 @@
 /**
  * What the record producers of the four files share: the query context, the SQL pieces that read a
- * state's output columns, and their conversion from a DuckDB row to an ExtractionRecord. Rows are
+ * state's output columns, and their conversion from a row to an ExtractionRecord. Rows are
  * read by name: a SELECT list is built from named expressions (`selectList`) and the same names
  * give each column's place in a row (`columnsAt`), so no producer counts columns.
  */
-import { compileSql, duckdbDialect, type Filter } from '../../../filter/index.js';
+import type { Filter } from '../../../filter/index.js';
 import type { TagSource } from '../../../filter/state.js';
 import type { SqlAreaPlan } from '../sql/area.js';
-import type { Store } from '../../../store/open-store.js';
-import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
 import { OPEN_END } from '../../../store/schema.js';
 import type { BoundaryClipper } from '../boundary-clipper.js';
 import type { Pause } from '../../../core/yielding.js';
 import type { BBoxStruct, ExtractionRecord, MapEntry } from '../../../query/v2-requests.js';
 import type { OutputGeometry } from './geometry-output.js';
-import { v2CollectionRelationSql, v2ScopedCollectionFilterSql, v2ScopedFilterSql } from '../scope.js';
+import { v2ScopedCollectionFilterSql, v2ScopedFilterSql } from '../scope.js';
+import type { ExtractionSql } from './v2-extraction.js';
 
 export interface RowContext {
-  store: Store;
-  dictionary: StoreTagDictionary;
+  /** The database's statements and runner (v2-extraction.ts). */
+  db: ExtractionSql;
+  /** The request's area, its tests on the rows of `db.alias`. */
   plan: SqlAreaPlan;
   signal?: AbortSignal;
   /** Asked after each row: gives the event loop a turn every 10 ms (src/core/yielding.ts). */
@@ -42,12 +42,12 @@ export function filterSql(ctx: RowContext, filter: Filter, alias: string, tags: 
  * filter, none whose every version is untagged (scope.ts).
  */
 export function collectionFilterSql(ctx: RowContext, filter: Filter, alias: string): string {
-  return `${v2CollectionRelationSql(alias)} AND ${v2ScopedCollectionFilterSql(filter, memberFilterSql(ctx, filter, alias), alias)}`;
+  return `${ctx.db.collectionRelationSql(alias)} AND ${v2ScopedCollectionFilterSql(filter, memberFilterSql(ctx, filter, alias), alias)}`;
 }
 
 /** A filter alone: collection members are listed whether or not they were ever tagged (outer ways usually are not). */
 export function memberFilterSql(ctx: RowContext, filter: Filter, alias: string, tags: TagSource = 'current'): string {
-  return compileSql(filter, { dialect: duckdbDialect, dictionary: ctx.dictionary, tableAlias: alias, tags }).sql;
+  return ctx.db.filterSql(filter, alias, tags);
 }
 
 /** The area plan's SQL with its table alias replaced (plans are made for alias `st`). */
