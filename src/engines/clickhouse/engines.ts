@@ -1,16 +1,17 @@
 /**
  * The ClickHouse engines over a loaded store, as the bundle the APIs take (src/query/engines.ts).
- * Version 1 aggregation runs on ClickHouse (engine.ts); the other contracts (v1 extraction, v2
- * statistics and extraction, boundaries by relation id) are not built on ClickHouse yet (issue 19)
- * and refuse with ENGINE_FAILURE naming what is missing.
+ * Version 1 aggregation (engine.ts) and extraction (extraction.ts) run on ClickHouse; the other
+ * contracts (v2 statistics and extraction, boundaries by relation id) are not built on ClickHouse
+ * yet (issue 19) and refuse with ENGINE_FAILURE naming what is missing.
  */
 import { MaphistError } from '../../core/errors.js';
 import type { Engines } from '../../query/engines.js';
 import type { ClickHouseConnection } from './connection.js';
 import { createClickHouseQueryEngine, openClickHouseStore } from './engine.js';
+import { createClickHouseExtractionEngine } from './extraction.js';
 
 /** The operations of the engine conformance suite (src/engines/conformance/cases.ts) this bundle serves. */
-export const SERVED_OPS: ReadonlySet<string> = new Set(['snapshots', 'ratio', 'contributions', 'latest', 'users']);
+export const SERVED_OPS: ReadonlySet<string> = new Set(['snapshots', 'ratio', 'contributions', 'latest', 'users', 'extract']);
 
 export interface ClickHouseEnginesOptions {
   database?: string;
@@ -24,9 +25,11 @@ export async function createClickHouseEngines(connection: ClickHouseConnection, 
   const store = await openClickHouseStore(connection, options.database);
   const aggregation = await createClickHouseQueryEngine(store);
   const refuse = (what: string) => async () => notYet(what);
+  let extraction: ReturnType<typeof createClickHouseExtractionEngine> | undefined;
   return {
     aggregation,
-    extraction: refuse('version 1 extraction'),
+    // Made on first use, with the aggregation's tag dictionary.
+    extraction: () => (extraction ??= createClickHouseExtractionEngine(store, aggregation.dictionary)),
     stats: {
       featureStats: refuse('version 2 statistics'),
       contributionStats: refuse('version 2 statistics'),
