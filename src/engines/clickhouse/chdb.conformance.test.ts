@@ -6,7 +6,7 @@
  * (cluster.conformance.test.ts).
  *
  * Left out for now, because the ClickHouse engine does not serve them yet (issue 19, in progress):
- * v1 extraction (`extract`), v2 statistics (`stats.*`) and v2 extraction (`parquet`).
+ * v2 statistics (`stats.*`) and v2 extraction (`parquet`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -159,6 +159,8 @@ export interface ExtractionEngineOptions {
   onBatchSplit?: (batch: IdBatch) => void;
   /** Where boundary rows are clipped (boundary-clipper.ts; tests set the thresholds). */
   clipper?: BoundaryClipperOptions;
+  /** At most this many rows in one id batch (tests: many batches of a small store); default BATCH_ROWS. */
+  batchRows?: number;
 }
 
 /** An extraction's area with its plan and the clipper of its boundary rows. */
@@ -268,7 +270,7 @@ export function createSqlExtractionEngine(db: ExtractionSql, options: Extraction
   async function* idBatchesOf(where: string, signal: AbortSignal | undefined): AsyncGenerator<{ batch: IdBatch; rows: TypeRows }, void, undefined> {
     const types: TypeRows[] = await db.records(typeRowsSql(where), signal);
     for (const rows of types) {
-      const parts = batchCount(rows);
+      const parts = batchCount(rows, options.batchRows);
       const cuts = parts > 1 ? (await db.records(idCutsSql({ where, type: rows.type, parts }), signal))[0].cuts : [];
       for (const batch of idBatches(rows.type, cuts)) yield { batch, rows };
     }
