@@ -34,8 +34,7 @@ describe('cancelling a ClickHouse query (two shards on loopback)', { skip: HAVE_
   });
 
   /** Queries running on a shard, other than this probe. */
-  const running = async (ch: ClickHouseHttp) =>
-    Number((await ch.rows(`SELECT count() FROM system.processes WHERE query NOT LIKE '%system.processes%'`))[0][0]);
+  const running = async (ch: ClickHouseHttp) => Number((await ch.rows(`SELECT count() FROM system.processes WHERE query NOT LIKE '%system.processes%'`))[0][0]);
 
   it('an aborted distributed query ends on the entry node and on the other shard', async () => {
     const controller = new AbortController();

@@ -3,8 +3,7 @@
  * clickhouse-server (18.16) on loopback (scripts/clickhouse-cluster.sh; skipped where it is not
  * installed — `.ci/run` installs it): each fixture imported into DuckDB, loaded by the loader into
  * both shards (every element's states on one shard) with the Distributed table on the entry node,
- * and served by the ClickHouse engine from the entry node. The same cases as on chDB
- * (chdb.conformance.test.ts, which says what is left out and why).
+ * and served by the ClickHouse engine from the entry node. Every case, as on chDB (chdb.conformance.test.ts).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,7 +14,7 @@ import { describeEngineConformance, type StoreFixture } from '../conformance/con
 import { importHistory } from '../../store/import-history.js';
 import { openStore } from '../../store/open-store.js';
 import { storeExport } from '../duckdb/store-export.js';
-import { createClickHouseEngines, SERVED_OPS } from './engines.js';
+import { createClickHouseEngines } from './engines.js';
 import { ClickHouseHttp } from './http-client.js';
 import { loadIntoClickHouse } from './load.js';
 
@@ -49,4 +48,4 @@ async function clusterEngines(fixture: StoreFixture) {
   }
 }
 
-if (HAVE_CLICKHOUSE) describeEngineConformance('ClickHouse (two shards, clickhouse-server)', clusterEngines, { only: (c) => SERVED_OPS.has(c.op) });
+if (HAVE_CLICKHOUSE) describeEngineConformance('ClickHouse (two shards, clickhouse-server)', clusterEngines);

@@ -1,12 +1,11 @@
 /**
  * The ClickHouse engines over a loaded store, as the bundle the APIs take (src/query/engines.ts),
  * and as a store generation (src/query/generations.ts) for `maphist serve --engine clickhouse`:
- * version 1 aggregation (engine.ts), version 2 statistics (stats.ts) and extraction (parquet.ts),
- * and boundaries by relation id run on ClickHouse, sharing one tag dictionary and one boundary cache as the DuckDB bundle's do;
- * the metadata is read from the loaded `meta` table. What is not built on ClickHouse yet (issue
- * 19) refuses with ENGINE_FAILURE naming it.
+ * version 1 aggregation (engine.ts) and extraction (extraction.ts), version 2 statistics (stats.ts)
+ * and extraction (parquet.ts), and boundaries by relation id, all on ClickHouse, sharing one tag
+ * dictionary and one boundary cache as the DuckDB bundle's do; the metadata is read from the
+ * loaded `meta` table.
  */
-import { MaphistError } from '../../core/errors.js';
 import type { Engines } from '../../query/engines.js';
 import type { OpenedGeneration } from '../../query/generations.js';
 import type { StoreMetadata } from '../../store/metadata.js';
@@ -18,20 +17,7 @@ import { chDictionary, clickHouseAggregationSql, openClickHouseStore, type Click
 import { createSqlQueryEngine } from '../duckdb/engine.js';
 import { createClickHouseStatsEngine } from './stats.js';
 import { createClickHouseV2Extraction } from './parquet.js';
-
-/** The operations of the engine conformance suite (src/engines/conformance/cases.ts) this bundle serves. */
-export const SERVED_OPS: ReadonlySet<string> = new Set([
-  'snapshots',
-  'ratio',
-  'contributions',
-  'latest',
-  'users',
-  'stats.features',
-  'stats.contributions',
-  'stats.contributors',
-  'stats.currentness',
-  'parquet',
-]);
+import { createClickHouseExtractionEngine } from './extraction.js';
 
 export interface ClickHouseEnginesOptions {
   database?: string;
@@ -42,10 +28,6 @@ export interface ClickHouseEngines extends Engines {
   readonly store: ClickHouseStore;
 }
 
-function notYet(what: string): never {
-  throw new MaphistError('ENGINE_FAILURE', `${what} is not served from ClickHouse yet (issue 19); serve this store from DuckDB for it`);
-}
-
 export async function createClickHouseEngines(connection: ClickHouseConnection, options: ClickHouseEnginesOptions = {}): Promise<ClickHouseEngines> {
   const store = await openClickHouseStore(connection, options.database);
   const dictionary = await chDictionary(store);
@@ -53,10 +35,11 @@ export async function createClickHouseEngines(connection: ClickHouseConnection, 
   const aggregation = await createSqlQueryEngine(await clickHouseAggregationSql(store, dictionary), { boundaryCache });
   const stats = await createClickHouseStatsEngine(store, dictionary, boundaryCache);
   const parquet = await createClickHouseV2Extraction(store, dictionary);
-  const refuse = (what: string) => async () => notYet(what);
+  let extraction: ReturnType<typeof createClickHouseExtractionEngine> | undefined;
   return {
     aggregation,
-    extraction: refuse('version 1 extraction'),
+    // Made on first use.
+    extraction: () => (extraction ??= createClickHouseExtractionEngine(store, dictionary)),
     stats,
     parquet,
     boundaryRelations: createClickHouseBoundaryRelationSource(store),

@@ -68,6 +68,10 @@ export const STATE_COLUMNS: readonly ChColumn[] = [
   // element's kept states up to it (one representative geometry per run is read).
   col('p_rid', 'Int64'),
   col('run', 'Int64'),
+  // Computed at export too: the changeset of the state's version, i.e. of its first state by
+  // minor version (what a member-induced state reports in a contributions extraction; the DuckDB
+  // engine's `first_value … OVER`, src/engines/duckdb/sql/extraction.ts).
+  col('version_changeset', 'Int64'),
 ];
 
 /**

@@ -9,17 +9,22 @@
  * The iterator pulls the next chunk only when the consumer asks for more (backpressure reaches
  * DuckDB). Ending the iteration early (return()) or aborting the signal interrupts the statement
  * and closes the connection.
+ *
+ * The batching, clipping, version facts and classification are written over `ExtractionSql` (the
+ * statements in a database's SQL and how they run), as the aggregation engine is over
+ * `AggregationSql` (engine.ts): DuckDB's here, ClickHouse's in src/engines/clickhouse/extraction.ts.
  */
-import { compileSql, duckdbDialect } from '../../filter/index.js';
+import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readRecords, streamRecords } from './statements.js';
+import { checkAborted, readRecords, streamRecords, type StreamOptions } from './statements.js';
 import { withV1Scope } from './scope.js';
 import { lazyChunkRecords } from './chunk-rows.js';
 import { unionOfAreas } from '../../query/area-plan.js';
 import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from './sql/flavor.js';
 import { classifyWith, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { outcomeOf, outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
@@ -51,11 +56,69 @@ import {
 } from './sql/extraction.js';
 import type { Statement } from './sql/statement.js';
 
-/** The DuckDB extraction engine: the contract (src/query/extraction.ts) and the dictionary it reads. */
+/** The extraction engine over SQL: the contract (src/query/extraction.ts) and the dictionary it reads. */
 export interface DuckDbExtractionEngine extends ExtractionEngine {
   readonly dictionary: StoreTagDictionary;
   /** The SQL an extraction query runs, all rows, not batched (bench/extract.bench.ts, debugging). */
   sqlOf(q: ExtractionQuery): string;
+}
+
+/**
+ * What the extraction engine asks of its database: the statements of sql/extraction.ts, written in
+ * its SQL (every statement's rows have the same columns and meaning), and how they run. The area's
+ * tests are on the rows of `alias`, written in `flavor`; the conditions (`candidatesWhere`,
+ * `contributionElementsWhere`, `batchSql`) and the filter name the same alias.
+ */
+export interface ExtractionSql {
+  readonly flavor: SqlFlavor;
+  readonly dictionary: StoreTagDictionary;
+  /** The alias of `states` in the statements' conditions ('' where they name its columns bare). */
+  readonly alias: string;
+  /** SQL: a version 1 filter, with the version 1 scope, on the rows of `alias`. */
+  filterSql(filter: Filter): string;
+  snapshot: typeof snapshotExtractionSql;
+  fullHistory: typeof fullHistoryExtractionSql;
+  contributions: typeof contributionExtractionSql;
+  candidatesWhere: typeof candidatesWhere;
+  contributionElementsWhere: typeof contributionElementsWhere;
+  batchSql(b: IdBatch): string;
+  typeRows: typeof typeRowsSql;
+  idCuts: typeof idCutsSql;
+  versionStates: typeof versionStatesSql;
+  /** Runs a small statement (batch plans, version facts), its rows as records; an abort stops it. */
+  records<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]>;
+  /**
+   * Runs a statement, its rows as records a group at a time, the next group read when the consumer
+   * asks for it; `spilling`: a statement that may spill (sorts, not windows). Ending the iteration
+   * early or aborting the signal stops the statement.
+   */
+  stream<R>(st: Statement<R>, options: StreamOptions): AsyncGenerator<Iterable<R>, void, undefined>;
+  /** Whether the error of a statement that gave no row yet is the database's memory running out (its batch is then cut in two). */
+  outOfMemory(e: Error): boolean;
+}
+
+/** The DuckDB statements over a store: the batches' sorts on the streaming instance (`spilling`), which spills them to disk. */
+export async function duckDbExtractionSql(store: Store, dictionary?: StoreTagDictionary): Promise<ExtractionSql> {
+  const d = await dictionaryOf(store, dictionary);
+  return {
+    flavor: DUCKDB_FLAVOR,
+    dictionary: d,
+    alias: 'st',
+    // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
+    filterSql: (filter) => withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st'),
+    snapshot: snapshotExtractionSql,
+    fullHistory: fullHistoryExtractionSql,
+    contributions: contributionExtractionSql,
+    candidatesWhere,
+    contributionElementsWhere,
+    batchSql: (b) => batchSql(b),
+    typeRows: typeRowsSql,
+    idCuts: idCutsSql,
+    versionStates: versionStatesSql,
+    records: (st, signal) => readRecords(store, st, signal, true),
+    stream: (st, options) => streamRecords(store, st, options, lazyChunkRecords),
+    outOfMemory: (e) => /^Out of Memory Error/.test(e.message),
+  };
 }
 
 export type { ExtractionEngine } from '../../query/extraction.js';
@@ -96,6 +159,8 @@ export interface ExtractionEngineOptions {
   onBatchSplit?: (batch: IdBatch) => void;
   /** Where boundary rows are clipped (boundary-clipper.ts; tests set the thresholds). */
   clipper?: BoundaryClipperOptions;
+  /** At most this many rows in one id batch (tests: many batches of a small store); default BATCH_ROWS. */
+  batchRows?: number;
 }
 
 /** An extraction's area with its plan and the clipper of its boundary rows. */
@@ -109,12 +174,27 @@ export async function createDuckDbExtractionEngine(
   dictionary?: StoreTagDictionary,
   options: ExtractionEngineOptions = {},
 ): Promise<DuckDbExtractionEngine> {
-  const d = await dictionaryOf(store, dictionary);
-  // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
-  const filterSql = (q: ExtractionQuery) => withV1Scope(q.filter, compileSql(q.filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st');
+  return createSqlExtractionEngine(await duckDbExtractionSql(store, dictionary), options);
+}
+
+/** The extraction engine over any database that writes the statements of `ExtractionSql`. */
+export function createSqlExtractionEngine(db: ExtractionSql, options: ExtractionEngineOptions = {}): DuckDbExtractionEngine {
+  const d = db.dictionary;
+  const filterSql = (q: ExtractionQuery) => db.filterSql(q.filter);
+  const {
+    snapshot: snapshotExtractionSql,
+    fullHistory: fullHistoryExtractionSql,
+    contributions: contributionExtractionSql,
+    candidatesWhere,
+    contributionElementsWhere,
+    typeRows: typeRowsSql,
+    idCuts: idCutsSql,
+    versionStates: versionStatesSql,
+  } = db;
+  const batchSql = (b: IdBatch) => db.batchSql(b);
   const areaOf = (q: ExtractionQuery): Area => {
     const aoi: AreaOfInterest = unionOfAreas(q.areas);
-    const plan = planAreaSql(aoi, 'st');
+    const plan = planAreaSql(aoi, db.alias, db.flavor);
     return { plan, clipper: boundaryClipper(plan, aoi, options.clipper) };
   };
   const planOf = (q: ExtractionQuery) => areaOf(q).plan;
@@ -188,10 +268,10 @@ export async function createDuckDbExtractionEngine(
    * counts (query/extraction.ts `typeRowsSql`, `batchCount`, `idCutsSql`, `idBatches`).
    */
   async function* idBatchesOf(where: string, signal: AbortSignal | undefined): AsyncGenerator<{ batch: IdBatch; rows: TypeRows }, void, undefined> {
-    const types: TypeRows[] = await readRecords(store, typeRowsSql(where), signal, true);
+    const types: TypeRows[] = await db.records(typeRowsSql(where), signal);
     for (const rows of types) {
-      const parts = batchCount(rows);
-      const cuts = parts > 1 ? (await readRecords(store, idCutsSql({ where, type: rows.type, parts }), signal, true))[0].cuts : [];
+      const parts = batchCount(rows, options.batchRows);
+      const cuts = parts > 1 ? (await db.records(idCutsSql({ where, type: rows.type, parts }), signal))[0].cuts : [];
       for (const batch of idBatches(rows.type, cuts)) yield { batch, rows };
     }
   }
@@ -216,7 +296,7 @@ export async function createDuckDbExtractionEngine(
     for await (const { batch, rows } of idBatchesOf(candidatesWhere(candidates), q.signal)) {
       const versions: VersionFacts = new Map();
       if (rows.minor > 0) {
-        for (const { id, version, changeset, valid_from } of await readRecords(store, versionStatesSql(candidates, batch), q.signal, true)) {
+        for (const { id, version, changeset, valid_from } of await db.records(versionStatesSql(candidates, batch), q.signal)) {
           versions.set(versionKey(id, version), [changeset, valid_from]);
         }
       }
@@ -226,8 +306,8 @@ export async function createDuckDbExtractionEngine(
 
   /**
    * The rows of one batch from the streaming instance. Batch sizes are estimates: when DuckDB
-   * runs out of memory before the first row (in the batch's sort), the batch is cut in two at a
-   * sampled id and each half is tried in turn (at most SPLITS times over).
+   * runs out of memory before the first row (in the batch's sort; `ExtractionSql.outOfMemory`),
+   * the batch is cut in two at a sampled id and each half is tried in turn (at most SPLITS times over).
    */
   async function* sortedBatch(
     q: ExtractionQuery,
@@ -240,17 +320,17 @@ export async function createDuckDbExtractionEngine(
     try {
       const options = { signal: q.signal, spilling: true };
       const chunks: AsyncGenerator<Iterable<SnapshotExtractionRow | FullHistoryExtractionRow>, void, undefined> = q.kind === 'snapshot'
-        ? streamRecords(store, snapshotStatement(q, plan, batch), options, lazyChunkRecords<SnapshotExtractionRow>)
-        : streamRecords(store, fullHistoryStatement(q, plan, batch), options, lazyChunkRecords<FullHistoryExtractionRow>);
+        ? db.stream(snapshotStatement(q, plan, batch), options)
+        : db.stream(fullHistoryStatement(q, plan, batch), options);
       for await (const rows of chunks) {
         started = true;
         yield rows;
       }
     } catch (e) {
-      if (started || splits >= SPLITS || !/^Out of Memory Error/.test((e as Error).message)) throw e;
+      if (started || splits >= SPLITS || !db.outOfMemory(e as Error)) throw e;
       const where = `${candidatesWhere(candidates)} AND ${batchSql(batch)}`;
       options.onBatchSplit?.(batch);
-      const [cut] = (await readRecords(store, idCutsSql({ where, type: batch.type, parts: 2 }), q.signal, true))[0].cuts;
+      const [cut] = (await db.records(idCutsSql({ where, type: batch.type, parts: 2 }), q.signal))[0].cuts;
       const halves = cut === undefined ? null : splitBatch(batch, cut);
       if (halves === null) throw e;
       for (const half of halves) yield* sortedBatch(q, plan, candidates, half, splits + 1);
@@ -266,7 +346,7 @@ export async function createDuckDbExtractionEngine(
     const ts = q.timestamps;
     for await (const { batch } of idBatchesOf(contributionElementsWhere({ area: plan, t2: ts[ts.length - 1] }), q.signal)) {
       const st = contributionExtractionSql({ area: plan, t1: ts[0], t2: ts[ts.length - 1], filterSql: filterSql(q), batchSql: batchSql(batch) });
-      yield* streamRecords(store, st, { signal: q.signal }, lazyChunkRecords);
+      yield* db.stream(st, { signal: q.signal });
     }
   }
 

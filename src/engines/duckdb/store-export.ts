@@ -25,6 +25,7 @@ const DERIVED: Record<string, Record<string, string>> = {
     tag_values_before: 'map_values(tags_before)',
     p_rid: `CASE WHEN collapsed THEN -1 ELSE coalesce(lag(rowid) OVER ${KEPT_TIMELINE}, -1) END`,
     run: `CASE WHEN collapsed THEN 0 ELSE sum((deleted OR is_creation OR geometry_change)::INTEGER) OVER (${KEPT_TIMELINE.slice(1, -1)} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) END`,
+    version_changeset: 'first_value(changeset) OVER (PARTITION BY type, id, version ORDER BY minor_version)',
   },
   empty_states: {},
   changesets: { tag_keys: 'map_keys(tags)', tag_values: 'map_values(tags)' },

@@ -152,21 +152,33 @@ FROM ${database}.empty_states ORDER BY rowid`,
  * meets the area, each with m (matches the filter), hit (bbox meets the area), interior, new_run,
  * run, and its previous kept state's facts joined by the loader's `p_rid` (`has_p`, `p_deleted`,
  * `p_m`, `p_hit`, `p_interior`: 0 without one), then `ci` and `pi` (in now / before by the SQL
- * facts). `extra` are more columns of the state (`g`, `gb`, tags). The area's tests and the filter
- * are on unqualified columns.
+ * facts). `extra` are more columns of the state (`g`, `gb`, tags), `prevColumns` columns of the
+ * previous state carried as `p_<column>` (NULL, or a default, without one), `batchSql` a condition
+ * on the element (an extraction's id batch). The area's tests and the filter are on unqualified
+ * columns. Also the candidates of a contributions extraction (extraction.ts).
  */
-function candidatesSql(
+export function candidatesSql(
   t: ChTables,
-  p: { area: SqlAreaPlan; timestamps: readonly number[]; filterSql: string; extra: readonly string[]; extraWith?: string },
+  p: {
+    area: SqlAreaPlan;
+    timestamps: readonly number[];
+    filterSql: string;
+    extra: readonly string[];
+    extraWith?: string;
+    prevColumns?: readonly string[];
+    batchSql?: string;
+  },
 ): string {
   const ts = p.timestamps;
   const t0 = ts[0];
   const t1 = ts[ts.length - 1];
   const placed = p.area.placedRowids ?? [];
   const placedTest = placed.length > 0 ? `rid IN (${rowids(placed)})` : '';
-  const elements = `(type, id) IN (SELECT type, id FROM ${t.local} WHERE NOT collapsed AND valid_from < ${t1} AND (${p.area.intersectsSql}${
+  const batch = p.batchSql === undefined ? '' : ` AND ${p.batchSql}`;
+  const elements = `(type, id) IN (SELECT type, id FROM ${t.local} WHERE NOT collapsed AND valid_from < ${t1}${batch} AND (${p.area.intersectsSql}${
     placedTest ? ` OR ${placedTest}` : ''
   }))`;
+  const prevColumns = p.prevColumns ?? [];
   const hit = placedTest ? `(coalesce(${p.area.intersectsSql}, 0) OR ${placedTest})` : `coalesce(${p.area.intersectsSql}, 0)`;
   const interior = placedTest ? `(coalesce(${p.area.interiorWithSql}, 0) OR ${placedTest})` : `coalesce(${p.area.interiorWithSql}, 0)`;
   const facts = `coalesce(${p.filterSql}, 0) AS m, ${hit} AS hit, ${interior} AS interior`;
@@ -179,14 +191,16 @@ function candidatesSql(
   FROM (
     ${withClause(p.area.withSql, p.extraWith ?? '')}SELECT rid, type, id, valid_from, version, minor_version, user_id, deleted, tag_change, geometry_change,
            (deleted OR is_creation OR geometry_change) AS new_run, run, p_rid, p_rid >= 0 AS has_p,
-           ${facts}${p.extra.map((x) => `, ${x}`).join('')}, p_deleted, p_m, p_hit, p_interior
+           ${facts}${p.extra.map((x) => `, ${x}`).join('')}, p_deleted, p_m, p_hit, p_interior${prevColumns.map((c) => `, p_${c}`).join('')}
     FROM ${t.entry}
     ANY LEFT JOIN (
-      ${withClause(p.area.withSql)}SELECT rid AS p_rid, deleted AS p_deleted, coalesce(${p.filterSql}, 0) AS p_m, ${hit} AS p_hit, ${interior} AS p_interior
+      ${withClause(p.area.withSql)}SELECT rid AS p_rid, deleted AS p_deleted, coalesce(${p.filterSql}, 0) AS p_m, ${hit} AS p_hit, ${interior} AS p_interior${prevColumns
+        .map((c) => `, ${c} AS p_${c}`)
+        .join('')}
       FROM ${t.local}
-      WHERE NOT collapsed AND valid_from < ${t1} AND ${elements}
+      WHERE NOT collapsed AND valid_from < ${t1}${batch} AND ${elements}
     ) AS prev USING p_rid
-    WHERE NOT collapsed AND valid_from >= ${t0} AND valid_from < ${t1} AND ${elements}
+    WHERE NOT collapsed AND valid_from >= ${t0} AND valid_from < ${t1}${batch} AND ${elements}
   )
 )`;
 }
