@@ -1,6 +1,7 @@
 /**
- * The version 1 golden requests (src/api/v1/golden/cases.ts, answers pinned from the DuckDB engine and
- * its oracles) answered by the server over the ClickHouse engine: the bundled sample imported into
+ * The version 1 and version 2 golden requests (src/api/v1/golden/cases.ts, src/api/v2/golden/cases.ts:
+ * answers pinned from the DuckDB engine and its oracles; GeoParquet bodies as their summary) answered
+ * by the server over the ClickHouse engine: the bundled sample imported into
  * DuckDB, loaded by the loader, served from ClickHouse alone. On chDB in `npm test`; on the two-shard
  * clickhouse-server cluster where it is installed (`.ci/run`). The answers must be the golden files'
  * byte for byte (execution time and timestamps normalized, as golden.test.ts does).
@@ -16,6 +17,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../api/server.js';
 import { GOLDEN_CASES } from '../../api/v1/golden/cases.js';
 import { normalize, readGolden, sendGet } from '../../api/v1/golden/support.js';
+import { V2_GOLDEN_CASES } from '../../api/v2/golden/cases.js';
+import { readGolden as readV2Golden, send as sendV2 } from '../../api/v2/golden/support.js';
 import { createStoreHandle, type StoreHandle } from '../../query/generations.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { storeExport } from '../duckdb/store-export.js';
@@ -29,7 +32,7 @@ const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh'
 const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
 
 function describeGolden(name: string, connect: (db: ImportedDb) => Promise<{ connection: ClickHouseConnection; database: string; stop(): void }>) {
-  describe(`v1 golden answers from ClickHouse (${name})`, () => {
+  describe(`v1 and v2 golden answers from ClickHouse (${name})`, () => {
     let db: ImportedDb;
     let app: FastifyInstance;
     let handle: StoreHandle;
@@ -57,6 +60,16 @@ function describeGolden(name: string, connect: (db: ImportedDb) => Promise<{ con
         assert.equal(got.status, golden.status);
         assert.equal(got.contentType, golden.contentType);
         assert.equal(normalize(got.body, base), golden.body);
+      });
+    }
+    for (const c of V2_GOLDEN_CASES) {
+      it(`v2 ${c.name}`, async () => {
+        const golden = readV2Golden(c);
+        const a = await sendV2(base, c);
+        assert.equal(a.status, golden.status);
+        assert.equal(a.contentType, golden.contentType);
+        assert.deepEqual(a.headers, golden.headers);
+        assert.equal(a.body, golden.body);
       });
     }
   });
