@@ -10,6 +10,11 @@
  *
  *   npm run bench:clickhouse [-- --scales 1,10]      (BENCH_RUNS: runs per case, default 5)
  *
+ * First, the transfer format: the 4-country store's states encoded as RowBinary (the loader's) and
+ * as TabSeparated, each inserted into a fresh MergeTree table on one 18.16 server; encoding and
+ * server time apart. (Native, the third format 18.16 reads, is columnar: a batch must be
+ * transposed and every column buffered before it is sent; not measured.)
+ *
  * Every answer is checked equal across the engines (the numbers of the JSON result) before it is
  * timed. Writes its section of bench/RESULTS.md. All three run on the same 2-core machine: the
  * cluster's two shards share it, so the cluster shows its overhead here, not its scale-out.
@@ -24,7 +29,10 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/api/server.js';
 import { chdbConnection } from '../src/engines/clickhouse/chdb-connection.js';
 import { openClickHouseGeneration } from '../src/engines/clickhouse/engines.js';
+import { ClickHouseHttp } from '../src/engines/clickhouse/http-client.js';
 import { loadIntoClickHouse, type LoadSummary } from '../src/engines/clickhouse/load.js';
+import { RowBinaryWriter, type ChType } from '../src/engines/clickhouse/row-binary.js';
+import { createTableSql, STATE_COLUMNS } from '../src/engines/clickhouse/schema.js';
 import { storeExport } from '../src/engines/duckdb/store-export.js';
 import { createStoreHandle } from '../src/query/generations.js';
 import { openStore } from '../src/store/open-store.js';
@@ -174,6 +182,98 @@ async function runScale(scale: number): Promise<ScaleResult> {
   }
 }
 
+/** Text as its UTF-8 bytes, one char per byte (the body is written as latin1: WKB bytes pass as they are). */
+const latin1 = (x: string) => Buffer.from(x, 'utf8').toString('latin1');
+
+/** A value as ClickHouse's TabSeparated writes it (strings and arrays escaped; NULL as \\N). */
+function tsvValue(type: ChType, v: unknown): string {
+  const escape = (x: string) => x.replace(/[\\\t\n\0']/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\0': '\\0', "'": "\\'" })[c]!);
+  if (v === null || v === undefined) return '\\N';
+  switch (type) {
+    case 'String':
+    case 'Nullable(String)':
+      return escape(v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : latin1(String(v)));
+    case 'Array(String)':
+      return `[${(v as string[]).map((x) => `'${escape(latin1(x))}'`).join(',')}]`;
+    case 'Array(Int64)':
+      return `[${(v as number[]).join(',')}]`;
+    case 'UInt8':
+      return typeof v === 'boolean' ? (v ? '1' : '0') : String(v);
+    default:
+      return String(v);
+  }
+}
+
+/** RowBinary against TabSeparated for the states of `db`, into one 18.16 server. */
+async function formats(db: string, url: string): Promise<string[]> {
+  const ch = new ClickHouseHttp({ url });
+  const store = await openStore(db);
+  const names = STATE_COLUMNS.map((c) => c.name);
+  const lines: string[] = [];
+  try {
+    for (const format of ['RowBinary', 'TabSeparated'] as const) {
+      await ch.text('CREATE DATABASE IF NOT EXISTS formats');
+      await ch.text('DROP TABLE IF EXISTS formats.states');
+      await ch.text(createTableSql('formats', { name: 'states', columns: STATE_COLUMNS, orderBy: '(spatial_key, type, id, valid_from)', sharded: true }));
+      let encodeMs = 0;
+      let insertMs = 0;
+      let bytes = 0;
+      let rows = 0;
+      const w = new RowBinaryWriter();
+      let text: string[] = [];
+      let textBytes = 0;
+      const send = async () => {
+        const body = format === 'RowBinary' ? w.take() : Buffer.from(text.join(''), 'latin1');
+        text = [];
+        textBytes = 0;
+        bytes += body.length;
+        const t = performance.now();
+        await ch.insert(`INSERT INTO formats.states FORMAT ${format}`, body);
+        insertMs += performance.now() - t;
+      };
+      for await (const chunk of storeExport(store).rows('states', names)) {
+        const t = performance.now();
+        for (const row of chunk) {
+          if (format === 'RowBinary') for (let c = 0; c < STATE_COLUMNS.length; c++) w.value(STATE_COLUMNS[c]!.type, row[c]);
+          else {
+            const line = `${row.map((v, c) => tsvValue(STATE_COLUMNS[c]!.type, v)).join('\t')}\n`;
+            text.push(line);
+            textBytes += line.length;
+          }
+        }
+        encodeMs += performance.now() - t;
+        rows += chunk.length;
+        if ((format === 'RowBinary' ? w.length : textBytes) >= 8 << 20) await send();
+      }
+      await send();
+      const stored = Number((await ch.rows('SELECT count() FROM formats.states'))[0]![0]);
+      if (stored !== rows) throw new Error(`${format}: ${stored} rows stored of ${rows}`);
+      const line = `| ${format} | ${rows.toLocaleString('en-US')} | ${(bytes / 2 ** 20).toFixed(0)} | ${(encodeMs / 1000).toFixed(1)} | ${(insertMs / 1000).toFixed(1)} | ${Math.round(rows / (insertMs / 1000)).toLocaleString('en-US')} |`;
+      console.log(line);
+      lines.push(line);
+    }
+    await ch.text('DROP DATABASE formats');
+  } finally {
+    store.close();
+  }
+  return lines;
+}
+
+let formatLines: string[] = [];
+{
+  const dir = mkdtempSync(join(tmpdir(), 'maphist-bench-ch-formats-'));
+  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
+  try {
+    const db = join(dir, 'store.duckdb');
+    await importInto(FOUR_COUNTRIES, db);
+    const urls = execFileSync(SCRIPT, ['start', join(dir, 'cluster'), '1'], { env, encoding: 'utf8' }).trim().split('\n');
+    formatLines = await formats(db, urls[0]!);
+  } finally {
+    spawnSync(SCRIPT, ['stop', join(dir, 'cluster')], { env });
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const results: ScaleResult[] = [];
 for (const scale of scales) results.push(await runScale(scale));
 
@@ -194,6 +294,13 @@ Machine: ${machineDescription()}; load average ${la} at the end. The two shards 
 clickhouse-server 18.16, scripts/clickhouse-cluster.sh) run on this same 2-core machine, beside the benchmark and
 the DuckDB server: the figures show each engine's overhead and how its time grows with the data, not the
 scale-out a cluster of machines gives.
+
+Transfer format (the 4-country store's states into one 18.16 server, batches of 8 MB, one at a time; "encode":
+this process turning DuckDB's rows into the format, "insert": the server's time to take them):
+
+| format | rows | MB | encode s | insert s | rows/s inserted |
+| --- | ---: | ---: | ---: | ---: | ---: |
+${formatLines.join('\n')}
 
 Stores: the 4-country history (×1) and synthetic histories (bench/synth.ts, the 4-country history tiled N times with
 shifted ids and positions). Each imported into DuckDB, then loaded by \`maphist clickhouse load\`'s loader:
