@@ -135,9 +135,13 @@ async function runScale(scale: number): Promise<ScaleResult> {
     const importSeconds = (performance.now() - importStarted) / 1000;
     const store = await openStore(db);
     const states = store.metadata.rows;
-    console.log(`×${scale}: imported ${states.toLocaleString('en-US')} states in ${importSeconds.toFixed(1)} s (${(statSync(db).size / 2 ** 30).toFixed(2)} GiB)`);
+    console.log(
+      `×${scale}: imported ${states.toLocaleString('en-US')} states in ${importSeconds.toFixed(1)} s (${(statSync(db).size / 2 ** 30).toFixed(2)} GiB)`,
+    );
     const loads: ScaleResult['loads'] = [];
-    const urls = execFileSync(SCRIPT, ['start', join(dir, 'cluster')], { env, encoding: 'utf8' }).trim().split('\n');
+    const urls = execFileSync(SCRIPT, ['start', join(dir, 'cluster')], { env, encoding: 'utf8' })
+      .trim()
+      .split('\n');
     clusterStarted = true;
     const chdb = await chdbConnection();
     const chdbDatabase = `bench_x${scale}`;
@@ -156,7 +160,9 @@ async function runScale(scale: number): Promise<ScaleResult> {
       store.close();
     }
     engines.push(child('DuckDB', await startServer(db, ['--answer-cache', '0', '--timeout', '600'])));
-    engines.push(child('two-shard cluster', await startServer(db, ['--answer-cache', '0', '--timeout', '600', '--engine', 'clickhouse', '--clickhouse-url', urls[0]!])));
+    engines.push(
+      child('two-shard cluster', await startServer(db, ['--answer-cache', '0', '--timeout', '600', '--engine', 'clickhouse', '--clickhouse-url', urls[0]!])),
+    );
     engines.push(await inProcess('chDB', await openClickHouseGeneration(chdb, chdbDatabase)));
 
     const rows: string[] = [];
@@ -266,7 +272,9 @@ let formatLines: string[] = [];
   try {
     const db = join(dir, 'store.duckdb');
     await importInto(FOUR_COUNTRIES, db);
-    const urls = execFileSync(SCRIPT, ['start', join(dir, 'cluster'), '1'], { env, encoding: 'utf8' }).trim().split('\n');
+    const urls = execFileSync(SCRIPT, ['start', join(dir, 'cluster'), '1'], { env, encoding: 'utf8' })
+      .trim()
+      .split('\n');
     formatLines = await formats(db, urls[0]!);
   } finally {
     spawnSync(SCRIPT, ['stop', join(dir, 'cluster')], { env });

@@ -41,7 +41,7 @@ const USAGE = `usage: maphist <command> [options]
   export [--db PATH] --format parquet <dir>   write the 'contributions' view as GeoParquet partitioned by year and type
   start                            import the bundled sample if there is no database, then serve on :8080
   keys create|list|revoke|set-quota [--db PATH]   manage the API keys of version 2 (maphist keys --help)
-  clickhouse load [--db PATH] --url <shard URL> [--url …]   load a database into a ClickHouse cluster (docs/clickhouse.md)`;
+  clickhouse load|sync [--db PATH] --url <shard URL> [--url …]   load a database into a ClickHouse cluster, or reload what updates touched (docs/clickhouse.md)`;
 
 export async function runCommand(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

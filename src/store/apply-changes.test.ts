@@ -77,7 +77,7 @@ const TABLES = [
   'SELECT * FROM current_parents ORDER BY ALL',
   'SELECT * FROM users ORDER BY ALL',
   'SELECT t.key, t.frequency, v.value, v.frequency FROM tag_keys t JOIN tag_values v ON v.key_id = t.id ORDER BY ALL',
-  "SELECT key, value FROM meta WHERE key NOT IN ('sourceFile', 'importTime', 'generator') ORDER BY key",
+  "SELECT key, value FROM meta WHERE key NOT IN ('sourceFile', 'importTime', 'generator', 'updates') ORDER BY key",
 ];
 
 /** v1 and v2 answers (status and body) of a server over the store at `db`. */

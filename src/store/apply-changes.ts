@@ -481,12 +481,26 @@ async function rebuild(
     );
     await con.run('DROP TABLE update_tagged');
   }
+  await recordTouched(con);
   await writeMembers(con, newVersions, storedWays, storedRelations);
   step('members written');
   await writeUsers(con, newVersions);
   await writeMeta(con, newVersions, result, rows.bbox);
   await timed(con).run('DROP TABLE update_removed');
   step('committed');
+}
+
+/**
+ * The elements this update rebuilt, numbered by update (`meta.updates`, 1 for a store's first):
+ * `touched_elements` is how a copy of the store elsewhere (a ClickHouse cluster:
+ * src/engines/clickhouse/sync.ts) finds the elements whose rows to reload after updates.
+ */
+async function recordTouched(con: DuckDBConnection): Promise<void> {
+  const [[previous]] = (await con.runAndReadAll(`SELECT coalesce(max(value::INTEGER), 0) FROM meta WHERE key = 'updates'`)).getRowsJS() as [[number]];
+  const n = Number(previous) + 1;
+  await con.run('CREATE TABLE IF NOT EXISTS touched_elements (type UTINYINT NOT NULL, id BIGINT NOT NULL, update_no INTEGER NOT NULL)');
+  await con.run(`INSERT INTO touched_elements SELECT type, id, ${n} FROM update_since`);
+  await con.run(`INSERT OR REPLACE INTO meta VALUES ('updates', '${n}')`);
 }
 
 /** Stored versions plus the new ones, in version order. */

@@ -32,6 +32,8 @@ export interface StoreMetadata {
    */
   replicationTimestamp?: string;
   generator: string;
+  /** Updates applied since the import (`maphist update`; absent before the first): their elements are in `touched_elements`. */
+  updates?: number;
   versions: { node: number; way: number; relation: number };
   rows: number;
 }

@@ -1,9 +1,10 @@
 /**
- * `maphist clickhouse load --db STORE.duckdb --url URL [--url URL …] [--database maphist] [--cluster NAME]`:
+ * `maphist clickhouse load|sync --db STORE.duckdb --url URL [--url URL …] [--database maphist] [--cluster NAME]`:
  * loads a store into a ClickHouse cluster (src/engines/clickhouse/load.ts, docs/clickhouse.md): one
  * `--url` per shard, the first being the entry node that gets the Distributed table. Re-running
- * replaces the tables atomically on each shard. A progress bar on standard error (a terminal only),
- * then a summary line.
+ * replaces the tables atomically on each shard. `sync` reloads only the elements the store's updates
+ * touched since the ClickHouse store was loaded or synced (src/engines/clickhouse/sync.ts). A progress
+ * bar on standard error (a terminal only), then a summary line.
  */
 import { parseArgs } from 'node:util';
 import { SingleBar, Presets } from 'cli-progress';
@@ -11,9 +12,10 @@ import { MaphistError } from '../../core/errors.js';
 import { openStore } from '../../store/open-store.js';
 import { storeExport } from '../../engines/duckdb/store-export.js';
 import { loadIntoClickHouse } from '../../engines/clickhouse/load.js';
+import { syncClickHouse } from '../../engines/clickhouse/sync.js';
 import { DEFAULT_DB } from '../defaults.js';
 
-const USAGE = 'usage: maphist clickhouse load [--db PATH] --url <shard HTTP URL> [--url <shard URL> …] [--database maphist] [--cluster maphist]';
+const USAGE = 'usage: maphist clickhouse load|sync [--db PATH] --url <shard HTTP URL> [--url <shard URL> …] [--database maphist] [--cluster maphist]';
 
 export async function clickhouseCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -26,7 +28,9 @@ export async function clickhouseCommand(argv: string[]): Promise<void> {
       cluster: { type: 'string', default: 'maphist' },
     },
   });
-  if (positionals.length !== 1 || positionals[0] !== 'load' || !values.url || values.url.length === 0) throw new MaphistError('CLI_USAGE', USAGE);
+  const command = positionals[0];
+  if (positionals.length !== 1 || (command !== 'load' && command !== 'sync') || !values.url || values.url.length === 0)
+    throw new MaphistError('CLI_USAGE', USAGE);
   const urls = values.url.flatMap((u) => u.split(',')).filter((u) => u !== '');
   for (const u of urls)
     if (!/^https?:\/\/[^/]+\/?$/.test(u))
@@ -47,17 +51,29 @@ export async function clickhouseCommand(argv: string[]): Promise<void> {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   try {
-    const summary = await loadIntoClickHouse(storeExport(store, controller.signal), {
+    const options = {
       urls,
       database: values.database,
       cluster: values.cluster,
       signal: controller.signal,
-      onProgress: (done, total) => {
+      onProgress: (done: number, total: number) => {
         if (!bar) return;
         if (!bar.isActive) bar.start(total, done);
         else bar.update(done);
       },
-    });
+    };
+    if (command === 'sync') {
+      const synced = await syncClickHouse(store, options);
+      bar?.stop();
+      const s = (performance.now() - started) / 1000;
+      console.log(
+        synced.elements === 0
+          ? `ClickHouse ${values.database} is up to date with ${values.db} (${synced.to} updates)`
+          : `synced ClickHouse ${values.database} with ${values.db}: updates ${synced.from + 1}–${synced.to}, ${synced.elements} elements reloaded (${synced.load?.statesPerShard.join(' / ')} states per shard); ${s.toFixed(1)} s`,
+      );
+      return;
+    }
+    const summary = await loadIntoClickHouse(storeExport(store, controller.signal), options);
     bar?.stop();
     const s = (performance.now() - started) / 1000;
     const states = summary.rows.states ?? 0;

@@ -30,6 +30,12 @@ export interface LoadOptions {
   /** Rows written so far of `total` (of every table). */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /**
+   * A partial reload (sync.ts): the loaded tables' rows of every element not in `touched` are
+   * copied on each server into the new tables, and the source gives the touched elements' rows of
+   * `states` and `relation_members` (every row of the other tables).
+   */
+  partial?: { touched: readonly (readonly [type: number, id: number])[] };
 }
 
 export interface LoadSummary {
@@ -66,6 +72,7 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
   }
   const summary: LoadSummary = { rows: {}, statesPerShard: shards.map(() => 0) };
   try {
+    if (options.partial) await keepUntouched(options.partial.touched);
     let total = 0;
     for (const t of TABLES) total += await source.count(t.name);
     let done = 0;
@@ -96,6 +103,28 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
     // The previous tables keep serving; the half-loaded ones go (best effort: the server may be gone).
     for (const ch of shards) await ch.text(`DROP DATABASE IF EXISTS ${staging}`).catch(() => undefined);
     throw e;
+  }
+
+  /**
+   * The untouched elements' rows of the per-element tables, copied from the loaded tables into the
+   * new ones on each server (no transfer): `touched` is written to `<staging>.touched` first.
+   */
+  async function keepUntouched(touched: readonly (readonly [number, number])[]): Promise<void> {
+    for (const ch of shards) {
+      await ch.text(`CREATE TABLE ${staging}.touched (type UInt8, id Int64) ENGINE = MergeTree ORDER BY (type, id)`, q);
+      const w = new RowBinaryWriter();
+      for (const [type, id] of touched) {
+        w.u8(type);
+        w.i64(id);
+      }
+      if (w.length > 0) await ch.insertRowBinary(`${staging}.touched`, w.take(), q);
+      const untouched = `(type, id) NOT IN (SELECT type, id FROM ${staging}.touched)`;
+      await ch.text(`INSERT INTO ${staging}.states SELECT * FROM ${database}.states WHERE ${untouched}`, q);
+      await ch.text(
+        `INSERT INTO ${staging}.relation_members SELECT * FROM ${database}.relation_members WHERE relation_id NOT IN (SELECT id FROM ${staging}.touched WHERE type = 2)`,
+        q,
+      );
+    }
   }
 
   async function loadTable(t: ChTable, progress: (n: number) => void): Promise<number> {

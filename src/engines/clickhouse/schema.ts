@@ -96,6 +96,10 @@ export const EMPTY_STATE_COLUMNS: readonly ChColumn[] = [
   col('vb', 'Array(String)'),
   col('geometry_type', 'UInt8'),
   ...['area', 'length', 'perimeter', 'vertices', 'outers', 'inners', 'roundness', 'squareness'].map((n) => col(n, 'Nullable(Float64)')),
+  // The state's minor version and start: with type, id and version they name it, so a sync finds
+  // its `rid` in the loaded states again (sync.ts).
+  col('minor_version', 'Int32'),
+  col('valid_from', 'Int64'),
 ];
 
 /**

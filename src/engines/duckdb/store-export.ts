@@ -12,18 +12,23 @@ import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
 /** An element's kept (not collapsed) states in time order: the window of `p_rid` and `run` (the DuckDB engine's `w`, sql/aggregation.ts). */
 const KEPT_TIMELINE = '(PARTITION BY type, id, collapsed ORDER BY valid_from, version, minor_version)';
 
-/** Tables that are queries: their rows (empty-geometry.ts). */
-const QUERIES: Record<string, string> = { empty_states: EMPTY_GEOMETRY_STATES_SQL };
+/**
+ * Tables that are queries: their rows (empty-geometry.ts), with the state's time and minor version
+ * (with type, id and version: the state itself, which a partial reload finds again by them).
+ */
+const QUERIES: Record<string, string> = {
+  empty_states: `SELECT e.*, s.minor_version, s.valid_from FROM (${EMPTY_GEOMETRY_STATES_SQL}) e JOIN states s ON s.rowid = e.rowid::BIGINT`,
+};
 
 /** Columns that are not stored as such: their DuckDB expression. */
 const DERIVED: Record<string, Record<string, string>> = {
   states: {
-    rid: 'rowid',
+    rid: 'rowid + $BASE',
     tag_keys: 'map_keys(tags)',
     tag_values: 'map_values(tags)',
     tag_keys_before: 'map_keys(tags_before)',
     tag_values_before: 'map_values(tags_before)',
-    p_rid: `CASE WHEN collapsed THEN -1 ELSE coalesce(lag(rowid) OVER ${KEPT_TIMELINE}, -1) END`,
+    p_rid: `CASE WHEN collapsed THEN -1 ELSE coalesce(lag(rowid) OVER ${KEPT_TIMELINE} + $BASE, -1) END`,
     run: `CASE WHEN collapsed THEN 0 ELSE sum((deleted OR is_creation OR geometry_change)::INTEGER) OVER (${KEPT_TIMELINE.slice(1, -1)} ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) END`,
     version_changeset: 'first_value(changeset) OVER (PARTITION BY type, id, version ORDER BY minor_version)',
   },
@@ -49,20 +54,41 @@ export interface StoreExport {
   rows(table: string, columns: readonly string[]): AsyncIterable<unknown[][]>;
 }
 
-export function storeExport(store: Store, signal?: AbortSignal): StoreExport {
+/** Which rows: every row (a load), or those of the elements the updates after `since` touched (a sync). */
+export interface ExportScope {
+  /** Only the elements in `touched_elements` with `update_no > since` (states by element, relation_members by relation). */
+  touchedSince?: number;
+  /** Added to every state's `rid` and `p_rid` (a sync's new rows must not meet the rids already loaded). */
+  ridBase?: number;
+}
+
+/** The tables a sync reloads only in part; the others it reloads whole. */
+export const PER_ELEMENT_TABLES: ReadonlySet<string> = new Set(['states', 'relation_members']);
+
+export function storeExport(store: Store, signal?: AbortSignal, scope: ExportScope = {}): StoreExport {
+  const base = scope.ridBase ?? 0;
+  if (!Number.isSafeInteger(base) || base < 0) throw new RangeError(`not a rid base: ${base}`);
+  const since = scope.touchedSince;
+  if (since !== undefined && !Number.isSafeInteger(since)) throw new RangeError(`not an update number: ${since}`);
+  const where = (table: string) => {
+    if (since === undefined || !PER_ELEMENT_TABLES.has(table)) return '';
+    const touched = `SELECT type, id FROM touched_elements WHERE update_no > ${since}`;
+    return table === 'states' ? ` WHERE (type, id) IN (${touched})` : ` WHERE relation_id IN (SELECT id FROM (${touched}) WHERE type = 2)`;
+  };
   return {
     async count(table) {
       tableOf(table);
-      const [row] = await readRecords(store, statement<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${from(table)}`, ['n']), signal);
+      const [row] = await readRecords(store, statement<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${from(table)}${where(table)}`, ['n']), signal);
       return row.n;
     },
     rows(table, columns) {
       const derived = tableOf(table);
       const select = columns.map((c) => {
         if (!/^[a-z_][a-z_0-9]*$/.test(c)) throw new RangeError(`not a column name: ${c}`);
-        return derived[c] ? `${derived[c]} AS ${c}` : c;
+        return derived[c] ? `${derived[c].replaceAll('$BASE', String(base))} AS ${c}` : c;
       });
-      return streamRows(store, `SELECT ${select.join(', ')} FROM ${from(table)}`, { signal }, chunkRows);
+      // The windows of p_rid and run see whole elements: a sync selects whole elements.
+      return streamRows(store, `SELECT ${select.join(', ')} FROM ${from(table)}${where(table)}`, { signal }, chunkRows);
     },
   };
 }
