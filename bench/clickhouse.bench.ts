@@ -193,14 +193,14 @@ const latin1 = (x: string) => Buffer.from(x, 'utf8').toString('latin1');
 
 /** A value as ClickHouse's TabSeparated writes it (strings and arrays escaped; NULL as \\N). */
 function tsvValue(type: ChType, v: unknown): string {
-  const escape = (x: string) => x.replace(/[\\\t\n\0']/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\0': '\\0', "'": "\\'" })[c]!);
+  const escaped = (x: string) => x.replace(/[\\\t\n\0']/g, (c) => ({ '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\0': '\\0', "'": "\\'" })[c]!);
   if (v === null || v === undefined) return '\\N';
   switch (type) {
     case 'String':
     case 'Nullable(String)':
-      return escape(v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : latin1(String(v)));
+      return escaped(v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : latin1(String(v)));
     case 'Array(String)':
-      return `[${(v as string[]).map((x) => `'${escape(latin1(x))}'`).join(',')}]`;
+      return `[${(v as string[]).map((x) => `'${escaped(latin1(x))}'`).join(',')}]`;
     case 'Array(Int64)':
       return `[${(v as number[]).join(',')}]`;
     case 'UInt8':
