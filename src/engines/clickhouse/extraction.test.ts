@@ -18,7 +18,7 @@ import { parseFilter } from '../../filter/index.js';
 import type { ExtractedFeature, ExtractionQuery } from '../../query/extraction.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
-import { createDuckDbExtractionEngine, createSqlExtractionEngine, type ExtractionSql } from '../duckdb/extraction.js';
+import { createDuckDbExtractionEngine, createSqlExtractionEngine, type ExtractionSql } from '../common/extraction.js';
 import { storeExport } from '../duckdb/store-export.js';
 import { chdbConnection } from './chdb-connection.js';
 import { openClickHouseStore, type ClickHouseStore } from './engine.js';

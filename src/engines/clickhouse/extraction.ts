@@ -11,9 +11,9 @@
  */
 import { clickhouseDialect, compileSql } from '../../filter/index.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { createSqlExtractionEngine, type DuckDbExtractionEngine, type ExtractionEngineOptions, type ExtractionSql } from '../duckdb/extraction.js';
-import { withV1Scope } from '../duckdb/scope.js';
-import { CLICKHOUSE_FLAVOR } from '../duckdb/sql/flavor.js';
+import { createSqlExtractionEngine, type DuckDbExtractionEngine, type ExtractionEngineOptions, type ExtractionSql } from '../common/extraction.js';
+import { withV1Scope } from '../common/scope.js';
+import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
 import { chDictionary, readChRecords, type ClickHouseStore } from './engine.js';
 import {
   batchSql,

@@ -7,10 +7,10 @@
  */
 import { clickhouseDialect, compileSql } from '../../filter/index.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { createBoundaryCache, type BoundaryCache } from '../duckdb/boundary-cache.js';
-import { v2ScopedFilterSql } from '../duckdb/scope.js';
-import { CLICKHOUSE_FLAVOR } from '../duckdb/sql/flavor.js';
-import { createSqlStatsEngine, type DuckDbStatsEngine, type DuckDbStatsEngineOptions, type StatsSql } from '../duckdb/stats.js';
+import { createBoundaryCache, type BoundaryCache } from '../common/boundary-cache.js';
+import { v2ScopedFilterSql } from '../common/scope.js';
+import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
+import { createSqlStatsEngine, type DuckDbStatsEngine, type DuckDbStatsEngineOptions, type StatsSql } from '../common/stats.js';
 import { chDictionary, readChRecords, type ClickHouseStore } from './engine.js';
 import { boundaryGeometriesSql } from './sql/aggregation.js';
 import { contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from './sql/stats.js';

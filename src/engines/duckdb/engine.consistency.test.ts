@@ -27,7 +27,7 @@ import {
   rng,
   type BruteRow,
 } from './brute-force.js';
-import { BOX_SCAN_MIN_AREAS, createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
+import { BOX_SCAN_MIN_AREAS, createDuckDbQueryEngine, type DuckDbQueryEngine } from '../common/engine.js';
 
 const TIMESTAMPS = ['2010-01-01', '2013-06-01', '2016-01-01', '2019-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
 const FILTERS = ['building=*', 'highway=* or waterway=*', 'type:relation', 'natural=* or landuse=*', 'amenity=*'];

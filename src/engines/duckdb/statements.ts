@@ -11,7 +11,7 @@ import { isMaphistError, MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
 import { slicer, type Pause } from '../../core/yielding.js';
-import type { Statement } from './sql/statement.js';
+import type { Statement } from '../sql/statement.js';
 
 /**
  * A failure of DuckDB as a coded ENGINE_FAILURE; coded errors pass unchanged. The message stays

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
-import { createDuckDbExtractionEngine, type ExtractionEngine } from '../../../engines/duckdb/extraction.js';
+import { createDuckDbExtractionEngine, type ExtractionEngine } from '../../../engines/common/extraction.js';
 import { areaOf, lengthOf } from '../../../geometry/measures.js';
 import type { Geometry } from '../../../geometry/types.js';
 import type { ExtractedFeature } from '../../../query/extraction.js';

@@ -3,10 +3,10 @@
  * from compileSql (dictionary ids), areas and timestamps from sqlDouble / integers.
  */
 import type { BBox } from '../../../geometry/types.js';
-import { bboxIntersectsSql, sqlDouble, type SqlAreaPlan } from './area.js';
+import { bboxIntersectsSql, sqlDouble, type SqlAreaPlan } from '../../sql/area.js';
 import type { Measure } from '../../../query/model.js';
-import { statement, type Statement } from './statement.js';
-import { countBelowWithSql } from './time.js';
+import { statement, type Statement } from '../../sql/statement.js';
+import { countBelowWithSql } from '../../sql/time.js';
 
 export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'length', area: 'area', perimeter: 'perimeter' };
 

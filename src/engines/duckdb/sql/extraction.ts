@@ -3,10 +3,10 @@
  * integers, areas come from sqlDouble, filters from compileSql). The query and the batch plan are
  * src/query/extraction.ts.
  */
-import type { SqlAreaPlan } from './area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import { SAMPLE_PER_BATCH, type IdBatch } from '../../../query/extraction.js';
 import { PREVIOUS_CONTRIBUTION_CTE } from './aggregation.js';
-import { statement, type Statement } from './statement.js';
+import { statement, type Statement } from '../../sql/statement.js';
 
 /** The columns every snapshot and full-history extraction row has. */
 interface ExtractionRowBase {

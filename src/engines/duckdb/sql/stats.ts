@@ -10,11 +10,11 @@
  * (`boundaryGeometriesSql`) for the exact intersection test and, with clip, the measure.
  */
 import { OPEN_END } from '../../../store/schema.js';
-import type { SqlAreaPlan } from './area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import { rowidRangeSql } from './aggregation.js';
 import type { StatsMeasure } from '../../../query/stats.js';
-import { statement, type Statement } from './statement.js';
-import { countBelowWithSql } from './time.js';
+import { statement, type Statement } from '../../sql/statement.js';
+import { countBelowWithSql } from '../../sql/time.js';
 
 const MEASURE_COLUMN: Record<StatsMeasure, string> = { count: '1', length: 'length', area: 'area' };
 

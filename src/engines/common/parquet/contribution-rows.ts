@@ -6,7 +6,7 @@
  * Never clipped. `changeset_tags` are the tags of the state's changeset from the store's `changesets`
  * table (loaded from a changeset dump); an empty map when the store does not have that changeset.
  */
-import { checkAborted } from '../statements.js';
+import { checkAborted } from '../../duckdb/statements.js';
 import type { ContributionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
 import { clipOutcomes, outputGeometry } from './geometry-output.js';
 import {

@@ -8,8 +8,8 @@
  */
 import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
-import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
-import { valueIdSql } from './sql/groups.js';
+import { planAreaSql, type SqlAreaPlan } from '../sql/area.js';
+import { valueIdSql } from '../sql/groups.js';
 import {
   STATS_TYPE_GROUPS,
   type BinStatsQuery,
@@ -21,20 +21,20 @@ import {
   type StatsGrouping,
   type StatsMeasure,
 } from '../../query/stats.js';
-import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql, type RowGeometry } from './sql/stats.js';
+import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql, type RowGeometry } from '../duckdb/sql/stats.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import type { Store } from '../../store/open-store.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readRecords } from './statements.js';
+import { checkAborted, readRecords } from '../duckdb/statements.js';
 import { slicer } from '../../core/yielding.js';
-import type { Statement } from './sql/statement.js';
+import type { Statement } from '../sql/statement.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { v2ScopedFilterSql } from './scope.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from './sql/flavor.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from '../sql/flavor.js';
 
 /**
  * What the statistics engine asks of its database: the statements, written in its SQL, and how

@@ -7,22 +7,22 @@ import { decodeWkb, encodeWkb } from '../../geometry/wkb.js';
 import type { BBox, Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readAllRows, readColumns, readRecords, type Columns } from './statements.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from './sql/flavor.js';
-import type { RowGeometry } from './sql/stats.js';
-import { boundaryGeometriesSql } from './sql/stats.js';
+import { checkAborted, readAllRows, readColumns, readRecords, type Columns } from '../duckdb/statements.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from '../sql/flavor.js';
+import type { RowGeometry } from '../duckdb/sql/stats.js';
+import { boundaryGeometriesSql } from '../duckdb/sql/stats.js';
 import { withV1Scope } from './scope.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
-import { bboxIntersectsSql, planAreaSql as planSqlArea, type SqlAreaPlan } from './sql/area.js';
+import { bboxIntersectsSql, planAreaSql as planSqlArea, type SqlAreaPlan } from '../sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
-import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
+import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from '../duckdb/empty-geometry.js';
 import { classifyWith, comparedGeometry, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { contributionTypeLabels, finishGroups, labelsOfCodes, MAX_ELEMENT_GROUPS, type Grouping } from '../../query/groups.js';
 import { MaphistError } from '../../core/errors.js';
-import { groupCoder as sqlGroupCoder } from './sql/groups.js';
+import { groupCoder as sqlGroupCoder } from '../sql/groups.js';
 import type {
   AreaOfInterest,
   ContributionQuery,
@@ -42,8 +42,8 @@ import {
   snapshotSql,
   type GeometryByRowidRow,
   type SnapshotRow,
-} from './sql/aggregation.js';
-import type { Statement } from './sql/statement.js';
+} from '../duckdb/sql/aggregation.js';
+import type { Statement } from '../sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';

@@ -19,12 +19,12 @@ import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readRecords, streamRecords, type StreamOptions } from './statements.js';
+import { checkAborted, readRecords, streamRecords, type StreamOptions } from '../duckdb/statements.js';
 import { withV1Scope } from './scope.js';
-import { lazyChunkRecords } from './chunk-rows.js';
+import { lazyChunkRecords } from '../duckdb/chunk-rows.js';
 import { unionOfAreas } from '../../query/area-plan.js';
-import { planAreaSql, type SqlAreaPlan } from './sql/area.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from './sql/flavor.js';
+import { planAreaSql, type SqlAreaPlan } from '../sql/area.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from '../sql/flavor.js';
 import { classifyWith, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { outcomeOf, outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
@@ -53,8 +53,8 @@ import {
   type ContributionExtractionRow,
   type FullHistoryExtractionRow,
   type SnapshotExtractionRow,
-} from './sql/extraction.js';
-import type { Statement } from './sql/statement.js';
+} from '../duckdb/sql/extraction.js';
+import type { Statement } from '../sql/statement.js';
 
 /** The extraction engine over SQL: the contract (src/query/extraction.ts) and the dictionary it reads. */
 export interface DuckDbExtractionEngine extends ExtractionEngine {

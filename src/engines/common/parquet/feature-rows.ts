@@ -5,7 +5,7 @@
  * GeometryCollection (non-area relations are collections.parquet's), match the filter and meet
  * the area. Rows stream in table (spatial) order, unsorted.
  */
-import { checkAborted } from '../statements.js';
+import { checkAborted } from '../../duckdb/statements.js';
 import type { ExtractionRecord, FeaturesExtractionRequest } from '../../../query/v2-requests.js';
 import { clipOutcomes, outputGeometry } from './geometry-output.js';
 import {

@@ -16,7 +16,7 @@
  * Rows are ordered by relation id and member position (a sort bounded by the members of
  * non-area relations, a small part of any store), so a relation's members arrive together.
  */
-import { checkAborted } from '../statements.js';
+import { checkAborted } from '../../duckdb/statements.js';
 import type { CollectionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';

@@ -6,9 +6,9 @@
  * request to the next, and reading them from the geometry column dominates a request's cost.
  */
 import type { ByteBoundedLru } from '../../core/byte-lru.js';
-import type { Statement } from './sql/statement.js';
-import { boundaryGeometriesSql, type RowGeometry } from './sql/stats.js';
-import { checkAborted } from './statements.js';
+import type { Statement } from '../sql/statement.js';
+import { boundaryGeometriesSql, type RowGeometry } from '../duckdb/sql/stats.js';
+import { checkAborted } from '../duckdb/statements.js';
 import type { Pause } from '../../core/yielding.js';
 
 export async function representativeWkb(

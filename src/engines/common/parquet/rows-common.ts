@@ -6,7 +6,7 @@
  */
 import type { Filter } from '../../../filter/index.js';
 import type { TagSource } from '../../../filter/state.js';
-import type { SqlAreaPlan } from '../sql/area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import { OPEN_END } from '../../../store/schema.js';
 import type { BoundaryClipper } from '../boundary-clipper.js';
 import type { Pause } from '../../../core/yielding.js';

@@ -22,17 +22,17 @@ import type {
   FeaturesExtractionRequest,
   RecordExtraction,
 } from '../../../query/v2-requests.js';
-import { planAreaSql } from '../sql/area.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from '../sql/flavor.js';
+import { planAreaSql } from '../../sql/area.js';
+import { DUCKDB_FLAVOR, type SqlFlavor } from '../../sql/flavor.js';
 import { boundaryClipper, type BoundaryClipperOptions } from '../boundary-clipper.js';
 import type { Store } from '../../../store/open-store.js';
 import { dictionaryOf, type StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
-import { streamChunkRows } from '../chunk-rows.js';
+import { streamChunkRows } from '../../duckdb/chunk-rows.js';
 import { v2CollectionRelationSql } from '../scope.js';
 import { collectionRecords, collectionSql } from './collection-rows.js';
 import { contributionRecords, contributionSql } from './contribution-rows.js';
 import { featureRecords, featureSql } from './feature-rows.js';
-import { checkAborted } from '../statements.js';
+import { checkAborted } from '../../duckdb/statements.js';
 import type { RowContext } from './rows-common.js';
 
 /** A statement of an extraction: its SQL (a database may add what it needs to read the rows, as ClickHouse's column types). */
