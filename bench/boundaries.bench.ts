@@ -16,7 +16,7 @@ import { parseFilter } from '../src/filter/index.js';
 import { openStore } from '../src/store/open-store.js';
 import { importToTemp } from '../src/store/test-support.js';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
-import { createDuckDbQueryEngine } from '../src/engines/common/engine.js';
+import { createDuckDbQueryEngine } from '../src/engines/duckdb/engine.js';
 import type { AreaOfInterest, GroupedSeries } from '../src/query/model.js';
 import type { BBox, Position } from '../src/geometry/types.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';

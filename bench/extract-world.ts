@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { parseFilter } from '../src/filter/index.js';
 import { openStore } from '../src/store/open-store.js';
-import { createDuckDbExtractionEngine } from '../src/engines/common/extraction.js';
+import { createDuckDbExtractionEngine } from '../src/engines/duckdb/extraction.js';
 import { epoch } from '../src/store/test-support.js';
 import type { ExtractionKind } from '../src/query/extraction.js';
 import { machineDescription } from './support.js';

@@ -12,7 +12,7 @@ import { request as httpRequest } from 'node:http';
 import { createGunzip } from 'node:zlib';
 import { parseFilter } from '../src/filter/index.js';
 import { createDuckDbServer as createServer } from '../src/testing/server.js';
-import { createDuckDbExtractionEngine } from '../src/engines/common/extraction.js';
+import { createDuckDbExtractionEngine } from '../src/engines/duckdb/extraction.js';
 import { streamRows } from '../src/engines/duckdb/statements.js';
 import type { ExtractionQuery } from '../src/query/extraction.js';
 import { epoch, importToTemp } from '../src/store/test-support.js';

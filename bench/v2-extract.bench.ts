@@ -12,8 +12,8 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParquetExtraction } from '../src/testing/geoparquet.js';
-import { featureSql } from '../src/engines/common/parquet/feature-rows.js';
-import { duckDbExtractionSql } from '../src/engines/common/parquet/v2-extraction.js';
+import { featureSql } from '../src/engines/duckdb/sql/v2-extraction.js';
+import { duckDbExtractionSql } from '../src/engines/duckdb/parquet/v2-extraction.js';
 import { parseFilter } from '../src/filter/index.js';
 import { planAreaSql } from '../src/engines/sql/area.js';
 import type { AreaOfInterest } from '../src/query/model.js';

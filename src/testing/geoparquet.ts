@@ -6,7 +6,7 @@
 import type { Writable } from 'node:stream';
 import { GeoParquetStreamWriter, maphistMetadata } from '../api/v2/format/geoparquet/parquet-stream-writer.js';
 import { initZstd } from '../api/v2/format/geoparquet/zstd.js';
-import { createV2Extraction } from '../engines/common/parquet/v2-extraction.js';
+import { createV2Extraction } from '../engines/duckdb/parquet/v2-extraction.js';
 import type { ExtractionRequest } from '../query/v2-requests.js';
 import type { Store } from '../store/open-store.js';
 import type { StoreTagDictionary } from '../store/store-tag-dictionary.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createDuckDbExtractionEngine } from '../../engines/common/extraction.js';
+import { createDuckDbExtractionEngine } from '../../engines/duckdb/extraction.js';
 import type { ExtractedFeature, ExtractionEngine } from '../../query/extraction.js';
 import type { QueryEngine } from '../../query/model.js';
 import type { RecordExtraction } from '../../query/v2-requests.js';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
-import { createDuckDbQueryEngine } from '../../engines/common/engine.js';
+import { createDuckDbQueryEngine } from '../../engines/duckdb/engine.js';
 import type { QueryEngine } from '../../query/model.js';
 import { importToTemp, type ImportedDb } from '../../store/test-support.js';
 import { createDuckDbServer as createServer } from '../../testing/server.js';

@@ -11,7 +11,7 @@ import type { ByteBoundedLru } from '../../core/byte-lru.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { clipOutcome, type ClipOutcome } from './boundary-clip-task.js';
 import { POOL_MIN_BYTES, sharedGeometryPool, type GeometryPool } from './geometry-pool.js';
-import { checkAborted } from '../duckdb/statements.js';
+import { checkAborted } from './statements.js';
 
 export interface BoundaryClipper {
   /** The outcome of clipping each WKB, in order. */

@@ -1,24 +1,22 @@
 /**
- * The DuckDB query engine: runs the planner's SQL (src/query/plan.ts) over a store and finishes
+ * The version 1 aggregation engine over any SQL database: runs the planner's statements
+ * (src/query/plan.ts), written in the database's SQL (`AggregationSql`: DuckDB's in
+ * src/engines/duckdb/engine.ts, ClickHouse's in src/engines/clickhouse/engine.ts), and finishes
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
-import { compilePredicate, compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import { compilePredicate, type Filter } from '../../filter/index.js';
 import { decodeWkb, encodeWkb } from '../../geometry/wkb.js';
 import type { BBox, Geometry } from '../../geometry/types.js';
-import type { Store } from '../../store/open-store.js';
-import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readAllRows, readColumns, readRecords, type Columns } from '../duckdb/statements.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from '../sql/flavor.js';
-import type { RowGeometry } from '../duckdb/sql/stats.js';
-import { boundaryGeometriesSql } from '../duckdb/sql/stats.js';
-import { withV1Scope } from './scope.js';
+import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { checkAborted, type Columns } from './statements.js';
+import type { SqlFlavor } from '../sql/flavor.js';
+import type { RowGeometry } from '../sql/stats-rows.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
 import { bboxIntersectsSql, planAreaSql as planSqlArea, type SqlAreaPlan } from '../sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
-import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from '../duckdb/empty-geometry.js';
 import { classifyWith, comparedGeometry, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { contributionTypeLabels, finishGroups, labelsOfCodes, MAX_ELEMENT_GROUPS, type Grouping } from '../../query/groups.js';
 import { MaphistError } from '../../core/errors.js';
@@ -34,15 +32,17 @@ import type {
   RatioSeries,
   SnapshotQuery,
 } from '../../query/model.js';
-import {
-  contributionAggregateSql,
-  contributionListSql,
-  geometriesByRowidSql,
-  snapshotBoxesSql,
-  snapshotSql,
-  type GeometryByRowidRow,
-  type SnapshotRow,
-} from '../duckdb/sql/aggregation.js';
+import type {
+  ContributionAggregateParams,
+  ContributionAggregateRow,
+  ContributionListParams,
+  ContributionListRow,
+  GeometryByRowidRow,
+  SnapshotBoxesParams,
+  SnapshotBoxRow,
+  SnapshotParams,
+  SnapshotRow,
+} from '../sql/aggregation-rows.js';
 import type { Statement } from '../sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
@@ -86,9 +86,10 @@ import { slicer } from '../../core/yielding.js';
 /**
  * What the aggregation engine asks of its database: the statements, written in its SQL, and how
  * they run. The planning, the clipping and measuring of boundary rows, the classification of
- * contributions and the grouping are the same whatever answers the statements: DuckDB here
- * (`duckDbAggregationSql`), ClickHouse in src/engines/clickhouse/aggregation-sql.ts. Every
- * statement's rows have the same columns and meaning on both (sql/aggregation.ts describes them).
+ * contributions and the grouping are the same whatever answers the statements: DuckDB
+ * (src/engines/duckdb/engine.ts `duckDbAggregationSql`), ClickHouse (src/engines/clickhouse/engine.ts).
+ * Every statement's rows have the same columns and meaning on both (src/engines/sql/aggregation-rows.ts;
+ * DuckDB's statements, src/engines/duckdb/sql/aggregation.ts, describe them).
  */
 export interface AggregationSql {
   readonly flavor: SqlFlavor;
@@ -97,13 +98,13 @@ export interface AggregationSql {
   readonly contributionAlias: string;
   /** SQL: a version 1 filter, with the version 1 scope, on the rows of `alias`. */
   filterSql(filter: Filter, alias?: string): string;
-  /** The states without geometry (empty-geometry.ts), read whole. */
+  /** The states without geometry (src/engines/duckdb/empty-geometry.ts), read whole. */
   emptyGeometryStates(signal: AbortSignal | undefined): Promise<EmptyGeometryState[]>;
-  snapshot: typeof snapshotSql;
+  snapshot(p: SnapshotParams): Statement<SnapshotRow>;
   /** Many boxes in one scan, or null where the database has no cheap join for it (then a scan per box). */
-  snapshotBoxes: typeof snapshotBoxesSql | null;
-  contributionAggregate: typeof contributionAggregateSql;
-  contributionList: typeof contributionListSql;
+  snapshotBoxes: ((p: SnapshotBoxesParams) => Statement<SnapshotBoxRow>) | null;
+  contributionAggregate(p: ContributionAggregateParams): Statement<ContributionAggregateRow>;
+  contributionList(p: ContributionListParams): Statement<ContributionListRow>;
   /** The geometries of states by rowid (`geometriesByRowidSql`'s rows), run. */
   geometriesByRowid(rowids: readonly number[], intersectsSql: string, signal: AbortSignal | undefined): Promise<GeometryByRowidRow[]>;
   boundaryGeometries: (rowids: readonly number[]) => Statement<RowGeometry>;
@@ -113,28 +114,7 @@ export interface AggregationSql {
   columns<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<Columns<R>>;
 }
 
-/** The DuckDB statements over a store. */
-export async function duckDbAggregationSql(store: Store): Promise<AggregationSql> {
-  const dictionary = await dictionaryOf(store);
-  return {
-    flavor: DUCKDB_FLAVOR,
-    dictionary,
-    contributionAlias: 'st',
-    // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (scope.ts).
-    filterSql: (filter, alias) => withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary, tableAlias: alias }).sql, alias),
-    emptyGeometryStates: async (signal) => emptyGeometryStatesOf(await readAllRows(store, EMPTY_GEOMETRY_STATES_SQL, signal)),
-    snapshot: snapshotSql,
-    snapshotBoxes: snapshotBoxesSql,
-    contributionAggregate: contributionAggregateSql,
-    contributionList: contributionListSql,
-    geometriesByRowid: (rowids, intersectsSql, signal) => readRecords(store, geometriesByRowidSql(rowids, intersectsSql), signal),
-    boundaryGeometries: boundaryGeometriesSql,
-    records: (st, signal) => readRecords(store, st, signal),
-    columns: (st, signal) => readColumns(store, st, signal),
-  };
-}
-
-export interface DuckDbQueryEngine extends QueryEngine {
+export interface SqlQueryEngine extends QueryEngine {
   readonly dictionary: StoreTagDictionary;
   /** The SQL the last snapshot/contribution query ran (for debugging and the README's examples). */
   lastSql?: string;
@@ -142,7 +122,7 @@ export interface DuckDbQueryEngine extends QueryEngine {
   listContributions(q: ContributionQuery): Promise<Contribution[]>;
 }
 
-export interface DuckDbQueryEngineOptions {
+export interface SqlQueryEngineOptions {
   /** The WKB of boundary geometries remembered between requests (shared with the v2 engine by the server). */
   boundaryCache?: BoundaryCache;
   /**
@@ -155,12 +135,8 @@ export interface DuckDbQueryEngineOptions {
   poolMinGeometries?: number;
 }
 
-export async function createDuckDbQueryEngine(store: Store, options: DuckDbQueryEngineOptions = {}): Promise<DuckDbQueryEngine> {
-  return createSqlQueryEngine(await duckDbAggregationSql(store), options);
-}
-
 /** The aggregation engine over any database that writes the statements of `AggregationSql`. */
-export async function createSqlQueryEngine(db: AggregationSql, options: DuckDbQueryEngineOptions = {}): Promise<DuckDbQueryEngine> {
+export async function createSqlQueryEngine(db: AggregationSql, options: SqlQueryEngineOptions = {}): Promise<SqlQueryEngine> {
   const boundaryCache = options.boundaryCache ?? createBoundaryCache();
   const poolMinGeometries = options.poolMinGeometries ?? 64;
   const poolOf = () => options.geometryPool ?? sharedGeometryPool();
@@ -178,7 +154,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: DuckDbQu
   const planAreaSql = (area: AreaOfInterest, alias = '') => planSqlArea(area, alias, flavor);
   const groupCoder = (grouping: Grouping, d: StoreTagDictionary, cols?: { kv: string; mask: string }) => sqlGroupCoder(grouping, d, cols, flavor);
 
-  /** The states without geometry (empty-geometry.ts), read once, by the first query that needs them. */
+  /** The states without geometry (`AggregationSql.emptyGeometryStates`), read once, by the first query that needs them. */
   let emptyStates: Promise<EmptyGeometryState[]> | undefined;
   /**
    * `plan` with the rows without geometry that it places by their history's bbox for a query
@@ -787,7 +763,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: DuckDbQu
     return { groups: results[0].groups };
   }
 
-  const engine: DuckDbQueryEngine = {
+  const engine: SqlQueryEngine = {
     dictionary: dict,
     listContributions: (q) => contributionsIn(unionOfAreas(q.areas), q),
     aggregateSnapshots,

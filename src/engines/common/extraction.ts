@@ -1,30 +1,28 @@
 /**
- * The DuckDB extraction engine: streams the features of an extraction query (query/extraction.ts)
- * chunk by chunk from DuckDB (`connection.stream` + `fetchChunk`), never materialising the whole
+ * The version 1 extraction engine over any SQL database: streams the features of an extraction
+ * query (query/extraction.ts) batch by batch from the database, never materialising the whole
  * result in JavaScript. Boundary rows are clipped with the same kernel as the aggregations
  * (SqlAreaPlan.clip), so a feature is extracted exactly when the aggregations count it; the
  * geometries of a group of rows are clipped in one call, in the geometry pool when they are many or
  * large (boundary-clipper.ts), so that one large clip does not hold the event loop.
  *
- * The iterator pulls the next chunk only when the consumer asks for more (backpressure reaches
- * DuckDB). Ending the iteration early (return()) or aborting the signal interrupts the statement
- * and closes the connection.
+ * The iterator pulls the next group of rows only when the consumer asks for more (backpressure
+ * reaches the database). Ending the iteration early (return()) or aborting the signal stops the
+ * statement.
  *
  * The batching, clipping, version facts and classification are written over `ExtractionSql` (the
  * statements in a database's SQL and how they run), as the aggregation engine is over
- * `AggregationSql` (engine.ts): DuckDB's here, ClickHouse's in src/engines/clickhouse/extraction.ts.
+ * `AggregationSql` (engine.ts): DuckDB's in src/engines/duckdb/extraction.ts, ClickHouse's in
+ * src/engines/clickhouse/extraction.ts.
  */
-import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import type { Filter } from '../../filter/index.js';
 import { decodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
-import type { Store } from '../../store/open-store.js';
-import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readRecords, streamRecords, type StreamOptions } from '../duckdb/statements.js';
-import { withV1Scope } from './scope.js';
-import { lazyChunkRecords } from '../duckdb/chunk-rows.js';
+import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { checkAborted, type StreamOptions } from './statements.js';
 import { unionOfAreas } from '../../query/area-plan.js';
 import { planAreaSql, type SqlAreaPlan } from '../sql/area.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from '../sql/flavor.js';
+import type { SqlFlavor } from '../sql/flavor.js';
 import { classifyWith, type ContributionRow, type SideGeometry } from '../../query/contributions.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { outcomeOf, outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
@@ -39,33 +37,30 @@ import {
   type IdBatch,
   type TypeRows,
 } from '../../query/extraction.js';
-import {
-  batchSql,
-  candidatesWhere,
-  contributionElementsWhere,
-  contributionExtractionSql,
-  fullHistoryExtractionSql,
-  idCutsSql,
-  snapshotExtractionSql,
-  typeRowsSql,
-  versionStatesSql,
-  type CandidateRows,
-  type ContributionExtractionRow,
-  type FullHistoryExtractionRow,
-  type SnapshotExtractionRow,
-} from '../duckdb/sql/extraction.js';
+import type {
+  CandidateRows,
+  ContributionExtractionParams,
+  ContributionExtractionRow,
+  FullHistoryExtractionParams,
+  FullHistoryExtractionRow,
+  SnapshotExtractionParams,
+  SnapshotExtractionRow,
+  TypeRowsRow,
+  VersionStateRow,
+} from '../sql/extraction-rows.js';
 import type { Statement } from '../sql/statement.js';
 
 /** The extraction engine over SQL: the contract (src/query/extraction.ts) and the dictionary it reads. */
-export interface DuckDbExtractionEngine extends ExtractionEngine {
+export interface SqlExtractionEngine extends ExtractionEngine {
   readonly dictionary: StoreTagDictionary;
   /** The SQL an extraction query runs, all rows, not batched (bench/extract.bench.ts, debugging). */
   sqlOf(q: ExtractionQuery): string;
 }
 
 /**
- * What the extraction engine asks of its database: the statements of sql/extraction.ts, written in
- * its SQL (every statement's rows have the same columns and meaning), and how they run. The area's
+ * What the extraction engine asks of its database: the statements of src/engines/sql/extraction-rows.ts
+ * (DuckDB's in src/engines/duckdb/sql/extraction.ts describe them), written in its SQL (every
+ * statement's rows have the same columns and meaning), and how they run. The area's
  * tests are on the rows of `alias`, written in `flavor`; the conditions (`candidatesWhere`,
  * `contributionElementsWhere`, `batchSql`) and the filter name the same alias.
  */
@@ -76,15 +71,15 @@ export interface ExtractionSql {
   readonly alias: string;
   /** SQL: a version 1 filter, with the version 1 scope, on the rows of `alias`. */
   filterSql(filter: Filter): string;
-  snapshot: typeof snapshotExtractionSql;
-  fullHistory: typeof fullHistoryExtractionSql;
-  contributions: typeof contributionExtractionSql;
-  candidatesWhere: typeof candidatesWhere;
-  contributionElementsWhere: typeof contributionElementsWhere;
+  snapshot(p: SnapshotExtractionParams): Statement<SnapshotExtractionRow>;
+  fullHistory(p: FullHistoryExtractionParams): Statement<FullHistoryExtractionRow>;
+  contributions(p: ContributionExtractionParams): Statement<ContributionExtractionRow>;
+  candidatesWhere(p: CandidateRows): string;
+  contributionElementsWhere(p: { area: SqlAreaPlan; t2: number }): string;
   batchSql(b: IdBatch): string;
-  typeRows: typeof typeRowsSql;
-  idCuts: typeof idCutsSql;
-  versionStates: typeof versionStatesSql;
+  typeRows(where: string): Statement<TypeRowsRow>;
+  idCuts(p: { where: string; type: number; parts: number }): Statement<{ cuts: number[] }>;
+  versionStates(p: CandidateRows, batch: IdBatch): Statement<VersionStateRow>;
   /** Runs a small statement (batch plans, version facts), its rows as records; an abort stops it. */
   records<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]>;
   /**
@@ -95,30 +90,6 @@ export interface ExtractionSql {
   stream<R>(st: Statement<R>, options: StreamOptions): AsyncGenerator<Iterable<R>, void, undefined>;
   /** Whether the error of a statement that gave no row yet is the database's memory running out (its batch is then cut in two). */
   outOfMemory(e: Error): boolean;
-}
-
-/** The DuckDB statements over a store: the batches' sorts on the streaming instance (`spilling`), which spills them to disk. */
-export async function duckDbExtractionSql(store: Store, dictionary?: StoreTagDictionary): Promise<ExtractionSql> {
-  const d = await dictionaryOf(store, dictionary);
-  return {
-    flavor: DUCKDB_FLAVOR,
-    dictionary: d,
-    alias: 'st',
-    // The v1 scope comes with every filter: never-tagged nodes are extracted by no route (scope.ts).
-    filterSql: (filter) => withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary: d, tableAlias: 'st' }).sql, 'st'),
-    snapshot: snapshotExtractionSql,
-    fullHistory: fullHistoryExtractionSql,
-    contributions: contributionExtractionSql,
-    candidatesWhere,
-    contributionElementsWhere,
-    batchSql: (b) => batchSql(b),
-    typeRows: typeRowsSql,
-    idCuts: idCutsSql,
-    versionStates: versionStatesSql,
-    records: (st, signal) => readRecords(store, st, signal, true),
-    stream: (st, options) => streamRecords(store, st, options, lazyChunkRecords),
-    outOfMemory: (e) => /^Out of Memory Error/.test(e.message),
-  };
 }
 
 export type { ExtractionEngine } from '../../query/extraction.js';
@@ -169,16 +140,8 @@ interface Area {
   clipper: BoundaryClipper;
 }
 
-export async function createDuckDbExtractionEngine(
-  store: Store,
-  dictionary?: StoreTagDictionary,
-  options: ExtractionEngineOptions = {},
-): Promise<DuckDbExtractionEngine> {
-  return createSqlExtractionEngine(await duckDbExtractionSql(store, dictionary), options);
-}
-
 /** The extraction engine over any database that writes the statements of `ExtractionSql`. */
-export function createSqlExtractionEngine(db: ExtractionSql, options: ExtractionEngineOptions = {}): DuckDbExtractionEngine {
+export function createSqlExtractionEngine(db: ExtractionSql, options: ExtractionEngineOptions = {}): SqlExtractionEngine {
   const d = db.dictionary;
   const filterSql = (q: ExtractionQuery) => db.filterSql(q.filter);
   const {

@@ -1,12 +1,12 @@
 /**
- * The version 2 statistics engine over a DuckDB store (src/query/stats.ts is the contract,
+ * The version 2 statistics engine over any SQL database (src/query/stats.ts is the contract,
  * src/query/README.md "Version 2 statistics" the plan). Each statistic is one aggregating scan
- * (src/engines/duckdb/sql/stats.ts); the rows not surely inside the aoi come back one by one, and only
- * their geometries are fetched, each distinct one decoded and clipped once. The engine is written
- * over `StatsSql` (the statements and how they run), so that ClickHouse serves the same logic with
- * its own statements (src/engines/clickhouse/stats.ts), as the v1 aggregation engine does (engine.ts).
+ * (DuckDB's in src/engines/duckdb/sql/stats.ts); the rows not surely inside the aoi come back one by
+ * one, and only their geometries are fetched, each distinct one decoded and clipped once. The engine
+ * is written over `StatsSql` (the statements and how they run): DuckDB's in src/engines/duckdb/stats.ts,
+ * ClickHouse's in src/engines/clickhouse/stats.ts, as the v1 aggregation engine is (engine.ts).
  */
-import { compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
+import type { Filter } from '../../filter/index.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { planAreaSql, type SqlAreaPlan } from '../sql/area.js';
 import { valueIdSql } from '../sql/groups.js';
@@ -21,25 +21,33 @@ import {
   type StatsGrouping,
   type StatsMeasure,
 } from '../../query/stats.js';
-import { boundaryGeometriesSql, contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql, type RowGeometry } from '../duckdb/sql/stats.js';
+import type {
+  ContributionStatsParams,
+  ContributionStatsRow,
+  CurrentnessParams,
+  CurrentnessRow,
+  FeatureStatsParams,
+  FeatureStatsRow,
+  GeometryRunRow,
+  RowGeometry,
+} from '../sql/stats-rows.js';
 import { DiffSeries } from '../../query/time-plan.js';
-import type { Store } from '../../store/open-store.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { representativeWkb } from './representative-wkb.js';
-import { dictionaryOf, type StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { checkAborted, readRecords } from '../duckdb/statements.js';
+import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { checkAborted } from './statements.js';
 import { slicer } from '../../core/yielding.js';
 import type { Statement } from '../sql/statement.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import type { AreaOfInterest } from '../../query/model.js';
-import { v2ScopedFilterSql } from './scope.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from '../sql/flavor.js';
+import type { SqlFlavor } from '../sql/flavor.js';
 
 /**
  * What the statistics engine asks of its database: the statements, written in its SQL, and how
  * they run (as `AggregationSql` for version 1, engine.ts). Every statement's rows have the same
- * columns and meaning on every database (sql/stats.ts describes them); a row id (`b`, `r`) is the
+ * columns and meaning on every database (src/engines/sql/stats-rows.ts; DuckDB's statements,
+ * src/engines/duckdb/sql/stats.ts, describe them); a row id (`b`, `r`) is the
  * database's own key of a state (DuckDB's rowid, ClickHouse's `rid`).
  */
 export interface StatsSql {
@@ -47,34 +55,16 @@ export interface StatsSql {
   readonly dictionary: StoreTagDictionary;
   /** SQL: a version 2 filter, with the version 2 scope (scope.ts), over the state's tags or over them and the tags before it. */
   filterSql(filter: Filter, tags: 'current' | 'currentOrBefore'): string;
-  featureStats: typeof featureStatsSql;
-  contributionStats: typeof contributionStatsSql;
-  currentness: typeof currentnessSql;
-  geometryRuns: typeof geometryRunsSql;
+  featureStats(p: FeatureStatsParams): Statement<FeatureStatsRow>;
+  contributionStats(p: ContributionStatsParams): Statement<ContributionStatsRow>;
+  currentness(p: CurrentnessParams): Statement<CurrentnessRow>;
+  geometryRuns(elements: readonly (readonly [number, number])[]): Statement<GeometryRunRow>;
   boundaryGeometries: (rowids: readonly number[]) => Statement<RowGeometry>;
   /** Runs a statement, its rows as records; an abort stops it. */
   records<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]>;
 }
 
-/** The DuckDB statements over a store. */
-export async function duckDbStatsSql(store: Store, dictionary?: StoreTagDictionary): Promise<StatsSql> {
-  const d = await dictionaryOf(store, dictionary);
-  return {
-    flavor: DUCKDB_FLAVOR,
-    dictionary: d,
-    // The v2 scope comes with every filter (scope.ts): nodes, ways, multipolygon and boundary
-    // relations, none whose every version is untagged.
-    filterSql: (filter, tags) => v2ScopedFilterSql(filter, (scoped) => compileSql(scoped, { dialect: duckdbDialect, dictionary: d, tags }).sql),
-    featureStats: featureStatsSql,
-    contributionStats: contributionStatsSql,
-    currentness: currentnessSql,
-    geometryRuns: geometryRunsSql,
-    boundaryGeometries: boundaryGeometriesSql,
-    records: (st, signal) => readRecords(store, st, signal),
-  };
-}
-
-export interface DuckDbStatsEngine extends StatsEngine {
+export interface SqlStatsEngine extends StatsEngine {
   readonly dictionary: StoreTagDictionary;
   /** The SQL of the last statement run (debugging, README examples). */
   lastSql?: string;
@@ -87,7 +77,7 @@ export interface DuckDbStatsEngine extends StatsEngine {
  */
 type Exact = number | true | null;
 
-export interface DuckDbStatsEngineOptions {
+export interface SqlStatsEngineOptions {
   /**
    * Where boundary geometries are clipped when there are at least `poolMinGeometries` of them or
    * their WKB is large (default: the process's pool, geometry-pool.ts `worthPooling`), as in the v1 engine (engine.ts).
@@ -104,18 +94,8 @@ interface BoundaryRow {
   id: number;
 }
 
-/** `cache`: the boundary cache, shared with the v1 engine when the server makes both. */
-export async function createDuckDbStatsEngine(
-  store: Store,
-  dictionary?: StoreTagDictionary,
-  cache: BoundaryCache = createBoundaryCache(),
-  options: DuckDbStatsEngineOptions = {},
-): Promise<DuckDbStatsEngine> {
-  return createSqlStatsEngine(await duckDbStatsSql(store, dictionary), cache, options);
-}
-
 /** The statistics engine over any database that writes the statements of `StatsSql`. */
-export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = createBoundaryCache(), options: DuckDbStatsEngineOptions = {}): DuckDbStatsEngine {
+export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = createBoundaryCache(), options: SqlStatsEngineOptions = {}): SqlStatsEngine {
   const d = db.dictionary;
   const flavor = db.flavor;
   const poolMinGeometries = options.poolMinGeometries ?? 64;
@@ -366,7 +346,7 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
     return counters.result();
   }
 
-  const engine: DuckDbStatsEngine = {
+  const engine: SqlStatsEngine = {
     dictionary: d,
     features,
     contributors: async (q) => (await binned(q, true)).total,

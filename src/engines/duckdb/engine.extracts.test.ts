@@ -23,7 +23,7 @@ import {
   type ImportedDb,
   type SnapshotCounts,
 } from '../../store/test-support.js';
-import { createDuckDbQueryEngine, type DuckDbQueryEngine } from '../common/engine.js';
+import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
 for (const region of ['andorra', 'maldives']) {
   describe(`snapshot counts of ${region} (whole-world bbox) equal osmium's`, () => {

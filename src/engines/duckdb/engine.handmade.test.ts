@@ -12,7 +12,7 @@ import { clipToBBox } from '../../geometry/clip.js';
 import type { BBox, Polygon } from '../../geometry/types.js';
 import type { AreaOfInterest, ContributionType } from '../../query/model.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
-import { createDuckDbQueryEngine, type DuckDbQueryEngine } from '../common/engine.js';
+import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 import { inV1, typeCount } from '../../testing/handmade.js';
 
 const DIR = join(TEST_DATA, 'testcases', 'handmade');

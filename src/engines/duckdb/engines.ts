@@ -8,10 +8,10 @@ import type { Store } from '../../store/open-store.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { createBoundaryCache } from '../common/boundary-cache.js';
 import { createBoundaryRelationSource } from './boundary-relations.js';
-import { createDuckDbQueryEngine } from '../common/engine.js';
-import { createDuckDbExtractionEngine } from '../common/extraction.js';
-import { createV2Extraction } from '../common/parquet/v2-extraction.js';
-import { createDuckDbStatsEngine } from '../common/stats.js';
+import { createDuckDbQueryEngine } from './engine.js';
+import { createDuckDbExtractionEngine } from './extraction.js';
+import { createV2Extraction } from './parquet/v2-extraction.js';
+import { createDuckDbStatsEngine } from './stats.js';
 
 /** A trivial query on the store. */
 async function databaseAnswers(store: Store): Promise<boolean> {

@@ -6,7 +6,7 @@ import { openStore, type Store } from '../../store/open-store.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import type { ExtractedFeature, ExtractionQuery } from '../../query/extraction.js';
 import type { IdBatch } from '../../query/extraction.js';
-import { createDuckDbExtractionEngine } from '../common/extraction.js';
+import { createDuckDbExtractionEngine } from './extraction.js';
 
 let db: ImportedDb;
 let small: Store;

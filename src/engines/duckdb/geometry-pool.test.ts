@@ -14,9 +14,9 @@ import { parseFilter } from '../../filter/index.js';
 import type { Measure } from '../../query/model.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
-import { createDuckDbQueryEngine, type DuckDbQueryEngine } from '../common/engine.js';
+import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 import { createGeometryPool, POOL_MIN_BYTES, worthPooling, type GeometryPool } from '../common/geometry-pool.js';
-import { createDuckDbStatsEngine, type DuckDbStatsEngine } from '../common/stats.js';
+import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
 import { createBoundaryCache } from '../common/boundary-cache.js';
 import type { StatsMeasure } from '../../query/stats.js';
 import { encodeWkb } from '../../geometry/wkb.js';
@@ -24,8 +24,8 @@ import type { Geometry } from '../../geometry/types.js';
 import type { ExtractionQuery } from '../../query/extraction.js';
 import type { ContributionType } from '../../query/model.js';
 import type { ExtractionRequest } from '../../query/v2-requests.js';
-import { createDuckDbExtractionEngine } from '../common/extraction.js';
-import { createV2Extraction } from '../common/parquet/v2-extraction.js';
+import { createDuckDbExtractionEngine } from './extraction.js';
+import { createV2Extraction } from './parquet/v2-extraction.js';
 
 /** A record as text: bigints as decimals, bytes as hex. */
 const recordText = (r: unknown) =>

@@ -26,7 +26,7 @@ import {
   type ImportedDb,
 } from '../../store/test-support.js';
 import { rectArea } from './brute-force.js';
-import { createDuckDbStatsEngine, type DuckDbStatsEngine } from '../common/stats.js';
+import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
 
 /** The same selections as OSMIUM_COUNT_FILTERS, over the contributions view. */
 const VIEW_SQL: Record<string, string> = {

@@ -16,7 +16,7 @@ import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/tes
 import { loadAllRows, polyArea, rectArea, type BruteArea, type BruteRow } from './brute-force.js';
 import { bruteBins, bruteCurrentness, bruteFeatures } from './stats-brute-force.js';
 import { inV2, typeCount } from '../../testing/handmade.js';
-import { createDuckDbStatsEngine, type DuckDbStatsEngine } from '../common/stats.js';
+import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
 
 const DIR = join(TEST_DATA, 'testcases', 'handmade');
 const expected = JSON.parse(readFileSync(join(DIR, 'expected.json'), 'utf8'));

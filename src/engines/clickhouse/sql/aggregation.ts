@@ -20,9 +20,9 @@
  */
 import type { Measure } from '../../../query/model.js';
 import type { SqlAreaPlan } from '../../sql/area.js';
-import type { ContributionAggregateRow, ContributionListRow, GeometryByRowidRow, SnapshotRow } from '../../duckdb/sql/aggregation.js';
+import type { ContributionAggregateRow, ContributionListRow, GeometryByRowidRow, SnapshotRow } from '../../sql/aggregation-rows.js';
 import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
-import type { RowGeometry } from '../../duckdb/sql/stats.js';
+import type { RowGeometry } from '../../sql/stats-rows.js';
 import { countBelowWithSql } from '../../sql/time.js';
 import { chStatement, type ChStatement } from './statement.js';
 

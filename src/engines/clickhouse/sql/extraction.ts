@@ -24,7 +24,7 @@ import type {
   SnapshotExtractionRow,
   TypeRowsRow,
   VersionStateRow,
-} from '../../duckdb/sql/extraction.js';
+} from '../../sql/extraction-rows.js';
 import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
 import { candidatesSql, type ChTables } from './aggregation.js';
 import { chStatement, type ChStatement } from './statement.js';

@@ -18,7 +18,7 @@ import { OPEN_END } from '../../../store/schema.js';
 import type { StatsMeasure } from '../../../query/stats.js';
 import type { SqlAreaPlan } from '../../sql/area.js';
 import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
-import { V2_FEATURE_GEOMETRY_SQL, type ContributionStatsRow, type CurrentnessRow, type FeatureStatsRow, type GeometryRunRow } from '../../duckdb/sql/stats.js';
+import { V2_FEATURE_GEOMETRY_SQL, type ContributionStatsRow, type CurrentnessRow, type FeatureStatsRow, type GeometryRunRow } from '../../sql/stats-rows.js';
 import { countBelowWithSql } from '../../sql/time.js';
 import type { ChTables } from './aggregation.js';
 import { chStatement, type ChStatement } from './statement.js';

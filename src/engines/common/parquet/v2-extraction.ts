@@ -6,13 +6,14 @@
  * extraction pipeline. Closing the iterator or aborting `signal` interrupts the statement; the
  * iterator then rejects with the signal's reason.
  *
- * The statements and how they run are the database's (`ExtractionSql`: DuckDB's here,
- * `duckDbExtractionSql`; ClickHouse's in src/engines/clickhouse/parquet.ts); turning their rows into
- * records (clipping, the collections' gathering by relation) is the same for both
- * (`createSqlV2Extraction`), as for the version 1 aggregation (engine.ts `AggregationSql`).
+ * The statements and how they run are the database's (`ExtractionSql`: DuckDB's in
+ * src/engines/duckdb/parquet/v2-extraction.ts, ClickHouse's in src/engines/clickhouse/parquet.ts);
+ * turning their rows into records (clipping, the collections' gathering by relation) is the same
+ * for both (`createSqlV2Extraction`, here), as for the version 1 aggregation (../engine.ts
+ * `AggregationSql`).
  */
 import { slicer } from '../../../core/yielding.js';
-import { compileSql, duckdbDialect, type Filter } from '../../../filter/index.js';
+import type { Filter } from '../../../filter/index.js';
 import type { TagSource } from '../../../filter/state.js';
 import type {
   CollectionsExtractionRequest,
@@ -23,16 +24,13 @@ import type {
   RecordExtraction,
 } from '../../../query/v2-requests.js';
 import { planAreaSql } from '../../sql/area.js';
-import { DUCKDB_FLAVOR, type SqlFlavor } from '../../sql/flavor.js';
+import type { SqlFlavor } from '../../sql/flavor.js';
 import { boundaryClipper, type BoundaryClipperOptions } from '../boundary-clipper.js';
-import type { Store } from '../../../store/open-store.js';
-import { dictionaryOf, type StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
-import { streamChunkRows } from '../../duckdb/chunk-rows.js';
-import { v2CollectionRelationSql } from '../scope.js';
-import { collectionRecords, collectionSql } from './collection-rows.js';
-import { contributionRecords, contributionSql } from './contribution-rows.js';
-import { featureRecords, featureSql } from './feature-rows.js';
-import { checkAborted } from '../../duckdb/statements.js';
+import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
+import { collectionRecords } from './collection-rows.js';
+import { contributionRecords } from './contribution-rows.js';
+import { featureRecords } from './feature-rows.js';
+import { checkAborted } from '../statements.js';
 import type { RowContext } from './rows-common.js';
 
 /** A statement of an extraction: its SQL (a database may add what it needs to read the rows, as ClickHouse's column types). */
@@ -64,32 +62,6 @@ export interface ExtractionSql {
    * statement's order. Closing the iteration or aborting `signal` stops the statement.
    */
   rows(st: RowStatement, signal: AbortSignal | undefined): AsyncIterable<unknown[][]>;
-}
-
-/** The DuckDB statements over a store. */
-export async function duckDbExtractionSql(store: Store, dictionary?: StoreTagDictionary): Promise<ExtractionSql> {
-  const d = await dictionaryOf(store, dictionary);
-  const text = (sql: string): RowStatement => ({ text: sql });
-  return {
-    flavor: DUCKDB_FLAVOR,
-    dictionary: d,
-    alias: 'st',
-    filterSql: (filter, alias, tags = 'current') => compileSql(filter, { dialect: duckdbDialect, dictionary: d, tableAlias: alias, tags }).sql,
-    collectionRelationSql: (alias) => v2CollectionRelationSql(alias),
-    features: (ctx, request) => text(featureSql(ctx, request)),
-    contributions: (ctx, request) => text(contributionSql(ctx, request)),
-    collections: (ctx, request) => text(collectionSql(ctx, request)),
-    rows: (st, signal) => streamChunkRows(store, st.text, signal),
-  };
-}
-
-/** `clipper`: where a chunk's boundary rows are clipped (boundary-clipper.ts; tests set the thresholds). */
-export async function createV2Extraction(
-  store: Store,
-  dictionary?: StoreTagDictionary,
-  options: { clipper?: BoundaryClipperOptions } = {},
-): Promise<RecordExtraction> {
-  return createSqlV2Extraction(await duckDbExtractionSql(store, dictionary), options);
 }
 
 /** The record extraction over any database that writes the statements of `ExtractionSql`. */
