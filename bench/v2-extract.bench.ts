@@ -12,10 +12,10 @@ import { createWriteStream, existsSync, mkdtempSync, rmSync, statSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParquetExtraction } from '../src/testing/geoparquet.js';
-import { featureSql } from '../src/engines/duckdb/parquet/feature-rows.js';
+import { featureSql } from '../src/engines/duckdb/sql/v2-extraction.js';
 import { duckDbExtractionSql } from '../src/engines/duckdb/parquet/v2-extraction.js';
 import { parseFilter } from '../src/filter/index.js';
-import { planAreaSql } from '../src/engines/duckdb/sql/area.js';
+import { planAreaSql } from '../src/engines/sql/area.js';
 import type { AreaOfInterest } from '../src/query/model.js';
 import { importHistory } from '../src/store/import-history.js';
 import { openStore } from '../src/store/open-store.js';

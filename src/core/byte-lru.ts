@@ -1,6 +1,6 @@
 /**
  * A least-recently-used map bounded by an estimate of its bytes: the engines' boundary cache
- * (src/engines/duckdb/boundary-cache.ts) and the servers' answer cache (src/api/answer-cache.ts).
+ * (src/engines/common/boundary-cache.ts) and the servers' answer cache (src/api/answer-cache.ts).
  */
 export class ByteBoundedLru<K, V> {
   private readonly entries = new Map<K, { value: V; bytes: number }>();

@@ -11,7 +11,7 @@
  *   the non-full cells (4 lookups per row).
  *
  * The plan holds no SQL: each engine writes its own tests from it (DuckDB:
- * src/engines/duckdb/sql/area.ts).
+ * src/engines/sql/area.ts).
  */
 import polygonClipping from 'polygon-clipping';
 import { prepareArea } from '../geometry/clip-area.js';

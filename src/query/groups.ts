@@ -1,6 +1,6 @@
 /**
  * Grouping (pure): labels, and the documented output order. The group codes are computed by the
- * engine (src/engines/duckdb/sql/groups.ts).
+ * engine (src/engines/sql/groups.ts).
  *
  * Labels: `total`, `remainder`, `type:<node|way|relation>`, `tag:<value>`, `key:<index>`.
  * Order of groups in an answer:
@@ -45,7 +45,7 @@ export function contributionTypeLabels(c: { creation: boolean; deletion: boolean
 export const TYPE_NAMES = ['node', 'way', 'relation'] as const;
 const TWO32 = 4294967296;
 
-/** What a group code stands for (the engine computes the codes: src/engines/duckdb/sql/groups.ts). */
+/** What a group code stands for (the engine computes the codes: src/engines/sql/groups.ts). */
 export interface GroupLabels {
   labelsOf(code: number): string[];
 }
@@ -156,7 +156,7 @@ export function labelsOfCodes(grouping: Grouping, coder: GroupLabels, kind: 'cre
       return coder.labelsOf(after);
     case 'contributionType':
       // The code holds the tag-change (1) and geometry-change (2) flags of a change between two
-      // sides inside the area (src/engines/duckdb/sql/groups.ts); rows on the area's edge are
+      // sides inside the area (src/engines/sql/groups.ts); rows on the area's edge are
       // classified one by one (contributionTypeLabels).
       if (kind !== 'change') return [kind === 'creation' ? 'ct:creation' : 'ct:deletion'];
       return [...(after & 1 ? ['ct:tagChange'] : []), ...(after & 2 ? ['ct:geometryChange'] : [])];

@@ -6,7 +6,7 @@
  * street's nodes n6–n8 and the ring's nodes n9–n12 are bare way members; the outer way w12 of the
  * multipolygon r20 is untagged too (its tags are on the relation). Among the nodes only the bench
  * n5 ever had tags. expected.json counts the elements as osmium does (all of them); version 1 leaves
- * out the never-tagged nodes, version 2 every never-tagged element (src/engines/duckdb/scope.ts).
+ * out the never-tagged nodes, version 2 every never-tagged element (src/engines/common/scope.ts).
  */
 export const NEVER_TAGGED: ReadonlySet<string> = new Set(['n1', 'n2', 'n3', 'n4', 'n6', 'n7', 'n8', 'n9', 'n10', 'n11', 'n12', 'w12']);
 

@@ -113,6 +113,23 @@ it('the rules see the imports (the scan finds the server importing the API route
   assert.ok(ALL.some((i) => i.file === 'src/api/server.ts' && i.to === 'query'));
   assert.ok(ALL.some((i) => i.file === 'src/cli/commands/serve.ts' && i.to === 'engines'));
   assert.ok(ALL.some((i) => i.fromPath.startsWith('api/v2/') && i.toPath.startsWith('api/common/')));
+  assert.ok(ALL.some((i) => i.fromPath.startsWith('engines/clickhouse/') && i.toPath.startsWith('engines/common/')));
+});
+
+it('the engine-neutral engines (engines/common) and SQL builders (engines/sql) import no engine and no database driver', () => {
+  const neutral = (path: string) => path.startsWith('engines/common/') || path.startsWith('engines/sql/');
+  const drivers = ['@duckdb/node-api', 'chdb'];
+  assert.deepEqual(
+    violations((i) => neutral(i.fromPath) && (/^engines\/(duckdb|clickhouse)\//.test(i.toPath) || drivers.includes(i.to))),
+    [],
+  );
+});
+
+it('the ClickHouse engine imports of the DuckDB engine only its store export (the loader reads a DuckDB store)', () => {
+  assert.deepEqual(
+    violations((i) => i.fromPath.startsWith('engines/clickhouse/') && i.toPath.startsWith('engines/duckdb/') && i.toPath !== 'engines/duckdb/store-export.js'),
+    [],
+  );
 });
 
 it('the engine conformance suite is engine-neutral: it imports no engine and no database driver', () => {

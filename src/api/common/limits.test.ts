@@ -41,7 +41,7 @@ it('the filter limits are the filter language’s own; every code is a 4xx in bo
     assert.ok(l.code in ERROR_CATALOG, name);
     for (const status of [V1_ERROR_STATUS[l.code], V2_ERROR_STATUS[l.code]]) assert.ok(status >= 400 && status < 500, `${name}: ${status}`);
   }
-  // The engine groups by at most 62 keys (engines/duckdb/sql/groups.ts).
+  // The engine groups by at most 62 keys (engines/sql/groups.ts).
   assert.ok(LIMITS.groupByKeys.v1 <= 62);
 });
 

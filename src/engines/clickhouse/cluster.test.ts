@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { storeExport } from '../duckdb/store-export.js';
 import { readRecords } from '../duckdb/statements.js';
-import { statement } from '../duckdb/sql/statement.js';
+import { statement } from '../sql/statement.js';
 import fc from 'fast-check';
 import { clickhouseDialect, compileSql, duckdbDialect, type Filter } from '../../filter/index.js';
 import { treeArb } from '../../filter/testing/arbitraries.js';

@@ -1,5 +1,5 @@
 /**
- * The ClickHouse engine (issue 19): the aggregation engine of src/engines/duckdb/engine.ts
+ * The ClickHouse engine (issue 19): the aggregation engine of src/engines/common/engine.ts
  * (`createSqlQueryEngine`: planning, boundary clipping and measuring in TypeScript, contribution
  * classification, grouping) over the ClickHouse statements of sql/aggregation.ts, read as RowBinary
  * from a `ClickHouseConnection` (a cluster's entry node over HTTP, or chDB). Measures are the
@@ -10,12 +10,12 @@ import { MaphistError } from '../../core/errors.js';
 import { clickhouseDialect, compileSql } from '../../filter/index.js';
 import type { EmptyGeometryState } from '../../query/empty-placement.js';
 import { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { createSqlQueryEngine, type AggregationSql, type DuckDbQueryEngine, type DuckDbQueryEngineOptions } from '../duckdb/engine.js';
-import { emptyGeometryStatesOf } from '../duckdb/empty-geometry.js';
-import { withV1Scope } from '../duckdb/scope.js';
-import type { Statement } from '../duckdb/sql/statement.js';
-import { CLICKHOUSE_FLAVOR } from '../duckdb/sql/flavor.js';
-import type { Columns } from '../duckdb/statements.js';
+import { createSqlQueryEngine, type AggregationSql, type SqlQueryEngine, type SqlQueryEngineOptions } from '../common/engine.js';
+import { emptyGeometryStatesOf } from '../common/empty-geometry.js';
+import { withV1Scope } from '../common/scope.js';
+import type { Statement } from '../sql/statement.js';
+import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
+import type { Columns } from '../common/statements.js';
 import type { ClickHouseConnection } from './connection.js';
 import { RowBinaryReader } from './row-binary.js';
 import { isPlainName } from './schema.js';
@@ -118,6 +118,6 @@ export async function clickHouseAggregationSql(store: ClickHouseStore, dictionar
 }
 
 /** The version 1 aggregation engine on ClickHouse. */
-export async function createClickHouseQueryEngine(store: ClickHouseStore, options: DuckDbQueryEngineOptions = {}): Promise<DuckDbQueryEngine> {
+export async function createClickHouseQueryEngine(store: ClickHouseStore, options: SqlQueryEngineOptions = {}): Promise<SqlQueryEngine> {
   return createSqlQueryEngine(await clickHouseAggregationSql(store), options);
 }

@@ -1,6 +1,6 @@
 /**
  * Version 1 extraction on ClickHouse (issue 19): the extraction engine of
- * src/engines/duckdb/extraction.ts (`createSqlExtractionEngine`: id batches, boundary clipping in
+ * src/engines/common/extraction.ts (`createSqlExtractionEngine`: id batches, boundary clipping in
  * TypeScript, version facts, contribution classification) over the ClickHouse statements of
  * sql/extraction.ts, read as RowBinary from a `ClickHouseConnection`.
  *
@@ -11,9 +11,9 @@
  */
 import { clickhouseDialect, compileSql } from '../../filter/index.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { createSqlExtractionEngine, type DuckDbExtractionEngine, type ExtractionEngineOptions, type ExtractionSql } from '../duckdb/extraction.js';
-import { withV1Scope } from '../duckdb/scope.js';
-import { CLICKHOUSE_FLAVOR } from '../duckdb/sql/flavor.js';
+import { createSqlExtractionEngine, type SqlExtractionEngine, type ExtractionEngineOptions, type ExtractionSql } from '../common/extraction.js';
+import { withV1Scope } from '../common/scope.js';
+import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
 import { chDictionary, readChRecords, type ClickHouseStore } from './engine.js';
 import {
   batchSql,
@@ -61,6 +61,6 @@ export async function createClickHouseExtractionEngine(
   store: ClickHouseStore,
   dictionary?: StoreTagDictionary,
   options: ExtractionEngineOptions = {},
-): Promise<DuckDbExtractionEngine> {
+): Promise<SqlExtractionEngine> {
   return createSqlExtractionEngine(await clickHouseExtractionSql(store, dictionary), options);
 }

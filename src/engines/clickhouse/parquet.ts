@@ -1,6 +1,6 @@
 /**
  * Version 2 extraction on ClickHouse (issue 19): the record extraction of
- * src/engines/duckdb/parquet/v2-extraction.ts (`createSqlV2Extraction`: the rows turned into records,
+ * src/engines/common/parquet/v2-extraction.ts (`createSqlV2Extraction`: the rows turned into records,
  * boundary rows clipped in TypeScript, the collections gathered by relation) over the ClickHouse
  * statements of sql/parquet.ts. The API writes the records as GeoParquet, as for DuckDB.
  *
@@ -13,11 +13,11 @@ import { MaphistError } from '../../core/errors.js';
 import { clickhouseDialect, compileSql } from '../../filter/index.js';
 import type { RecordExtraction } from '../../query/v2-requests.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import type { BoundaryClipperOptions } from '../duckdb/boundary-clipper.js';
-import { createSqlV2Extraction, type ExtractionSql } from '../duckdb/parquet/v2-extraction.js';
-import { v2CollectionRelationSql } from '../duckdb/scope.js';
-import { CLICKHOUSE_FLAVOR } from '../duckdb/sql/flavor.js';
-import { checkAborted } from '../duckdb/statements.js';
+import type { BoundaryClipperOptions } from '../common/boundary-clipper.js';
+import { createSqlV2Extraction, type ExtractionSql } from '../common/parquet/v2-extraction.js';
+import { v2CollectionRelationSql } from '../common/scope.js';
+import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
+import { checkAborted } from '../common/statements.js';
 import { chDictionary, type ClickHouseStore } from './engine.js';
 import { RowBinaryReader } from './row-binary.js';
 import { collectionSql, contributionSql, featureSql, isChRowStatement, TYPE_TAG_SQL, type ChParquetTables, type ChRowStatement } from './sql/parquet.js';

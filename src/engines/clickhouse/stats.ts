@@ -1,16 +1,16 @@
 /**
- * The version 2 statistics engine on ClickHouse (issue 19): the DuckDB engine's logic
- * (src/engines/duckdb/stats.ts `createSqlStatsEngine`: the scans' sure rows summed, the boundary
+ * The version 2 statistics engine on ClickHouse (issue 19): the common engine's logic
+ * (src/engines/common/stats.ts `createSqlStatsEngine`: the scans' sure rows summed, the boundary
  * rows decided by the exact test in TypeScript, one geometry per run) over the ClickHouse
  * statements of sql/stats.ts, read as RowBinary. Measures are the store's precomputed values or the
  * kernel's on clipped geometry, never ClickHouse's geometry functions.
  */
 import { clickhouseDialect, compileSql } from '../../filter/index.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { createBoundaryCache, type BoundaryCache } from '../duckdb/boundary-cache.js';
-import { v2ScopedFilterSql } from '../duckdb/scope.js';
-import { CLICKHOUSE_FLAVOR } from '../duckdb/sql/flavor.js';
-import { createSqlStatsEngine, type DuckDbStatsEngine, type DuckDbStatsEngineOptions, type StatsSql } from '../duckdb/stats.js';
+import { createBoundaryCache, type BoundaryCache } from '../common/boundary-cache.js';
+import { v2ScopedFilterSql } from '../common/scope.js';
+import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
+import { createSqlStatsEngine, type SqlStatsEngine, type SqlStatsEngineOptions, type StatsSql } from '../common/stats.js';
 import { chDictionary, readChRecords, type ClickHouseStore } from './engine.js';
 import { boundaryGeometriesSql } from './sql/aggregation.js';
 import { contributionStatsSql, currentnessSql, featureStatsSql, geometryRunsSql } from './sql/stats.js';
@@ -41,7 +41,7 @@ export async function createClickHouseStatsEngine(
   store: ClickHouseStore,
   dictionary?: StoreTagDictionary,
   cache: BoundaryCache = createBoundaryCache(),
-  options: DuckDbStatsEngineOptions = {},
-): Promise<DuckDbStatsEngine> {
+  options: SqlStatsEngineOptions = {},
+): Promise<SqlStatsEngine> {
   return createSqlStatsEngine(await clickHouseStatsSql(store, dictionary), cache, options);
 }

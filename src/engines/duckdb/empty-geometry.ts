@@ -19,10 +19,10 @@
  * statement (src/query/plan.ts) reads their row group only. The 4-country benchmark file: 950
  * states listed (1,801 rows without bbox, deleted ones included), 0.9–1.2 s to read on a machine
  * loaded far beyond its two cores.
+ *
+ * This file is DuckDB's statement; its rows become `EmptyGeometryState`s in
+ * src/engines/common/empty-geometry.ts (`emptyGeometryStatesOf`), whatever database wrote them.
  */
-import type { FilterableState, FilterGeometryType } from '../../filter/index.js';
-import type { EmptyGeometryState } from '../../query/empty-placement.js';
-
 export const EMPTY_GEOMETRY_STATES_SQL = `WITH ev AS (
   SELECT rowid AS rid, * FROM states WHERE NOT deleted AND xmin IS NULL AND type > 0
 ),
@@ -54,91 +54,3 @@ SELECT ev.rid::DOUBLE AS rowid, ev.type::INTEGER AS type, ev.id::DOUBLE AS id, e
 FROM ev JOIN hb ON hb.type = ev.type AND hb.id = ev.id
 LEFT JOIN withm ON ev.type = 2 AND withm.id = ev.id AND withm.version = ev.version
 ORDER BY ev.rid`;
-
-/** Store geometry type codes (src/core/geometry-type-code.ts) as the filter names them; 0: none. */
-const GEOMETRY_NAMES: (FilterGeometryType | null)[] = [
-  null,
-  'Point',
-  'LineString',
-  'Polygon',
-  'MultiPoint',
-  'MultiLineString',
-  'MultiPolygon',
-  'GeometryCollection',
-];
-const OSM_TYPES = ['node', 'way', 'relation'] as const;
-
-type Row = [
-  number,
-  number,
-  number,
-  number,
-  boolean,
-  number,
-  number,
-  number,
-  number,
-  number,
-  string[],
-  string[],
-  string[],
-  string[],
-  number,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
-];
-
-export function emptyGeometryStatesOf(rows: unknown[][]): EmptyGeometryState[] {
-  const flat = (k: string[], v: string[]) => k.flatMap((key, i) => [key, v[i]]);
-  return (rows as Row[]).map(
-    ([
-      rowid,
-      type,
-      id,
-      version,
-      members,
-      x0,
-      y0,
-      x1,
-      y1,
-      changeset,
-      k,
-      v,
-      kb,
-      vb,
-      geometryType,
-      area,
-      length,
-      perimeter,
-      vertices,
-      outers,
-      inners,
-      roundness,
-      squareness,
-    ]) => {
-      const state: FilterableState = {
-        type: OSM_TYPES[type],
-        id,
-        changeset,
-        tags: flat(k, v),
-        tagsBefore: flat(kb, vb),
-        geometryType: GEOMETRY_NAMES[geometryType] ?? null,
-        area,
-        length,
-        perimeter,
-        vertices,
-        outers,
-        inners,
-        roundness,
-        squareness,
-      };
-      return { rowid, type, id, version, members, historyBBox: [x0, y0, x1, y1], state };
-    },
-  );
-}

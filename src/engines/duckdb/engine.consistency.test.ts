@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import polygonClipping from 'polygon-clipping';
 import { compilePredicate, parseFilter } from '../../filter/index.js';
 import { placedRowids } from '../../query/empty-placement.js';
-import { EMPTY_GEOMETRY_STATES_SQL, emptyGeometryStatesOf } from './empty-geometry.js';
+import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
+import { emptyGeometryStatesOf } from '../common/empty-geometry.js';
 import { readAllRows } from './statements.js';
 import type { BBox, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { ContributionType, Measure } from '../../query/model.js';
@@ -27,7 +28,8 @@ import {
   rng,
   type BruteRow,
 } from './brute-force.js';
-import { BOX_SCAN_MIN_AREAS, createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
+import { BOX_SCAN_MIN_AREAS } from '../common/engine.js';
+import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 
 const TIMESTAMPS = ['2010-01-01', '2013-06-01', '2016-01-01', '2019-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
 const FILTERS = ['building=*', 'highway=* or waterway=*', 'type:relation', 'natural=* or landuse=*', 'amenity=*'];

@@ -6,7 +6,7 @@
 import type { Engines } from '../../query/engines.js';
 import type { Store } from '../../store/open-store.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
-import { createBoundaryCache } from './boundary-cache.js';
+import { createBoundaryCache } from '../common/boundary-cache.js';
 import { createBoundaryRelationSource } from './boundary-relations.js';
 import { createDuckDbQueryEngine } from './engine.js';
 import { createDuckDbExtractionEngine } from './extraction.js';

@@ -5,7 +5,7 @@ import type { Store } from '../../store/open-store.js';
 import { setImmediate as immediate } from 'node:timers/promises';
 import type { Pause } from '../../core/yielding.js';
 import { readColumns, readRecords, streamRows } from './statements.js';
-import { statement } from './sql/statement.js';
+import { statement } from '../sql/statement.js';
 
 /** A store whose connections all go to one small in-memory instance (only what streamRows uses). */
 async function smallStore(): Promise<{ store: Store; usedBytes: () => Promise<number>; close: () => void }> {

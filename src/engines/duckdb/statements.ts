@@ -11,7 +11,8 @@ import { isMaphistError, MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
 import { slicer, type Pause } from '../../core/yielding.js';
-import type { Statement } from './sql/statement.js';
+import type { Statement } from '../sql/statement.js';
+import { checkAborted, type Columns, type StreamOptions } from '../common/statements.js';
 
 /**
  * A failure of DuckDB as a coded ENGINE_FAILURE; coded errors pass unchanged. The message stays
@@ -28,11 +29,6 @@ async function connect(store: Store, spilling: boolean | undefined): Promise<Duc
   } catch (e) {
     throw engineFailure(e);
   }
-}
-
-/** Throws the signal's reason when it is aborted. */
-export function checkAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
 }
 
 /**
@@ -111,9 +107,6 @@ export async function readRecords<R>(store: Store, st: Statement<R>, signal: Abo
   return records as R[];
 }
 
-/** A result as one array per named column (`columns.k[i]` is row i's k): no object per row. */
-export type Columns<R> = { readonly [K in keyof R]: R[K][] } & { readonly rowCount: number };
-
 /**
  * Runs a statement and returns its result by column name, one array per column: for results of
  * many rows, where building a record per row would cost. Same column check as `readRecords`.
@@ -159,16 +152,6 @@ export function streamRecords<R, C>(
     }
     return convert(chunk, st.columns);
   });
-}
-
-export interface StreamOptions {
-  signal?: AbortSignal;
-  /**
-   * Run on the store's streaming instance, whose small memory limit makes a big ORDER BY spill to
-   * disk (the server's memory stays flat); only for statements whose operators can spill (sorts,
-   * hash joins) — window functions cannot, so they run on the main instance.
-   */
-  spilling?: boolean;
 }
 
 const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConverter) as unknown[][];

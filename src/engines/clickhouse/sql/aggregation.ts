@@ -19,11 +19,11 @@
  * - every result column is cast to the type its reader declares (RowBinary, `ChStatement`).
  */
 import type { Measure } from '../../../query/model.js';
-import type { SqlAreaPlan } from '../../duckdb/sql/area.js';
-import type { ContributionAggregateRow, ContributionListRow, GeometryByRowidRow, SnapshotRow } from '../../duckdb/sql/aggregation.js';
-import { CLICKHOUSE_FLAVOR } from '../../duckdb/sql/flavor.js';
-import type { RowGeometry } from '../../duckdb/sql/stats.js';
-import { countBelowWithSql } from '../../duckdb/sql/time.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
+import type { ContributionAggregateRow, ContributionListRow, GeometryByRowidRow, SnapshotRow } from '../../sql/aggregation-rows.js';
+import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
+import type { RowGeometry } from '../../sql/stats-rows.js';
+import { countBelowWithSql } from '../../sql/time.js';
 import { chStatement, type ChStatement } from './statement.js';
 
 /** The tables a statement reads: the scan's (a cluster's Distributed table), and each shard's own. */

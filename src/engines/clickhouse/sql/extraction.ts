@@ -16,7 +16,7 @@
  *   renamed outside (`f(x) AS x` would refer to itself), every one cast to its declared read type.
  */
 import type { IdBatch } from '../../../query/extraction.js';
-import type { SqlAreaPlan } from '../../duckdb/sql/area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import type {
   CandidateRows,
   ContributionExtractionRow,
@@ -24,8 +24,8 @@ import type {
   SnapshotExtractionRow,
   TypeRowsRow,
   VersionStateRow,
-} from '../../duckdb/sql/extraction.js';
-import { CLICKHOUSE_FLAVOR } from '../../duckdb/sql/flavor.js';
+} from '../../sql/extraction-rows.js';
+import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
 import { candidatesSql, type ChTables } from './aggregation.js';
 import { chStatement, type ChStatement } from './statement.js';
 

@@ -29,8 +29,8 @@ import {
   STATE_COLUMNS,
   type RowContext,
   type StateColumn,
-} from '../../duckdb/parquet/rows-common.js';
-import type { RowStatement } from '../../duckdb/parquet/v2-extraction.js';
+} from '../../common/parquet/rows-common.js';
+import type { RowStatement } from '../../common/parquet/v2-extraction.js';
 import type { ChReadType } from '../row-binary.js';
 import type { ChTables } from './aggregation.js';
 

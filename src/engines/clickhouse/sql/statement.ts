@@ -4,7 +4,7 @@
  * reports against the declared ones (`RowBinaryWithNamesAndTypes`), as the DuckDB engine checks its
  * statements' columns.
  */
-import type { Statement } from '../../duckdb/sql/statement.js';
+import type { Statement } from '../../sql/statement.js';
 import type { ChReadType } from '../row-binary.js';
 
 export interface ChStatement<R> extends Statement<R> {

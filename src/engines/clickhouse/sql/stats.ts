@@ -16,10 +16,10 @@
  */
 import { OPEN_END } from '../../../store/schema.js';
 import type { StatsMeasure } from '../../../query/stats.js';
-import type { SqlAreaPlan } from '../../duckdb/sql/area.js';
-import { CLICKHOUSE_FLAVOR } from '../../duckdb/sql/flavor.js';
-import { V2_FEATURE_GEOMETRY_SQL, type ContributionStatsRow, type CurrentnessRow, type FeatureStatsRow, type GeometryRunRow } from '../../duckdb/sql/stats.js';
-import { countBelowWithSql } from '../../duckdb/sql/time.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
+import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
+import { V2_FEATURE_GEOMETRY_SQL, type ContributionStatsRow, type CurrentnessRow, type FeatureStatsRow, type GeometryRunRow } from '../../sql/stats-rows.js';
+import { countBelowWithSql } from '../../sql/time.js';
 import type { ChTables } from './aggregation.js';
 import { chStatement, type ChStatement } from './statement.js';
 

@@ -1,12 +1,23 @@
 /**
- * The SQL shapes (pure: text only, no I/O). Every literal is a validated number: filter SQL comes
+ * The SQL shapes in DuckDB's SQL (pure: text only, no I/O); their rows and parameters, the same on
+ * every database, are src/engines/sql/aggregation-rows.ts. Every literal is a validated number: filter SQL comes
  * from compileSql (dictionary ids), areas and timestamps from sqlDouble / integers.
  */
-import type { BBox } from '../../../geometry/types.js';
-import { bboxIntersectsSql, sqlDouble, type SqlAreaPlan } from './area.js';
+import { bboxIntersectsSql, sqlDouble, type SqlAreaPlan } from '../../sql/area.js';
 import type { Measure } from '../../../query/model.js';
-import { statement, type Statement } from './statement.js';
-import { countBelowWithSql } from './time.js';
+import { statement, type Statement } from '../../sql/statement.js';
+import { countBelowWithSql } from '../../sql/time.js';
+import type {
+  ContributionAggregateParams,
+  ContributionAggregateRow,
+  ContributionListParams,
+  ContributionListRow,
+  GeometryByRowidRow,
+  SnapshotBoxesParams,
+  SnapshotBoxRow,
+  SnapshotParams,
+  SnapshotRow,
+} from '../../sql/aggregation-rows.js';
 
 export const MEASURE_COLUMN: Record<Measure, string> = { count: '1', length: 'length', area: 'area', perimeter: 'perimeter' };
 
@@ -29,16 +40,6 @@ function placedRows(area: SqlAreaPlan): { withSql: string; test: (col: string) =
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
   const test = (col: string) => `(${col} BETWEEN ${rowids[0]} AND ${rowids[rowids.length - 1]} AND ${col} IN (${rowids.join(', ')}))`;
   return { withSql: `${PLACED_CTE} AS MATERIALIZED (SELECT *, rowid AS rid FROM states WHERE ${test('rowid')})`, test };
-}
-
-/** A snapshot scan row: alive at the timestamps [f, e), group code g, summed measure v over n rows; b -1 (interior, summed) or the rowid of a boundary row. */
-export interface SnapshotRow {
-  f: number;
-  e: number;
-  g: number;
-  v: number;
-  n: number;
-  b: number;
 }
 
 const SNAPSHOT_COLUMNS = ['f', 'e', 'g', 'v', 'n', 'b'] as const satisfies readonly (keyof SnapshotRow)[];
@@ -64,13 +65,7 @@ function liveSql(ts: readonly number[]): string {
   return `NOT deleted AND valid_from <= ${ts[ts.length - 1]} AND valid_to > ${ts[0]}`;
 }
 
-export function snapshotSql(p: {
-  area: SqlAreaPlan;
-  timestamps: readonly number[];
-  filterSql: string;
-  codeSql: string;
-  measure: Measure;
-}): Statement<SnapshotRow> {
+export function snapshotSql(p: SnapshotParams): Statement<SnapshotRow> {
   const ts = p.timestamps;
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
   const e = countBelowWithSql('valid_to', ts, 'ts_to');
@@ -105,11 +100,6 @@ GROUP BY f, e, g, b`,
   );
 }
 
-/** A row of `snapshotBoxesSql`: a `SnapshotRow` of the box `a` (its index in the list). */
-export interface SnapshotBoxRow extends SnapshotRow {
-  a: number;
-}
-
 /**
  * Snapshots over many boxes in one scan (issue 21: `groupBy/boundary` with thousands of boxes ran
  * one scan per box). The boxes are a table joined to the matching states by bbox overlap (DuckDB
@@ -119,16 +109,7 @@ export interface SnapshotBoxRow extends SnapshotRow {
  * areas that are their bbox (no grid, not the whole world): a polygon's interior test is its own
  * grid, which does not fit one join.
  */
-export function snapshotBoxesSql(p: {
-  boxes: readonly BBox[];
-  /** The bbox of all the boxes: its test bounds the scan. */
-  bounds: BBox;
-  placed: readonly (readonly [number, number])[];
-  timestamps: readonly number[];
-  filterSql: string;
-  codeSql: string;
-  measure: Measure;
-}): Statement<SnapshotBoxRow> {
+export function snapshotBoxesSql(p: SnapshotBoxesParams): Statement<SnapshotBoxRow> {
   const ts = p.timestamps;
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
   const e = countBelowWithSql('valid_to', ts, 'ts_to');
@@ -241,35 +222,6 @@ c AS (
  */
 const NEEDS_NO_GEOMETRY = '(interior AND coalesce(p_interior, TRUE) AND NOT geometry_change)';
 
-/**
- * A row of `contributionListSql`: a contribution candidate's facts and its previous kept state's
- * (p_*: NULL when it has none), the columns `classifyWith` reads.
- */
-export interface ContributionListRow {
-  type: number;
-  id: number;
-  valid_from: number;
-  user_id: number;
-  tags: number[];
-  tags_before: number[];
-  deleted: boolean;
-  m: boolean;
-  hit: boolean;
-  interior: boolean;
-  p_deleted: boolean | null;
-  p_m: boolean | null;
-  p_hit: boolean | null;
-  p_interior: boolean | null;
-  tag_change: boolean;
-  geometry_change: boolean;
-  /** The rowids of the states whose geometries are needed (NULL: that side's is not). */
-  g_rid: number | null;
-  p_rid: number | null;
-  /** The geometry runs of the state and of its predecessor. */
-  run: number;
-  p_run: number;
-}
-
 const CONTRIBUTION_LIST_COLUMNS = [
   'type',
   'id',
@@ -302,7 +254,7 @@ const CONTRIBUTION_LIST_COLUMNS = [
  * representative per run (`boundaryGeometriesSql`, through the boundary cache). (contributions/
  * latest/count does not use the list: it aggregates like the counts, `latest`.)
  */
-export function contributionListSql(p: { area: SqlAreaPlan; timestamps: readonly number[]; filterSql: string }): Statement<ContributionListRow> {
+export function contributionListSql(p: ContributionListParams): Statement<ContributionListRow> {
   return statement(
     `${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
@@ -325,37 +277,6 @@ function passesTypesSql(types: readonly string[] | undefined): string | null {
     t === 'creation' ? '(ci AND NOT pi)' : t === 'deletion' ? '(pi AND NOT ci)' : t === 'tagChange' ? '(ci AND pi AND tag_change)' : 'FALSE',
   );
   return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
-}
-
-/** A row of `contributionAggregateSql` (its comment describes the columns). */
-export interface ContributionAggregateRow {
-  /** The interval, the group codes after and before, the kind (0 creation, 1 deletion, 2 change), the user (NULL without users). */
-  k: number;
-  g: number;
-  gb: number;
-  kind: number;
-  user_id: number | null;
-  n: number;
-  /** -1: n sure rows aggregated; else a single row's rowid, with its facts (NULL in aggregated rows). */
-  b: number;
-  type: number | null;
-  id: number | null;
-  valid_from: number | null;
-  deleted: boolean | null;
-  m: boolean | null;
-  hit: boolean | null;
-  interior: boolean | null;
-  p_deleted: boolean | null;
-  p_m: boolean | null;
-  p_hit: boolean | null;
-  p_interior: boolean | null;
-  tag_change: boolean | null;
-  geometry_change: boolean | null;
-  g_rid: number | null;
-  p_rid: number | null;
-  run: number | null;
-  p_run: number | null;
-  ord: number | null;
 }
 
 const CONTRIBUTION_AGGREGATE_COLUMNS = [
@@ -404,17 +325,7 @@ const CONTRIBUTION_AGGREGATE_COLUMNS = [
  * p_run: the geometry run of the state and of its predecessor (one representative per run is read
  * through the boundary cache), ord (latest only: the row's place among its element's candidates).
  */
-export function contributionAggregateSql(p: {
-  area: SqlAreaPlan;
-  timestamps: readonly number[];
-  filterSql: string;
-  codeSql: string;
-  codeBeforeSql: string;
-  users: boolean;
-  contributionTypes: readonly string[] | undefined;
-  /** contributions/latest: only each element's last contribution counts (see below). */
-  latest?: boolean;
-}): Statement<ContributionAggregateRow> {
+export function contributionAggregateSql(p: ContributionAggregateParams): Statement<ContributionAggregateRow> {
   const ts = p.timestamps;
   const types = passesTypesSql(p.contributionTypes);
   // latest: per element, `ord` numbers its candidate rows; rows before its last sure row cannot be
@@ -479,15 +390,6 @@ export function rowidRangeSql(rowids: readonly number[], prefix = ''): string {
     if (r > hi) hi = r;
   }
   return `${prefix}rowid BETWEEN ${lo} AND ${hi}`;
-}
-
-/** A row of `geometriesByRowidSql`. */
-export interface GeometryByRowidRow {
-  /** A state's rowid (NULL in the rows giving a geometry). */
-  r: number | null;
-  gid: number;
-  /** The geometry's WKB (NULL in the rows mapping a state). */
-  geometry: Uint8Array | null;
 }
 
 /**

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { BATCH_BYTES, BATCH_ROWS, batchCount, idBatches, splitBatch, type IdBatch } from '../../../query/extraction.js';
-import { planAreaSql } from './area.js';
+import { planAreaSql } from '../../sql/area.js';
 import { batchSql, candidatesWhere, idCutsSql } from './extraction.js';
 
 const inBatch = (b: IdBatch, id: number) => (b.from === undefined || id >= b.from) && (b.to === undefined || id < b.to);

@@ -1,84 +1,24 @@
 /**
- * The extraction SQL shapes (pure text, no I/O). Every literal is a validated number (timestamps are
+ * The extraction SQL shapes in DuckDB's SQL (pure text, no I/O); their rows and parameters, the
+ * same on every database, are src/engines/sql/extraction-rows.ts. Every literal is a validated number (timestamps are
  * integers, areas come from sqlDouble, filters from compileSql). The query and the batch plan are
  * src/query/extraction.ts.
  */
-import type { SqlAreaPlan } from './area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import { SAMPLE_PER_BATCH, type IdBatch } from '../../../query/extraction.js';
 import { PREVIOUS_CONTRIBUTION_CTE } from './aggregation.js';
-import { statement, type Statement } from './statement.js';
-
-/** The columns every snapshot and full-history extraction row has. */
-interface ExtractionRowBase {
-  type: number;
-  id: number;
-  version: number;
-  minor_version: number;
-  changeset: number;
-  /** Whether the row's bbox lies inside the area (no clipping needed). */
-  interior: boolean;
-  /** The WKB (NULL for the rows of a batch of nodes, which carry x and y). */
-  geometry: Uint8Array | null;
-  x: number | null;
-  y: number | null;
-  tag_keys: string[];
-  tag_values: string[];
-}
-
-/** A row of `snapshotExtractionSql`: the state valid at the timestamp `ts`, starting at `valid_from`. */
-export interface SnapshotExtractionRow extends ExtractionRowBase {
-  valid_from: number;
-  ts: number;
-}
-
-/** A row of `fullHistoryExtractionSql`: the state over [valid_from, valid_to), clamped to the range. */
-export interface FullHistoryExtractionRow extends ExtractionRowBase {
-  valid_from: number;
-  valid_to: number;
-}
-
-/** A row of `contributionExtractionSql`: the facts `classifyContribution` reads and what a feature prints. */
-export interface ContributionExtractionRow {
-  type: number;
-  id: number;
-  valid_from: number;
-  user_id: number;
-  deleted: boolean;
-  m: boolean;
-  hit: boolean;
-  interior: boolean;
-  p_deleted: boolean | null;
-  p_m: boolean | null;
-  p_hit: boolean | null;
-  p_interior: boolean | null;
-  tag_change: boolean;
-  geometry_change: boolean;
-  tags: number[];
-  tags_before: number[];
-  geom: Uint8Array | null;
-  p_geom: Uint8Array | null;
-  version: number;
-  version_changeset: number;
-  changeset: number;
-  tag_keys: string[];
-  tag_values: string[];
-}
-
-/** A row of `typeRowsSql`. */
-export interface TypeRowsRow {
-  type: number;
-  n: number;
-  vertices: number;
-  minor: number;
-}
-
-/** A row of `versionStatesSql`. */
-export interface VersionStateRow {
-  id: number;
-  version: number;
-  changeset: number;
-  valid_from: number;
-}
+import { statement, type Statement } from '../../sql/statement.js';
+import type {
+  CandidateRows,
+  ContributionExtractionParams,
+  ContributionExtractionRow,
+  FullHistoryExtractionParams,
+  FullHistoryExtractionRow,
+  SnapshotExtractionParams,
+  SnapshotExtractionRow,
+  TypeRowsRow,
+  VersionStateRow,
+} from '../../sql/extraction-rows.js';
 
 function values(ts: readonly number[]): string {
   for (const t of ts) if (!Number.isSafeInteger(t)) throw new RangeError(`not an integer timestamp: ${t}`);
@@ -104,12 +44,7 @@ function geometryColumns(points = false): string {
  * looks them up with `versionStatesSql`, batch by batch (a join here made DuckDB build its hash
  * table on the side carrying the geometries, which does not fit the streaming instance's memory).
  */
-export function snapshotExtractionSql(p: {
-  area: SqlAreaPlan;
-  timestamps: readonly number[];
-  filterSql: string;
-  points?: boolean;
-}): Statement<SnapshotExtractionRow> {
+export function snapshotExtractionSql(p: SnapshotExtractionParams): Statement<SnapshotExtractionRow> {
   const ts = p.timestamps;
   return statement(
     `SELECT st.type::INTEGER AS type, st.id::DOUBLE AS id, st.version::INTEGER AS version, st.minor_version::INTEGER AS minor_version,
@@ -129,13 +64,7 @@ ORDER BY st.type, st.id, t.ts`,
  * interior, geometry, x, y (`geometryColumns`), tag keys, tag values. A member-induced state reports its version's
  * changeset (looked up as for snapshots).
  */
-export function fullHistoryExtractionSql(p: {
-  area: SqlAreaPlan;
-  t1: number;
-  t2: number;
-  filterSql: string;
-  points?: boolean;
-}): Statement<FullHistoryExtractionRow> {
+export function fullHistoryExtractionSql(p: FullHistoryExtractionParams): Statement<FullHistoryExtractionRow> {
   const [t1, t2] = [p.t1, p.t2];
   values([t1, t2]);
   return statement(
@@ -157,13 +86,7 @@ ORDER BY st.type, st.id, st.valid_from, st.version, st.minor_version`,
  * what a feature prints: version, the version's changeset, the state's (contribution) changeset,
  * the tags and always both geometries.
  */
-export function contributionExtractionSql(p: {
-  area: SqlAreaPlan;
-  t1: number;
-  t2: number;
-  filterSql: string;
-  batchSql?: string;
-}): Statement<ContributionExtractionRow> {
+export function contributionExtractionSql(p: ContributionExtractionParams): Statement<ContributionExtractionRow> {
   const [t0, t1] = [p.t1, p.t2];
   values([t0, t1]);
   const batch = p.batchSql === undefined ? '' : ` AND ${p.batchSql}`;
@@ -221,15 +144,6 @@ ORDER BY type, id, valid_from, version, minor_version`,
       'tag_values',
     ],
   );
-}
-
-/** What the candidate rows of a snapshot or full-history extraction have in common (alias `st`). */
-export interface CandidateRows {
-  area: SqlAreaPlan;
-  kind: 'snapshot' | 'fullHistory';
-  t1: number;
-  t2: number;
-  filterSql: string;
 }
 
 /**

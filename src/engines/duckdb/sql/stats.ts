@@ -1,5 +1,6 @@
 /**
- * The SQL shapes of the version 2 statistics (pure: text only, no I/O). README.md in this folder
+ * The SQL shapes of the version 2 statistics in DuckDB's SQL (pure: text only, no I/O); their rows
+ * and parameters, the same on every database, are src/engines/sql/stats-rows.ts. README.md in this folder
  * ("Version 2 statistics") explains them and every semantic decision.
  *
  * All three shapes scan `states` once and aggregate in SQL. A row is *sure* when its geometry is
@@ -10,16 +11,24 @@
  * (`boundaryGeometriesSql`) for the exact intersection test and, with clip, the measure.
  */
 import { OPEN_END } from '../../../store/schema.js';
-import type { SqlAreaPlan } from './area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import { rowidRangeSql } from './aggregation.js';
 import type { StatsMeasure } from '../../../query/stats.js';
-import { statement, type Statement } from './statement.js';
-import { countBelowWithSql } from './time.js';
+import { statement, type Statement } from '../../sql/statement.js';
+import { countBelowWithSql } from '../../sql/time.js';
+import { V2_FEATURE_GEOMETRY_SQL } from '../../sql/stats-rows.js';
+import type {
+  ContributionStatsParams,
+  ContributionStatsRow,
+  CurrentnessParams,
+  CurrentnessRow,
+  FeatureStatsParams,
+  FeatureStatsRow,
+  GeometryRunRow,
+  RowGeometry,
+} from '../../sql/stats-rows.js';
 
 const MEASURE_COLUMN: Record<StatsMeasure, string> = { count: '1', length: 'length', area: 'area' };
-
-/** geometry_type codes the v2 measure statistics leave out: 0 (no geometry), 7 (GeometryCollection). */
-export const V2_FEATURE_GEOMETRY_SQL = '(geometry_valid AND geometry_type NOT IN (0, 7))';
 
 /** SQL: the row surely intersects the area (see the file comment). */
 function sureSql(area: SqlAreaPlan): string {
@@ -45,31 +54,7 @@ function integer(x: number): string {
  *   SELECT f, e, g, sum(v), count(*), b FROM (… WHERE NOT deleted AND valid geometry, not a
  *   GeometryCollection, alive in [t_0, t_last], bbox meets the aoi, filter) WHERE f < e GROUP BY f, e, g, b
  */
-/**
- * A row of the statistics scans: `b` is -1 for rows surely inside the aoi (summed), else the rowid
- * of a row to decide exactly, with its element `bt`/`bi` (type, id).
- */
-interface ScanRow {
-  /** Rows aggregated. */
-  n: number;
-  b: number;
-  bt: number;
-  bi: number;
-}
-/** A features row: alive at the timestamps [f, e), group code g, summed measure v. */
-export interface FeatureStatsRow extends ScanRow {
-  f: number;
-  e: number;
-  g: number;
-  v: number;
-}
-export function featureStatsSql(p: {
-  area: SqlAreaPlan;
-  timestamps: readonly number[];
-  filterSql: string;
-  codeSql: string;
-  measure: StatsMeasure;
-}): Statement<FeatureStatsRow> {
+export function featureStatsSql(p: FeatureStatsParams): Statement<FeatureStatsRow> {
   const ts = p.timestamps;
   if (ts.length === 0) throw new RangeError('no timestamps');
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
@@ -106,21 +91,7 @@ function checkEdges(edges: readonly number[]): void {
  * GeometryCollection) matching the filter on their tags, with valid_from in [edges_0, edges_last),
  * per bin k of valid_from: sum(v), count(*), per b.
  */
-/** A currentness row: bin k, summed measure v. */
-export interface CurrentnessRow extends ScanRow {
-  k: number;
-  v: number;
-  /** The group code (`codeSql`; -1 without grouping). */
-  g: number;
-}
-export function currentnessSql(p: {
-  area: SqlAreaPlan;
-  edges: readonly number[];
-  filterSql: string;
-  measure: StatsMeasure;
-  /** The state's group code (groupBy; default -1: none). */
-  codeSql?: string;
-}): Statement<CurrentnessRow> {
+export function currentnessSql(p: CurrentnessParams): Statement<CurrentnessRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
@@ -145,23 +116,7 @@ GROUP BY k, g, b`,
  * [user_id,] b): count(*). With `users`, the user id is a grouping column (distinct users are
  * counted by the engine after the boundary rows are decided).
  */
-/** A contributions row: bin k, user u (null unless counting users). */
-export interface ContributionStatsRow extends ScanRow {
-  k: number;
-  u: number | null;
-  /** The group codes of the state's tags (-1 for a deletion) and of the tags before it (-1 without grouping). */
-  g: number;
-  gb: number;
-}
-export function contributionStatsSql(p: {
-  area: SqlAreaPlan;
-  edges: readonly number[];
-  filterSql: string;
-  users: boolean;
-  /** The group codes (groupBy) over the state's tags and over the tags before it; default -1: none. */
-  codeSql?: string;
-  codeBeforeSql?: string;
-}): Statement<ContributionStatsRow> {
+export function contributionStatsSql(p: ContributionStatsParams): Statement<ContributionStatsRow> {
   const ed = p.edges;
   checkEdges(ed);
   const bin = binSql('valid_from', ed);
@@ -189,12 +144,6 @@ GROUP BY k, user_id, g, gb, b`,
  * stands for itself. Reads no geometry, so the many versions of a big relation on the aoi's edge
  * cost one geometry fetch instead of hundreds.
  */
-export interface GeometryRunRow {
-  r: number;
-  run: number;
-  type: number;
-  id: number;
-}
 export function geometryRunsSql(elements: readonly (readonly [number, number])[]): Statement<GeometryRunRow> {
   for (const [t, id] of elements) if (!Number.isSafeInteger(t) || !Number.isSafeInteger(id)) throw new RangeError(`not an element: ${t}/${id}`);
   const list = elements.length > 0 ? elements.map(([t, id]) => `(${t}, ${id})`).join(',') : '(-1, -1)';
@@ -214,10 +163,6 @@ WHERE NOT s.collapsed`,
  * range lets DuckDB skip row groups (`rowidRangeSql`); no aoi condition, so that the engine may
  * keep the WKB for later requests over other areas.
  */
-export interface RowGeometry {
-  r: number;
-  geometry: Uint8Array | null;
-}
 export function boundaryGeometriesSql(rowids: readonly number[]): Statement<RowGeometry> {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
   return statement(

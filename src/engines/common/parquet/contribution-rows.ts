@@ -9,24 +9,10 @@
 import { checkAborted } from '../statements.js';
 import type { ContributionsExtractionRequest, ExtractionRecord } from '../../../query/v2-requests.js';
 import { clipOutcomes, outputGeometry } from './geometry-output.js';
-import {
-  columnsAt,
-  filterSql,
-  isInteger,
-  pairs,
-  selectList,
-  setGeometry,
-  stateColumnsSql,
-  stateRecord,
-  storeBBox,
-  usersJoin,
-  STATE_COLUMNS,
-  STATE_COLUMN_COUNT,
-  type RowContext,
-} from './rows-common.js';
+import { columnsAt, pairs, setGeometry, stateRecord, storeBBox, STATE_COLUMNS, STATE_COLUMN_COUNT, type RowContext } from './rows-common.js';
 
 /** After the state's columns: its geometry, the change flags, the tags before and the changeset's tags. */
-const CONTRIBUTION_COLUMNS = [
+export const CONTRIBUTION_COLUMNS = [
   'geometry_type',
   'geometry',
   'interior',
@@ -50,29 +36,6 @@ export function contributionType(deleted: boolean, creation: boolean, tagChange:
   if (tagChange) return 'TAG';
   if (geometryChange) return 'GEOMETRY';
   return '';
-}
-
-export function contributionSql(ctx: RowContext, request: ContributionsExtractionRequest): string {
-  const plan = ctx.plan;
-  const { start, end } = request.time;
-  const withClause = plan.withSql ? `WITH ${plan.withSql}\n` : '';
-  const more = selectList(CONTRIBUTION_COLUMNS, {
-    geometry_type: 'st.geometry_type::INTEGER',
-    geometry: 'st.geometry',
-    interior: `coalesce(${plan.interiorWithSql}, FALSE)`,
-    deleted: 'st.deleted',
-    is_creation: 'st.is_creation',
-    tag_change: 'st.tag_change',
-    geometry_change: 'st.geometry_change',
-    tags_before_keys: 'map_keys(st.tags_before)',
-    tags_before_values: 'map_values(st.tags_before)',
-    changeset_tag_keys: 'coalesce(map_keys(cs.tags), [])',
-    changeset_tag_values: 'coalesce(map_values(cs.tags), [])',
-  });
-  return `${withClause}SELECT ${stateColumnsSql('st')}, ${more}
-FROM states st ${usersJoin('st')} LEFT JOIN changesets cs ON cs.id = st.changeset
-WHERE NOT st.collapsed AND st.valid_from >= ${isInteger(start)} AND st.valid_from < ${isInteger(end)}
-  AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st', 'currentOrBefore')}`;
 }
 
 /** The records, one batch per batch of rows (DuckDB: a chunk). */

@@ -8,43 +8,12 @@
 import { checkAborted } from '../statements.js';
 import type { ExtractionRecord, FeaturesExtractionRequest } from '../../../query/v2-requests.js';
 import { clipOutcomes, outputGeometry } from './geometry-output.js';
-import {
-  columnsAt,
-  filterSql,
-  isInteger,
-  selectList,
-  setGeometry,
-  stateColumnsSql,
-  stateRecord,
-  storeBBox,
-  usersJoin,
-  STATE_COLUMNS,
-  STATE_COLUMN_COUNT,
-  type RowContext,
-} from './rows-common.js';
+import { columnsAt, setGeometry, stateRecord, storeBBox, STATE_COLUMNS, STATE_COLUMN_COUNT, type RowContext } from './rows-common.js';
 
 /** After the state's columns: its geometry and whether it lies inside the area. */
-const GEOMETRY_COLUMNS = ['geometry_type', 'geometry', 'interior'] as const;
+export const FEATURE_COLUMNS = ['geometry_type', 'geometry', 'interior'] as const;
 const STATE = columnsAt(STATE_COLUMNS);
-const AT = columnsAt(GEOMETRY_COLUMNS, STATE_COLUMN_COUNT);
-
-export function featureSql(ctx: RowContext, request: FeaturesExtractionRequest): string {
-  const plan = ctx.plan;
-  const time =
-    'at' in request.time
-      ? `st.valid_from <= ${isInteger(request.time.at)} AND st.valid_to > ${isInteger(request.time.at)}`
-      : `st.valid_to > ${isInteger(request.time.start)} AND st.valid_from < ${isInteger(request.time.end)}`;
-  const withClause = plan.withSql ? `WITH ${plan.withSql}\n` : '';
-  const geometry = selectList(GEOMETRY_COLUMNS, {
-    geometry_type: 'st.geometry_type::INTEGER',
-    geometry: 'st.geometry',
-    interior: `coalesce(${plan.interiorWithSql}, FALSE)`,
-  });
-  return `${withClause}SELECT ${stateColumnsSql('st')}, ${geometry}
-FROM states st ${usersJoin('st')}
-WHERE NOT st.deleted AND st.geometry_type NOT IN (0, 7) AND ${time}
-  AND ${plan.intersectsSql} AND ${filterSql(ctx, request.filter, 'st')}`;
-}
+const AT = columnsAt(FEATURE_COLUMNS, STATE_COLUMN_COUNT);
 
 /** The records, one batch per batch of rows (DuckDB: a chunk). */
 export async function* featureRecords(ctx: RowContext, request: FeaturesExtractionRequest): AsyncGenerator<ExtractionRecord[], void, undefined> {

@@ -2,8 +2,8 @@
  * Group codes in SQL (pure text): the code of a row for a grouping, and the labels a code stands
  * for (the order and completion of groups is src/query/groups.ts).
  */
-import type { StoreTagDictionary } from '../../../store/store-tag-dictionary.js';
-import { TYPE_NAMES, type Grouping, type GroupLabels } from '../../../query/groups.js';
+import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
+import { TYPE_NAMES, type Grouping, type GroupLabels } from '../../query/groups.js';
 import { DUCKDB_FLAVOR, type SqlFlavor } from './flavor.js';
 
 const TWO32 = 4294967296;

@@ -4,9 +4,9 @@
  * plan is engine-neutral; this file writes it as SQL on the columns `geometry_type`, `xmin`,
  * `ymin`, `xmax`, `ymax` of the row alias given.
  */
-import { type AreaPlan, type GridCover, planArea } from '../../../query/area-plan.js';
-import type { AreaOfInterest } from '../../../query/model.js';
-import type { BBox } from '../../../geometry/types.js';
+import { type AreaPlan, type GridCover, planArea } from '../../query/area-plan.js';
+import type { AreaOfInterest } from '../../query/model.js';
+import type { BBox } from '../../geometry/types.js';
 import { DUCKDB_FLAVOR, type SqlFlavor } from './flavor.js';
 
 export interface SqlAreaPlan extends AreaPlan {

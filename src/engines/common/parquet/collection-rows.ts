@@ -21,51 +21,15 @@ import type { CollectionsExtractionRequest, ExtractionRecord } from '../../../qu
 import type { Geometry, Position } from '../../../geometry/types.js';
 import { encodeWkb } from '../../../geometry/wkb.js';
 import { bboxStruct, clipOutcomes, outputGeometry } from './geometry-output.js';
-import {
-  areaSql,
-  collectionFilterSql,
-  columnsAt,
-  isInteger,
-  memberFilterSql,
-  selectList,
-  setGeometry,
-  stateColumnsSql,
-  stateRecord,
-  storeBBox,
-  usersJoin,
-  STATE_COLUMNS,
-  STATE_COLUMN_COUNT,
-  type RowContext,
-} from './rows-common.js';
+import { columnsAt, setGeometry, stateRecord, storeBBox, STATE_COLUMNS, STATE_COLUMN_COUNT, type RowContext } from './rows-common.js';
 
 /** A row: the relation's state, the member's place, the member's state, the member's geometry. */
 const RELATION = columnsAt(STATE_COLUMNS);
-const MEMBER_PLACE_COLUMNS = ['pos', 'role'] as const;
+export const MEMBER_PLACE_COLUMNS = ['pos', 'role'] as const;
 const PLACE = columnsAt(MEMBER_PLACE_COLUMNS, STATE_COLUMN_COUNT);
 const MEMBER = columnsAt(STATE_COLUMNS, STATE_COLUMN_COUNT + MEMBER_PLACE_COLUMNS.length);
-const MEMBER_GEOMETRY_COLUMNS = ['geometry_type', 'geometry', 'interior'] as const;
+export const MEMBER_GEOMETRY_COLUMNS = ['geometry_type', 'geometry', 'interior'] as const;
 const GEOMETRY = columnsAt(MEMBER_GEOMETRY_COLUMNS, STATE_COLUMN_COUNT + MEMBER_PLACE_COLUMNS.length + STATE_COLUMN_COUNT);
-
-export function collectionSql(ctx: RowContext, request: CollectionsExtractionRequest): string {
-  const plan = ctx.plan;
-  const at = isInteger(request.time.at);
-  const memberFilter = request.memberFilter ? memberFilterSql(ctx, request.memberFilter, 'ms') : 'TRUE';
-  const withClause = plan.withSql ? `${plan.withSql},\n` : '';
-  return `WITH ${withClause}r AS (
-  SELECT st.* FROM states st
-  WHERE st.type = 2 AND NOT st.deleted AND st.geometry_type = 7
-    AND st.valid_from <= ${at} AND st.valid_to > ${at}
-    AND ${plan.intersectsSql} AND ${collectionFilterSql(ctx, request.filter, 'st')}
-)
-SELECT ${stateColumnsSql('r')}, ${selectList(MEMBER_PLACE_COLUMNS, { pos: 'm.pos', role: 'm.role' })}, ${stateColumnsSql('ms')},
-       ${selectList(MEMBER_GEOMETRY_COLUMNS, { geometry_type: 'ms.geometry_type::INTEGER', geometry: 'ms.geometry', interior: `coalesce(${areaSql(plan.interiorWithSql, 'ms')}, FALSE)` })}
-FROM r JOIN relation_members m ON m.relation_id = r.id AND m.version = r.version
-JOIN states ms ON ms.type = m.member_type AND ms.id = m.member_id
-  AND NOT ms.deleted AND ms.valid_from <= ${at} AND ms.valid_to > ${at} AND ms.geometry_type NOT IN (0, 7)
-${usersJoin('r')} ${usersJoin('ms')}
-WHERE ${areaSql(plan.intersectsSql, 'ms')} AND ${memberFilter}
-ORDER BY r.id, m.pos`;
-}
 
 type Family = 'points' | 'lines' | 'polygons';
 

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { countBelow, DiffSeries, intervalOf } from '../../../query/time-plan.js';
+import { countBelow, DiffSeries, intervalOf } from '../../query/time-plan.js';
 import { countBelowSql, countBelowTreeSql } from './time.js';
 
 describe('time plan', () => {

@@ -1,13 +1,13 @@
 /**
  * The WKB of geometry-run representatives (rowids), from the boundary cache when an earlier request
- * fetched them, otherwise in one query (`boundaryGeometriesSql`) whose answers are remembered. Both
- * engines (v1 aggregation, v2 statistics) read the boundary rows of an area this way: the big
+ * fetched them, otherwise in one query (`geometriesSql`, the database's) whose answers are remembered.
+ * Both engines (v1 aggregation, v2 statistics) read the boundary rows of an area this way: the big
  * geometries crossing an area's edge (country borders, rivers, coastlines) are the same from one
  * request to the next, and reading them from the geometry column dominates a request's cost.
  */
 import type { ByteBoundedLru } from '../../core/byte-lru.js';
-import type { Statement } from './sql/statement.js';
-import { boundaryGeometriesSql, type RowGeometry } from './sql/stats.js';
+import type { Statement } from '../sql/statement.js';
+import type { RowGeometry } from '../sql/stats-rows.js';
 import { checkAborted } from './statements.js';
 import type { Pause } from '../../core/yielding.js';
 
@@ -16,9 +16,9 @@ export async function representativeWkb(
   cache: ByteBoundedLru<number, Uint8Array | null>,
   read: <R>(st: Statement<R>) => Promise<R[]>,
   signal: AbortSignal | undefined,
-  pause?: Pause,
-  /** The statement reading the geometries of rowids (another engine's SQL; default DuckDB's). */
-  geometriesSql: (rowids: readonly number[]) => Statement<RowGeometry> = boundaryGeometriesSql,
+  pause: Pause | undefined,
+  /** The statement reading the geometries of rowids, in the database's SQL (DuckDB's `boundaryGeometriesSql`, ClickHouse's). */
+  geometriesSql: (rowids: readonly number[]) => Statement<RowGeometry>,
 ): Promise<Map<number, Uint8Array | null>> {
   const out = new Map<number, Uint8Array | null>();
   const missing: number[] = [];

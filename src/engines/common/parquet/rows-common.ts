@@ -6,7 +6,7 @@
  */
 import type { Filter } from '../../../filter/index.js';
 import type { TagSource } from '../../../filter/state.js';
-import type { SqlAreaPlan } from '../sql/area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import { OPEN_END } from '../../../store/schema.js';
 import type { BoundaryClipper } from '../boundary-clipper.js';
 import type { Pause } from '../../../core/yielding.js';
@@ -95,32 +95,6 @@ export const STATE_COLUMNS = [
 ] as const;
 export type StateColumn = (typeof STATE_COLUMNS)[number];
 export const STATE_COLUMN_COUNT = STATE_COLUMNS.length;
-
-/** A state `a`'s columns, in STATE_COLUMNS order. Needs `LEFT JOIN users u_a ON u_a.id = a.user_id`. */
-export function stateColumnsSql(a: string): string {
-  return selectList(STATE_COLUMNS, {
-    type: `${a}.type::INTEGER`,
-    id: `${a}.id::DOUBLE`,
-    valid_from: `${a}.valid_from::DOUBLE`,
-    valid_to: `${a}.valid_to::DOUBLE`,
-    version: `${a}.version`,
-    minor_version: `${a}.minor_version`,
-    edits: `${a}.edits`,
-    user_id: `${a}.user_id`,
-    user_name: `u_${a}.name`,
-    changeset: `${a}.changeset::DOUBLE`,
-    tag_keys: `map_keys(${a}.tags)`,
-    tag_values: `map_values(${a}.tags)`,
-    xmin: `${a}.xmin`,
-    ymin: `${a}.ymin`,
-    xmax: `${a}.xmax`,
-    ymax: `${a}.ymax`,
-  });
-}
-
-export function usersJoin(a: string): string {
-  return `LEFT JOIN users u_${a} ON u_${a}.id = ${a}.user_id`;
-}
 
 export function pairs(keys: unknown, values: unknown): MapEntry[] {
   const k = keys as string[];

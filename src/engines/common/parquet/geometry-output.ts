@@ -9,7 +9,7 @@ import type { Geometry } from '../../../geometry/types.js';
 import { decodeWkb } from '../../../geometry/wkb.js';
 import { outcomeOf, type ClipOutcome } from '../boundary-clip-task.js';
 import { clipAll, type BoundaryClipper } from '../boundary-clipper.js';
-import type { SqlAreaPlan } from '../sql/area.js';
+import type { SqlAreaPlan } from '../../sql/area.js';
 import type { BBoxStruct } from '../../../query/v2-requests.js';
 
 export const GEOMETRY_TYPE_NAME: readonly (string | null)[] = (() => {
