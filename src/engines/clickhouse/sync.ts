@@ -16,8 +16,6 @@
  */
 import { MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
-import { readRecords } from '../duckdb/statements.js';
-import { statement } from '../duckdb/sql/statement.js';
 import { storeExport } from '../duckdb/store-export.js';
 import type { ClickHouseConnection } from './connection.js';
 import { ClickHouseHttp } from './http-client.js';
@@ -65,16 +63,7 @@ export async function syncClickHouse(store: Store, options: Omit<LoadOptions, 'p
     throw new MaphistError('CLI_USAGE', `ClickHouse ${database} holds ${from} updates, the store ${to}: load the store instead (maphist clickhouse load)`);
   if (to === from) return { from, to, elements: 0 };
 
-  const touched = (
-    await readRecords(
-      store,
-      statement<{ type: number; id: number }>(`SELECT DISTINCT type::INTEGER AS type, id::DOUBLE AS id FROM touched_elements WHERE update_no > ${from}`, [
-        'type',
-        'id',
-      ]),
-      signal,
-    )
-  ).map((r) => [r.type, r.id] as const);
+  const touched = await storeExport(store, signal).touched(from);
   const isTouched = new Set(touched.map(([type, id]) => `${type}/${id}`));
   let base = 0;
   const ridOf = new Map<string, number>();

@@ -6,7 +6,7 @@
 import type { Store } from '../../store/open-store.js';
 import { chunkRows } from './chunk-rows.js';
 import { readRecords, streamRows } from './statements.js';
-import { statement } from './sql/statement.js';
+import { statement } from '../sql/statement.js';
 import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
 
 /** An element's kept (not collapsed) states in time order: the window of `p_rid` and `run` (the DuckDB engine's `w`, sql/aggregation.ts). */
@@ -52,6 +52,8 @@ const from = (table: string) => (QUERIES[table] ? `(${QUERIES[table]})` : table)
 export interface StoreExport {
   count(table: string): Promise<number>;
   rows(table: string, columns: readonly string[]): AsyncIterable<unknown[][]>;
+  /** The elements the updates numbered above `since` touched (`touched_elements`, docs/store.md): [type, id]. */
+  touched(since: number): Promise<(readonly [number, number])[]>;
 }
 
 /** Which rows: every row (a load), or those of the elements the updates after `since` touched (a sync). */
@@ -89,6 +91,14 @@ export function storeExport(store: Store, signal?: AbortSignal, scope: ExportSco
       });
       // The windows of p_rid and run see whole elements: a sync selects whole elements.
       return streamRows(store, `SELECT ${select.join(', ')} FROM ${from(table)}${where(table)}`, { signal }, chunkRows);
+    },
+    async touched(after) {
+      if (!Number.isSafeInteger(after)) throw new RangeError(`not an update number: ${after}`);
+      const st = statement<{ type: number; id: number }>(
+        `SELECT DISTINCT type::INTEGER AS type, id::DOUBLE AS id FROM touched_elements WHERE update_no > ${after}`,
+        ['type', 'id'],
+      );
+      return (await readRecords(store, st, signal)).map((r) => [r.type, r.id] as const);
     },
   };
 }
