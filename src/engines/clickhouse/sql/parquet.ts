@@ -1,7 +1,8 @@
 /**
  * The version 2 extraction statements in ClickHouse SQL (pure: text only, no I/O): the same rows,
- * columns (in the same order) and values as the DuckDB statements (src/engines/duckdb/parquet/
- * feature-rows.ts, contribution-rows.ts, collection-rows.ts, whose comments describe them), written
+ * columns (in the same order) and values as the DuckDB statements (src/engines/duckdb/sql/
+ * v2-extraction.ts; the rows are described in src/engines/common/parquet/feature-rows.ts,
+ * contribution-rows.ts, collection-rows.ts), written
  * to what both ClickHouse 18.16 and current servers accept. What differs, and why:
  *
  * - one JOIN per SELECT (18.16): the users and changesets lookups are each a level of their own
