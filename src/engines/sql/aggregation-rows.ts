@@ -24,10 +24,10 @@ export interface SnapshotBoxRow extends SnapshotRow {
 }
 
 /**
- * A row of `contributionListSql`: a contribution candidate's facts and its previous kept state's
- * (p_*: NULL when it has none), the columns `classifyWith` reads.
+ * A contribution candidate's facts and its previous kept state's (p_*: NULL when it has none): what
+ * `classifyWith` reads, in the contribution list and the contributions extraction alike.
  */
-export interface ContributionListRow {
+export interface ContributionFacts {
   type: number;
   id: number;
   valid_from: number;
@@ -44,6 +44,10 @@ export interface ContributionListRow {
   p_interior: boolean | null;
   tag_change: boolean;
   geometry_change: boolean;
+}
+
+/** A row of `contributionListSql`: the facts, and the rowids and runs of the sides whose geometries are read. */
+export interface ContributionListRow extends ContributionFacts {
   /** The rowids of the states whose geometries are needed (NULL: that side's is not). */
   g_rid: number | null;
   p_rid: number | null;

@@ -4,6 +4,7 @@
  * (whose comments describe them), ClickHouse in src/engines/clickhouse/sql/extraction.ts; the engine
  * over both is src/engines/common/extraction.ts (`ExtractionSql`).
  */
+import type { ContributionFacts } from './aggregation-rows.js';
 import type { SqlAreaPlan } from './area.js';
 
 /** The columns every snapshot and full-history extraction row has. */
@@ -36,23 +37,7 @@ export interface FullHistoryExtractionRow extends ExtractionRowBase {
 }
 
 /** A row of `contributionExtractionSql`: the facts `classifyContribution` reads and what a feature prints. */
-export interface ContributionExtractionRow {
-  type: number;
-  id: number;
-  valid_from: number;
-  user_id: number;
-  deleted: boolean;
-  m: boolean;
-  hit: boolean;
-  interior: boolean;
-  p_deleted: boolean | null;
-  p_m: boolean | null;
-  p_hit: boolean | null;
-  p_interior: boolean | null;
-  tag_change: boolean;
-  geometry_change: boolean;
-  tags: number[];
-  tags_before: number[];
+export interface ContributionExtractionRow extends ContributionFacts {
   geom: Uint8Array | null;
   p_geom: Uint8Array | null;
   version: number;

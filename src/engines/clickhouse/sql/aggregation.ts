@@ -24,6 +24,7 @@ import type { ContributionAggregateRow, ContributionListRow, GeometryByRowidRow,
 import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
 import type { RowGeometry } from '../../sql/stats-rows.js';
 import { countBelowWithSql } from '../../sql/time.js';
+import type { ChReadType } from '../row-binary.js';
 import { chStatement, type ChStatement } from './statement.js';
 
 /** The tables a statement reads: the scan's (a cluster's Distributed table), and each shard's own. */
@@ -208,31 +209,39 @@ export function candidatesSql(
 /** As DuckDB's NEEDS_NO_GEOMETRY: both sides interior and no geometry change. */
 const NEEDS_NO_GEOMETRY = '(interior AND (NOT has_p OR p_interior) AND NOT geometry_change)';
 
-/** The previous side's facts as NULL when there is none. */
-const previous = (col: string) => `if(has_p, ${col}, NULL)`;
+/** The previous side's fact (or geometry) as NULL when there is none. */
+export const previous = (col: string) => `if(has_p, ${col}, NULL)`;
 
-const LIST_COLUMNS = [
-  'type',
-  'id',
-  'valid_from',
-  'user_id',
-  'deleted',
-  'm',
-  'hit',
-  'interior',
-  'p_deleted',
-  'p_m',
-  'p_hit',
-  'p_interior',
-  'tag_change',
-  'geometry_change',
-  'tags',
-  'tags_before',
-  'g_rid',
-  'p_rid',
-  'run',
-  'p_run',
-] as const;
+/**
+ * The facts of a contribution candidate and of its previous kept state, and how each is read: the
+ * first columns of the list and of the contributions extraction (extraction.ts), in this order.
+ */
+export const CONTRIBUTION_FACT_TYPES = {
+  type: 'Int32',
+  id: 'Float64',
+  valid_from: 'Float64',
+  user_id: 'Float64',
+  deleted: 'Bool',
+  m: 'Bool',
+  hit: 'Bool',
+  interior: 'Bool',
+  p_deleted: 'Nullable(Bool)',
+  p_m: 'Nullable(Bool)',
+  p_hit: 'Nullable(Bool)',
+  p_interior: 'Nullable(Bool)',
+  tag_change: 'Bool',
+  geometry_change: 'Bool',
+  tags: 'Array(Float64)',
+  tags_before: 'Array(Float64)',
+} as const satisfies Record<string, ChReadType>;
+
+const LIST_TYPES = {
+  ...CONTRIBUTION_FACT_TYPES,
+  g_rid: 'Nullable(Float64)',
+  p_rid: 'Nullable(Float64)',
+  run: 'Float64',
+  p_run: 'Float64',
+} as const satisfies Record<keyof ContributionListRow, ChReadType>;
 
 /**
  * Contributions as a list, in (type, id, time) order (DuckDB's `contributionListSql`). The inner
@@ -241,7 +250,9 @@ const LIST_COLUMNS = [
  */
 export function contributionListSql(t: ChTables, p: { area: SqlAreaPlan; timestamps: readonly number[]; filterSql: string }): ChStatement<ContributionListRow> {
   return chStatement(
-    `SELECT ${LIST_COLUMNS.map((c) => `${c}1 AS ${c}`).join(', ')}
+    `SELECT ${Object.keys(LIST_TYPES)
+      .map((c) => `${c}1 AS ${c}`)
+      .join(', ')}
 FROM (
   SELECT toInt32(type) AS type1, toFloat64(id) AS id1, toFloat64(valid_from) AS valid_from1, toFloat64(user_id) AS user_id1,
          deleted AS deleted1, m AS m1, hit AS hit1, interior AS interior1, ${previous('p_deleted')} AS p_deleted1, ${previous('p_m')} AS p_m1,
@@ -254,28 +265,7 @@ FROM (
   WHERE ci OR pi
 )
 ORDER BY type1, id1, valid_from1, version1, minor_version1`,
-    {
-      type: 'Int32',
-      id: 'Float64',
-      valid_from: 'Float64',
-      user_id: 'Float64',
-      deleted: 'Bool',
-      m: 'Bool',
-      hit: 'Bool',
-      interior: 'Bool',
-      p_deleted: 'Nullable(Bool)',
-      p_m: 'Nullable(Bool)',
-      p_hit: 'Nullable(Bool)',
-      p_interior: 'Nullable(Bool)',
-      tag_change: 'Bool',
-      geometry_change: 'Bool',
-      tags: 'Array(Float64)',
-      tags_before: 'Array(Float64)',
-      g_rid: 'Nullable(Float64)',
-      p_rid: 'Nullable(Float64)',
-      run: 'Float64',
-      p_run: 'Float64',
-    },
+    LIST_TYPES,
   );
 }
 

@@ -26,7 +26,7 @@ import type {
   VersionStateRow,
 } from '../../sql/extraction-rows.js';
 import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
-import { candidatesSql, type ChTables } from './aggregation.js';
+import { candidatesSql, CONTRIBUTION_FACT_TYPES, previous, type ChTables } from './aggregation.js';
 import { chStatement, type ChStatement } from './statement.js';
 
 function integers(xs: readonly number[]): string {
@@ -121,22 +121,7 @@ ORDER BY type1, id1, start1, version1, minor_version1`,
 }
 
 const CONTRIBUTION_TYPES = {
-  type: 'Int32',
-  id: 'Float64',
-  valid_from: 'Float64',
-  user_id: 'Float64',
-  deleted: 'Bool',
-  m: 'Bool',
-  hit: 'Bool',
-  interior: 'Bool',
-  p_deleted: 'Nullable(Bool)',
-  p_m: 'Nullable(Bool)',
-  p_hit: 'Nullable(Bool)',
-  p_interior: 'Nullable(Bool)',
-  tag_change: 'Bool',
-  geometry_change: 'Bool',
-  tags: 'Array(Float64)',
-  tags_before: 'Array(Float64)',
+  ...CONTRIBUTION_FACT_TYPES,
   geom: 'Nullable(Bytes)',
   p_geom: 'Nullable(Bytes)',
   version: 'Int32',
@@ -145,9 +130,6 @@ const CONTRIBUTION_TYPES = {
   tag_keys: 'Array(String)',
   tag_values: 'Array(String)',
 } as const;
-
-/** The previous side's fact or geometry, NULL when there is none. */
-const previous = (col: string) => `if(has_p, ${col}, NULL)`;
 
 /**
  * Contributions extraction (DuckDB's `contributionExtractionSql`): the contribution candidates

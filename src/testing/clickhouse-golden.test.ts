@@ -14,21 +14,21 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../api/server.js';
-import { GOLDEN_CASES } from '../../api/v1/golden/cases.js';
-import { normalize, readGolden, sendGet } from '../../api/v1/golden/support.js';
-import { V2_GOLDEN_CASES } from '../../api/v2/golden/cases.js';
-import { readGolden as readV2Golden, send as sendV2 } from '../../api/v2/golden/support.js';
-import { createStoreHandle, type StoreHandle } from '../../query/generations.js';
-import { importToTemp, type ImportedDb } from '../../store/test-support.js';
-import { storeExport } from '../duckdb/store-export.js';
-import { chdbConnection } from './chdb-connection.js';
-import type { ClickHouseConnection } from './connection.js';
-import { openClickHouseGeneration } from './engines.js';
-import { ClickHouseHttp } from './http-client.js';
-import { loadIntoClickHouse } from './load.js';
+import { buildApp } from '../api/server.js';
+import { GOLDEN_CASES } from '../api/v1/golden/cases.js';
+import { normalize, readGolden, sendGet } from '../api/v1/golden/support.js';
+import { V2_GOLDEN_CASES } from '../api/v2/golden/cases.js';
+import { readGolden as readV2Golden, send as sendV2 } from '../api/v2/golden/support.js';
+import { createStoreHandle, type StoreHandle } from '../query/generations.js';
+import { importToTemp, type ImportedDb } from '../store/test-support.js';
+import { storeExport } from '../engines/duckdb/store-export.js';
+import { chdbConnection } from '../engines/clickhouse/chdb-connection.js';
+import type { ClickHouseConnection } from '../engines/clickhouse/connection.js';
+import { openClickHouseGeneration } from '../engines/clickhouse/engines.js';
+import { ClickHouseHttp } from '../engines/clickhouse/http-client.js';
+import { loadIntoClickHouse } from '../engines/clickhouse/load.js';
 
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
+const SCRIPT = fileURLToPath(new URL('../../../scripts/clickhouse-cluster.sh', import.meta.url));
 const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
 
 function describeGolden(name: string, connect: (db: ImportedDb) => Promise<{ connection: ClickHouseConnection; database: string; stop(): void }>) {
