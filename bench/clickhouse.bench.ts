@@ -8,7 +8,7 @@
  * meet the same rows while the store grows, the whole-world query meets N times as many). Also the
  * load: seconds and states per second per shard.
  *
- *   npm run bench:clickhouse [-- --scales 1,10]      (BENCH_RUNS: runs per case, default 5)
+ *   npm run bench:clickhouse [-- --scales 1,10] [--stores DIR]      (BENCH_RUNS: runs per case, default 5)
  *
  * First, the transfer format: the 4-country store's states encoded as RowBinary (the loader's) and
  * as TabSeparated, each inserted into a fresh MergeTree table on one 18.16 server; encoding and
@@ -20,7 +20,7 @@
  * cluster's two shards share it, so the cluster shows its overhead here, not its scale-out.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -39,13 +39,17 @@ import { openStore } from '../src/store/open-store.js';
 import { importInto, startServer, type ServerProcess } from '../src/testing/fuzz/server-process.js';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 import { V1_CASES, V1_KIND_CASES, type V1Case } from './cases.js';
-import { machineDescription, median, replaceResultsSection } from './support.js';
+import { machineDescription, median, replaceResultsSection, RESULTS } from './support.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SCRIPT = fileURLToPath(new URL('../../scripts/clickhouse-cluster.sh', import.meta.url));
 const SYNTH = fileURLToPath(new URL('./synth.js', import.meta.url));
 
-const { values } = parseArgs({ options: { scales: { type: 'string', default: '1,10' } } });
+const { values } = parseArgs({
+  options: { scales: { type: 'string', default: '1,10' }, stores: { type: 'string' }, 'no-formats': { type: 'boolean', default: false } },
+});
+/** `--stores DIR`: keep each scale's synthetic history and DuckDB store in DIR and use them again when there (an import of ×40 takes half an hour). */
+const STORES = values.stores;
 const scales = values.scales!.split(',').map(Number);
 if (scales.some((s) => !Number.isInteger(s) || s < 1)) throw new Error('--scales takes whole numbers ≥ 1, e.g. 1,10');
 
@@ -123,17 +127,30 @@ async function runScale(scale: number): Promise<ScaleResult> {
   const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
   let clusterStarted = false;
   try {
+    const keep = STORES ?? dir;
     let input = FOUR_COUNTRIES;
     if (scale > 1) {
-      input = join(dir, `synth-x${scale}.osh.pbf`);
-      console.log(`×${scale}: making ${input}`);
-      execFileSync(process.execPath, [SYNTH, '--times', String(scale), '--out', input], { stdio: 'inherit' });
+      input = join(keep, `synth-x${scale}.osh.pbf`);
+      if (!existsSync(input)) {
+        console.log(`×${scale}: making ${input}`);
+        execFileSync(process.execPath, [SYNTH, '--times', String(scale), '--out', input], { stdio: 'inherit' });
+      }
     }
-    const db = join(dir, 'store.duckdb');
-    const importStarted = performance.now();
-    await importInto(input, db);
-    const importSeconds = (performance.now() - importStarted) / 1000;
-    const store = await openStore(db);
+    const db = join(keep, `store-x${scale}.duckdb`);
+    // The import's seconds beside a kept store (written by this script, or by hand after a `maphist import`).
+    const importFile = join(keep, `store-x${scale}.json`);
+    let importSeconds: number;
+    if (existsSync(db) && existsSync(importFile)) {
+      importSeconds = (JSON.parse(readFileSync(importFile, 'utf8')) as { importSeconds: number }).importSeconds;
+      console.log(`×${scale}: using the store ${db}`);
+    } else {
+      rmSync(db, { force: true });
+      const importStarted = performance.now();
+      await importInto(input, db);
+      importSeconds = (performance.now() - importStarted) / 1000;
+      writeFileSync(importFile, JSON.stringify({ importSeconds }));
+    }
+    const store = await openStore(db, { readOnly: true });
     const states = store.metadata.rows;
     console.log(
       `×${scale}: imported ${states.toLocaleString('en-US')} states in ${importSeconds.toFixed(1)} s (${(statSync(db).size / 2 ** 30).toFixed(2)} GiB)`,
@@ -220,7 +237,9 @@ async function formats(db: string, url: string): Promise<string[]> {
     for (const format of ['RowBinary', 'TabSeparated'] as const) {
       await ch.text('CREATE DATABASE IF NOT EXISTS formats');
       await ch.text('DROP TABLE IF EXISTS formats.states');
-      await ch.text(createTableSql('formats', { name: 'states', columns: STATE_COLUMNS, orderBy: '(spatial_key, type, id, valid_from)', sharded: true }));
+      await ch.text(
+        createTableSql('formats', { name: 'states', columns: STATE_COLUMNS, orderBy: '(size_class, spatial_key, type, id, valid_from)', sharded: true }),
+      );
       let encodeMs = 0;
       let insertMs = 0;
       let bytes = 0;
@@ -265,8 +284,31 @@ async function formats(db: string, url: string): Promise<string[]> {
   return lines;
 }
 
-let formatLines: string[] = [];
-{
+/**
+ * The table rows of the section in bench/RESULTS.md that this run does not measure: the other
+ * scales' loads and requests, and with --no-formats the transfer formats (a long scale is run alone).
+ */
+const EARLIER = (() => {
+  const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+  const i = text.indexOf('<!-- clickhouse:start -->');
+  const j = text.indexOf('<!-- clickhouse:end -->');
+  const lines = i >= 0 && j > i ? text.slice(i, j).split('\n') : [];
+  const other = (l: string) => {
+    const m = /^\| ×(\d+) \|/.exec(l);
+    return m !== null && !scales.includes(Number(m[1]));
+  };
+  return {
+    formats: lines.filter((l) => /^\| (RowBinary|TabSeparated) \|/.test(l)),
+    loads: lines.filter((l) => other(l) && !/^\| ×\d+ \| \(/.test(l)),
+    requests: lines.filter((l) => other(l) && /^\| ×\d+ \| \(/.test(l)),
+  };
+})();
+const byScale = (a: string, b: string) => Number(/×(\d+)/.exec(a)![1]) - Number(/×(\d+)/.exec(b)![1]);
+const COMMIT = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
+const MEASURED = `${new Date().toISOString().slice(0, 10)}, ${COMMIT}`;
+
+let formatLines: string[] = EARLIER.formats;
+if (!values['no-formats']) {
   const dir = mkdtempSync(join(tmpdir(), 'maphist-bench-ch-formats-'));
   const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
   try {
@@ -291,7 +333,7 @@ const la = loadavg()
 const loadLines = results.flatMap((r) =>
   r.loads.map((l) => {
     const perShard = l.summary.statesPerShard.map((n) => `${Math.round(n / l.seconds).toLocaleString('en-US')}`).join(' / ');
-    return `| ×${r.scale} | ${r.states.toLocaleString('en-US')} | ${l.engine} | ${l.seconds.toFixed(1)} | ${Math.round(r.states / l.seconds).toLocaleString('en-US')} | ${perShard} |`;
+    return `| ×${r.scale} | ${r.states.toLocaleString('en-US')} | ${l.engine} | ${l.seconds.toFixed(1)} | ${Math.round(r.states / l.seconds).toLocaleString('en-US')} | ${perShard} | ${MEASURED} |`;
   }),
 );
 replaceResultsSection(
@@ -313,9 +355,12 @@ ${formatLines.join('\n')}
 Stores: the 4-country history (×1) and synthetic histories (bench/synth.ts, the 4-country history tiled N times with
 shifted ids and positions). Each imported into DuckDB, then loaded by \`maphist clickhouse load\`'s loader:
 
-| data | states | into | seconds | states/s | states/s per shard |
-| --- | ---: | --- | ---: | ---: | ---: |
-${loadLines.join('\n')}
+| data | states | into | seconds | states/s | states/s per shard | measured |
+| --- | ---: | --- | ---: | ---: | ---: | --- |
+${[...EARLIER.loads, ...loadLines].sort(byScale).join('\n')}
+
+"measured": the day and commit of the run a scale's rows (here and in the requests below) come from; a long
+scale runs alone (\`--scales 40 --stores DIR --no-formats\`, the other rows kept).
 
 Requests through HTTP: DuckDB and the cluster each behind a \`maphist serve\` process (\`--engine clickhouse\` for the
 cluster), chDB behind a server in the benchmark's process (chDB runs in-process; its server shares the benchmark's
@@ -325,7 +370,7 @@ synthetic copies lie elsewhere); (w) counts the whole world (N times the rows at
 
 | data | case | request | DuckDB ms | cluster ms | chDB ms |
 | --- | --- | --- | ---: | ---: | ---: |
-${results.flatMap((r) => r.rows).join('\n')}
+${[...EARLIER.requests, ...results.flatMap((r) => r.rows)].sort(byScale).join('\n')}
 
 `,
 );

@@ -15,7 +15,7 @@ export function median(xs: number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
-const RESULTS = 'bench/RESULTS.md';
+export const RESULTS = 'bench/RESULTS.md';
 
 /** Replace (or append) the section between `<!-- name:start -->` and `<!-- name:end -->`. */
 export function replaceResultsSection(name: string, body: string): void {

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { hilbertKey } from './hilbert.js';
+import { hilbertKey, hilbertRanges, type KeyRange } from './hilbert.js';
 
 const SIDE = 65536;
 
@@ -63,5 +63,59 @@ describe('hilbertKey', () => {
         assert.equal(hilbertKey(...centreOfCell(x1, y1)), d);
       }),
     );
+  });
+});
+
+const holds = (ranges: readonly KeyRange[], key: number) => ranges.some(([a, b]) => key >= a && key <= b);
+
+describe('hilbertRanges', () => {
+  const box = fc
+    .tuple(
+      fc.double({ min: -185, max: 185, noNaN: true }),
+      fc.double({ min: -95, max: 95, noNaN: true }),
+      fc.double({ min: 0, max: 60, noNaN: true }),
+      fc.double({ min: 0, max: 30, noNaN: true }),
+      fc.integer({ min: 0, max: 6 }),
+    )
+    .map(([x, y, w, h, shrink]) => [x, y, x + w / 10 ** shrink, y + h / 10 ** shrink] as const);
+
+  it('hold the key of every position in the box, sorted, disjoint, at most maxRanges (property)', () => {
+    fc.assert(
+      fc.property(
+        box,
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(fc.tuple(fc.double({ min: 0, max: 1, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 20 }),
+        (b, max, at) => {
+          const ranges = hilbertRanges(b, max);
+          assert.ok(ranges.length >= 1 && ranges.length <= max);
+          for (let i = 0; i < ranges.length; i++) {
+            assert.ok(ranges[i]![0] <= ranges[i]![1]);
+            if (i > 0) assert.ok(ranges[i]![0] > ranges[i - 1]![1] + 1, 'sorted, disjoint and not adjacent');
+          }
+          const points = [...at.map(([u, v]) => [b[0] + u * (b[2] - b[0]), b[1] + v * (b[3] - b[1])]), [b[0], b[1]], [b[2], b[3]], [b[0], b[3]], [b[2], b[1]]];
+          for (const [lon, lat] of points) assert.ok(holds(ranges, hilbertKey(lon!, lat!)), `key of ${lon},${lat} in the ranges of ${b}`);
+        },
+      ),
+    );
+  });
+
+  it('cover exactly the cells of the box when the budget allows', () => {
+    // 5 × 3 cells around (8.67, 49.41): 15 keys, and no other.
+    const cx = Math.floor(((8.67 + 180) / 360) * SIDE);
+    const cy = Math.floor(((49.41 + 90) / 180) * SIDE);
+    const [lon0, lat0] = centreOfCell(cx, cy);
+    const [lon1, lat1] = centreOfCell(cx + 4, cy + 2);
+    const ranges = hilbertRanges([lon0, lat0, lon1, lat1], 1000);
+    assert.equal(
+      ranges.reduce((n, [a, b]) => n + b - a + 1, 0),
+      15,
+    );
+    for (let x = cx; x <= cx + 4; x++) for (let y = cy; y <= cy + 2; y++) assert.ok(holds(ranges, hilbertKey(...centreOfCell(x, y))));
+    assert.deepEqual(hilbertRanges([lon0, lat0, lon0, lat0]), [[hilbertKey(lon0, lat0), hilbertKey(lon0, lat0)]]);
+  });
+
+  it('the whole plane is one range; an empty box none', () => {
+    assert.deepEqual(hilbertRanges([-180, -90, 180, 90]), [[0, 2 ** 32 - 1]]);
+    assert.deepEqual(hilbertRanges([10, 10, 9, 11]), []);
   });
 });

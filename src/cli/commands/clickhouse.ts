@@ -1,5 +1,5 @@
 /**
- * `maphist clickhouse load|sync --db STORE.duckdb --url URL [--url URL …] [--database maphist] [--cluster NAME]`:
+ * `maphist clickhouse load|sync --db STORE.duckdb --url URL [--url URL …] [--database maphist] [--cluster NAME] [--index-granularity N]`:
  * loads a store into a ClickHouse cluster (src/engines/clickhouse/load.ts, docs/clickhouse.md): one
  * `--url` per shard, the first being the entry node that gets the Distributed table. Re-running
  * replaces the tables atomically on each shard. `sync` reloads only the elements the store's updates
@@ -15,7 +15,8 @@ import { loadIntoClickHouse } from '../../engines/clickhouse/load.js';
 import { syncClickHouse } from '../../engines/clickhouse/sync.js';
 import { DEFAULT_DB } from '../defaults.js';
 
-const USAGE = 'usage: maphist clickhouse load|sync [--db PATH] --url <shard HTTP URL> [--url <shard URL> …] [--database maphist] [--cluster maphist]';
+const USAGE =
+  'usage: maphist clickhouse load|sync [--db PATH] --url <shard HTTP URL> [--url <shard URL> …] [--database maphist] [--cluster maphist] [--index-granularity 8192]';
 
 export async function clickhouseCommand(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
@@ -26,6 +27,7 @@ export async function clickhouseCommand(argv: string[]): Promise<void> {
       url: { type: 'string', multiple: true },
       database: { type: 'string', default: 'maphist' },
       cluster: { type: 'string', default: 'maphist' },
+      'index-granularity': { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -35,6 +37,9 @@ export async function clickhouseCommand(argv: string[]): Promise<void> {
   for (const u of urls)
     if (!/^https?:\/\/[^/]+\/?$/.test(u))
       throw new MaphistError('CLI_USAGE', `--url takes a shard's HTTP address such as http://127.0.0.1:8123, not ${JSON.stringify(u)}`);
+  const granularity = values['index-granularity'];
+  if (granularity !== undefined && !/^[1-9][0-9]{0,6}$/.test(granularity))
+    throw new MaphistError('CLI_USAGE', `--index-granularity takes rows per index mark, a whole number from 1 to 9999999, not ${JSON.stringify(granularity)}`);
   const started = performance.now();
   const store = await openStore(values.db!, { readOnly: true });
   const bar = process.stderr.isTTY
@@ -55,6 +60,7 @@ export async function clickhouseCommand(argv: string[]): Promise<void> {
       urls,
       database: values.database,
       cluster: values.cluster,
+      ...(granularity === undefined ? {} : { indexGranularity: Number(granularity) }),
       signal: controller.signal,
       onProgress: (done: number, total: number) => {
         if (!bar) return;

@@ -18,7 +18,7 @@ import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
 import type { Columns } from '../common/statements.js';
 import type { ClickHouseConnection } from './connection.js';
 import { RowBinaryReader } from './row-binary.js';
-import { isPlainName } from './schema.js';
+import { isPlainName, STATE_COLUMNS } from './schema.js';
 import {
   boundaryGeometriesSql,
   contributionAggregateSql,
@@ -51,8 +51,23 @@ export async function openClickHouseStore(connection: ClickHouseConnection, data
       `ClickHouse at ${connection.url} has no maphist store in database ${database}: load one with maphist clickhouse load`,
     );
   }
+  await checkStateColumns(connection, database);
   const local = `${database}.states`;
   return { connection, database, tables: { entry: names.has('states_all') ? `${database}.states_all` : local, local } };
+}
+
+/** Refuses a store whose `states` lacks columns this version reads (loaded by an earlier maphist). */
+export async function checkStateColumns(connection: ClickHouseConnection, database: string, signal?: AbortSignal): Promise<void> {
+  const there = new Set(
+    (await connection.rows(`SELECT name FROM system.columns WHERE database = '${database}' AND table = 'states'`, { signal })).map((r) => String(r[0])),
+  );
+  const missing = STATE_COLUMNS.map((c) => c.name).filter((n) => !there.has(n));
+  if (missing.length > 0) {
+    throw new MaphistError(
+      'ENGINE_FAILURE',
+      `the store in ClickHouse database ${database} at ${connection.url} was loaded by an earlier maphist (its states lack ${missing.join(', ')}): load it again with maphist clickhouse load`,
+    );
+  }
 }
 
 /** Runs a ClickHouse statement and decodes its RowBinary answer into records. */

@@ -30,6 +30,8 @@ export interface LoadOptions {
   /** Rows written so far of `total` (of every table). */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /** Rows per mark of the tables' primary index (`index_granularity`, default 8192; schema.ts). */
+  indexGranularity?: number;
   /**
    * A partial reload (sync.ts): the loaded tables' rows of every element not in `touched` are
    * copied on each server into the new tables, and the source gives the touched elements' rows of
@@ -68,7 +70,7 @@ export async function loadIntoClickHouse(source: LoadSource, options: LoadOption
     await ch.text(`CREATE DATABASE IF NOT EXISTS ${database}`, q);
     await ch.text(`DROP DATABASE IF EXISTS ${staging}`, q);
     await ch.text(`CREATE DATABASE ${staging}`, q);
-    for (const t of TABLES) await ch.text(createTableSql(staging, t), q);
+    for (const t of TABLES) await ch.text(createTableSql(staging, t, options.indexGranularity), q);
   }
   const summary: LoadSummary = { rows: {}, statesPerShard: shards.map(() => 0) };
   try {

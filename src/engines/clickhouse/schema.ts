@@ -3,8 +3,9 @@
  * (docs/store.md), in types ClickHouse 18.16 has — no Map (a state's tags are two parallel arrays,
  * `tag_keys`/`tag_values`), no Bool (UInt8) — each a MergeTree on every shard, and on the entry node
  * a Distributed table over them. `states` is sharded by element id (`id % shards`: every state of an
- * element on one shard, so its timeline stays local) and ordered by the spatial key and time, as the
- * DuckDB table is; `relation_members` is sharded by relation id, with its relation's states; the
+ * element on one shard, so its timeline stays local) and ordered by size class, spatial key and time
+ * (the DuckDB table by key and time; with the class first the primary index skips by key ranges,
+ * src/engines/sql/spatial-key.ts); `relation_members` is sharded by relation id, with its relation's states; the
  * small tables (users, tag dictionary, meta, changesets) are whole on every shard.
  */
 import type { ChType } from './row-binary.js';
@@ -46,6 +47,9 @@ export const STATE_COLUMNS: readonly ChColumn[] = [
   col('xmax', 'Nullable(Float64)'),
   col('ymax', 'Nullable(Float64)'),
   col('spatial_key', 'Int64'),
+  // Computed at export: the state's size class (src/geometry/hilbert.ts), which with the key bounds
+  // where a state meeting a box can lie in the sort order (the primary index's pruning, sql/spatial-key.ts).
+  col('size_class', 'UInt8'),
   col('area', 'Float64'),
   col('length', 'Float64'),
   col('perimeter', 'Float64'),
@@ -143,7 +147,7 @@ export interface ChTable {
 }
 
 export const TABLES: readonly ChTable[] = [
-  { name: 'states', columns: STATE_COLUMNS, orderBy: '(spatial_key, type, id, valid_from)', sharded: true },
+  { name: 'states', columns: STATE_COLUMNS, orderBy: '(size_class, spatial_key, type, id, valid_from)', sharded: true },
   { name: 'users', columns: USER_COLUMNS, orderBy: 'id', sharded: false },
   { name: 'tag_keys', columns: TAG_KEY_COLUMNS, orderBy: 'id', sharded: false },
   { name: 'tag_values', columns: TAG_VALUE_COLUMNS, orderBy: '(key_id, value_id)', sharded: false },
@@ -161,9 +165,14 @@ export function isPlainName(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(name);
 }
 
-export function createTableSql(database: string, t: ChTable): string {
+/** ClickHouse's default rows per mark of the primary index (`index_granularity`). */
+export const DEFAULT_INDEX_GRANULARITY = 8192;
+
+/** `indexGranularity`: rows per primary index mark, the unit the index skips by (a smaller one skips finer, for a larger index). */
+export function createTableSql(database: string, t: ChTable, indexGranularity = DEFAULT_INDEX_GRANULARITY): string {
+  if (!Number.isSafeInteger(indexGranularity) || indexGranularity < 1) throw new RangeError(`not an index granularity: ${indexGranularity}`);
   const columns = t.columns.map((c) => `${c.name} ${c.type}`).join(', ');
-  return `CREATE TABLE ${database}.${t.name} (${columns}) ENGINE = MergeTree ORDER BY ${t.orderBy}`;
+  return `CREATE TABLE ${database}.${t.name} (${columns}) ENGINE = MergeTree ORDER BY ${t.orderBy} SETTINGS index_granularity = ${indexGranularity}`;
 }
 
 /**

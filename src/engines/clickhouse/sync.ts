@@ -18,6 +18,7 @@ import { MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { storeExport } from '../duckdb/store-export.js';
 import type { ClickHouseConnection } from './connection.js';
+import { checkStateColumns } from './engine.js';
 import { ClickHouseHttp } from './http-client.js';
 import { loadIntoClickHouse, type LoadOptions, type LoadSource, type LoadSummary } from './load.js';
 import { EMPTY_STATE_COLUMNS, isPlainName } from './schema.js';
@@ -47,6 +48,7 @@ export async function syncClickHouse(store: Store, options: Omit<LoadOptions, 'p
   const loaded = (await entry.rows(`SELECT count() FROM system.tables WHERE database = '${database}' AND name = 'meta'`, { signal }))[0]![0];
   if (Number(loaded) === 0)
     throw new MaphistError('CLI_USAGE', `ClickHouse at ${entry.url} holds no store in ${database}: load one first (maphist clickhouse load)`);
+  await checkStateColumns(entry, database, signal);
   // The same import: a store imported again starts its update numbers again.
   for (const key of ['sourceFile', 'importTime'] as const) {
     const there = await chMeta(entry, database, key, signal);

@@ -8,6 +8,7 @@ import { chunkRows } from './chunk-rows.js';
 import { readRecords, streamRows } from './statements.js';
 import { statement } from '../sql/statement.js';
 import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
+import { sizeClassSql } from '../sql/spatial-key.js';
 
 /** An element's kept (not collapsed) states in time order: the window of `p_rid` and `run` (the DuckDB engine's `w`, sql/aggregation.ts). */
 const KEPT_TIMELINE = '(PARTITION BY type, id, collapsed ORDER BY valid_from, version, minor_version)';
@@ -24,6 +25,7 @@ const QUERIES: Record<string, string> = {
 const DERIVED: Record<string, Record<string, string>> = {
   states: {
     rid: 'rowid + $BASE',
+    size_class: sizeClassSql(),
     tag_keys: 'map_keys(tags)',
     tag_values: 'map_values(tags)',
     tag_keys_before: 'map_keys(tags_before)',

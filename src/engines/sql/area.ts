@@ -50,7 +50,8 @@ export function bboxIntersectsSql(bbox: BBox, alias = ''): string {
 export function areaSql(plan: AreaPlan, alias = '', flavor: SqlFlavor = DUCKDB_FLAVOR): SqlAreaPlan {
   const c = (name: string) => (alias ? `${alias}.${name}` : name);
   const [x0, y0, x1, y1] = plan.bbox.map(sqlDouble);
-  const intersects = bboxIntersectsSql(plan.bbox, alias);
+  const bboxTest = bboxIntersectsSql(plan.bbox, alias);
+  const intersects = flavor.spatialKeyTest && !plan.wholeWorld ? `(${flavor.spatialKeyTest(plan.bbox, c)} AND ${bboxTest})` : bboxTest;
   const within = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
   if (plan.wholeWorld) {
     // A row without any geometry (a relation of relations, a way or relation whose members are all

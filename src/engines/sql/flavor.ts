@@ -5,6 +5,9 @@
  * ClickHouse's (src/engines/clickhouse/sql/) is written to what both 18.16 and current servers accept.
  * Pure: text only.
  */
+import type { BBox } from '../../geometry/types.js';
+import { spatialKeySql } from './spatial-key.js';
+
 export interface SqlFlavor {
   readonly name: 'duckdb' | 'clickhouse';
   /** SQL: `x` as a 32-bit integer. */
@@ -26,6 +29,13 @@ export interface SqlFlavor {
   bigintList(list: string): string;
   /** SQL: element `i` (1-based) of `list`. */
   at(list: string, i: string): string;
+  /**
+   * SQL on the rows' sort key implied by "the row's bbox meets `bbox`", added to the area's bbox
+   * test where the store's primary index is its size class and key (ClickHouse: spatial-key.ts);
+   * undefined where the engine skips by its own statistics (DuckDB's min/max per row group of the
+   * bbox columns, in a table sorted by the key).
+   */
+  spatialKeyTest?(bbox: BBox, c: (name: string) => string): string;
 }
 
 export const DUCKDB_FLAVOR: SqlFlavor = {
@@ -50,4 +60,5 @@ export const CLICKHOUSE_FLAVOR: SqlFlavor = {
   constantList: (name, list) => ({ withSql: `${list} AS ${name}`, ref: name }),
   bigintList: (list) => `CAST(${list} AS Array(Int64))`,
   at: (list, i) => `arrayElement(${list}, ${i})`,
+  spatialKeyTest: spatialKeySql,
 };

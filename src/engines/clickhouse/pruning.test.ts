@@ -1,0 +1,154 @@
+/**
+ * The ClickHouse store's primary index skips by the size class and key ranges of an area
+ * (src/engines/sql/spatial-key.ts): the Maldives history (islands spread over 8° of latitude)
+ * loaded with 256 rows per index mark, on chDB (26.7) and on the two-shard 18.16 cluster
+ * (where clickhouse-server is installed; .ci/run). The key test is a superset test (it keeps every
+ * row whose bbox meets the box: counts with and without it are equal over many boxes), the loaded
+ * size class is the kernel's (`sizeClassOf`), and a small box reads a small part of the table
+ * (the rows read, from the statistics of ClickHouse's JSON output; the bbox test alone reads all).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sizeClassOf } from '../../geometry/hilbert.js';
+import type { BBox } from '../../geometry/types.js';
+import { planArea } from '../../query/area-plan.js';
+import { importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
+import { storeExport } from '../duckdb/store-export.js';
+import { areaSql, bboxIntersectsSql } from '../sql/area.js';
+import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
+import { chdbConnection } from './chdb-connection.js';
+import type { ClickHouseConnection } from './connection.js';
+import { ClickHouseHttp } from './http-client.js';
+import { loadIntoClickHouse } from './load.js';
+
+const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
+const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
+const DATABASE = 'pruning_test';
+const GRANULARITY = 256;
+
+let db: ImportedDb;
+before(async () => {
+  db = await importToTemp(join(TEST_DATA, 'history', 'maldives.osh.pbf'));
+});
+after(() => db?.dispose());
+
+const keyTest = (bbox: BBox) =>
+  areaSql(
+    planArea({
+      id: 'b',
+      bbox,
+      geometry: {
+        type: 'Polygon',
+        coordinates: [
+          [
+            [bbox[0], bbox[1]],
+            [bbox[2], bbox[1]],
+            [bbox[2], bbox[3]],
+            [bbox[0], bbox[1]],
+          ],
+        ],
+      },
+    }),
+    '',
+    CLICKHOUSE_FLAVOR,
+  ).intersectsSql;
+
+/**
+ * The checks on a loaded store: `ch` the entry node, `table` its states (local or Distributed),
+ * `settings` added to the statements that count rows read.
+ */
+function describePruning(loaded: () => { ch: ClickHouseConnection; table: string; settings: string }): void {
+  const count = async (where: string) => Number((await loaded().ch.rows(`SELECT count() FROM ${loaded().table} WHERE ${where}`))[0]![0]);
+
+  it('loads the size class the kernel gives every state', async () => {
+    const rows = await loaded().ch.rows(`SELECT xmin, ymin, xmax, ymax, size_class FROM ${loaded().table}`);
+    assert.equal(rows.length, await count('1'));
+    const classes = new Set<number>();
+    for (const [x0, y0, x1, y1, k] of rows) {
+      const bbox = x0 === null ? null : ([Number(x0), Number(y0), Number(x1), Number(y1)] as const);
+      assert.equal(Number(k), sizeClassOf(bbox), `size class of ${JSON.stringify(bbox)}`);
+      classes.add(Number(k));
+    }
+    assert.ok(classes.size >= 3, `several classes in the data: ${[...classes]}`);
+  });
+
+  it('keeps every row whose bbox meets the box (same counts as the bbox test alone)', async () => {
+    // Deterministic boxes over and around the data (72.6–73.8 E, −0.7–7.1 N): tiny to whole.
+    let seed = 7;
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647;
+    const boxes: BBox[] = [
+      [73.5, 4.17, 73.52, 4.18], // Malé
+      [72.5, -1, 74, 7.5], // all of it
+      [73, 2, 73.0001, 2.0001],
+      [10, 10, 11, 11], // no data
+    ];
+    for (let i = 0; i < 24; i++) {
+      const w = 10 ** (-4 + 4 * random());
+      const x = 72.4 + 1.6 * random();
+      const y = -0.9 + 8.2 * random();
+      boxes.push([x, y, x + w, y + w * (0.2 + random())]);
+    }
+    let met = 0;
+    for (const bbox of boxes) {
+      const expected = await count(bboxIntersectsSql(bbox));
+      assert.equal(await count(keyTest(bbox)), expected, `rows meeting ${bbox}`);
+      if (expected > 0) met++;
+    }
+    assert.ok(met >= 10, `boxes meeting data: ${met}`);
+  });
+
+  it('reads a small part of the table for a small box', async () => {
+    // JSON output's statistics (18.16 and current): the rows the query read, on every shard.
+    const read = async (where: string) => {
+      const answer = JSON.parse(await loaded().ch.text(`SELECT count() FROM ${loaded().table} WHERE ${where}${loaded().settings} FORMAT JSON`));
+      return { rows: Number(answer.data[0]['count()']), read: Number(answer.statistics.rows_read) };
+    };
+    const total = await count('1');
+    const male: BBox = [73.5, 4.17, 73.52, 4.18];
+    const keyed = await read(keyTest(male));
+    const plain = await read(bboxIntersectsSql(male));
+    assert.equal(keyed.rows, plain.rows);
+    assert.ok(keyed.rows > 100, `rows in Malé: ${keyed.rows}`);
+    assert.equal(plain.read, total, 'the bbox test alone reads the whole table');
+    assert.ok(keyed.read < total / 10, `rows read with the key test: ${keyed.read} of ${total}`);
+  });
+}
+
+describe('ClickHouse spatial key pruning (chDB)', () => {
+  let ch: ClickHouseConnection;
+  before(async () => {
+    ch = await chdbConnection();
+    await loadIntoClickHouse(storeExport(db.store), { connections: [ch], database: DATABASE, indexGranularity: GRANULARITY });
+  });
+  after(async () => {
+    await ch?.text(`DROP DATABASE IF EXISTS ${DATABASE}`);
+  });
+  // Without the query condition cache (ClickHouse 25.3 and later), which remembers the granules a
+  // condition met in an earlier test here.
+  describePruning(() => ({ ch, table: `${DATABASE}.states`, settings: ' SETTINGS use_query_condition_cache = 0' }));
+});
+
+describe('ClickHouse spatial key pruning (two shards, clickhouse-server)', {
+  skip: HAVE_CLICKHOUSE ? false : 'clickhouse-server is not installed (Debian: apt-get install clickhouse-server; .ci/run does)',
+}, () => {
+  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
+  let dir: string | undefined;
+  let ch: ClickHouseConnection;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'maphist-ch-pruning-'));
+    const urls = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' }).trim().split('\n');
+    await loadIntoClickHouse(storeExport(db.store), { urls, database: DATABASE, indexGranularity: GRANULARITY });
+    ch = new ClickHouseHttp({ url: urls[0]! });
+  });
+  after(() => {
+    if (dir === undefined) return;
+    spawnSync(SCRIPT, ['stop', dir], { env });
+    rmSync(dir, { recursive: true, force: true });
+  });
+  describePruning(() => ({ ch, table: `${DATABASE}.states_all`, settings: '' }));
+});
