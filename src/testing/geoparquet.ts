@@ -70,7 +70,13 @@ async function writeEngineFile(chunks: AsyncGenerator<Uint8Array, void, undefine
   try {
     for await (const chunk of chunks) {
       last = chunk;
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once('drain', resolve));
+      if (out.destroyed) throw out.errored ?? new Error('the output closed');
+      if (!out.write(chunk)) {
+        await new Promise<void>((resolve, reject) => {
+          out.once('drain', resolve);
+          out.once('close', () => reject(out.errored ?? new Error('the output closed')));
+        });
+      }
     }
     if (signal.aborted) throw signal.reason;
   } catch (e) {

@@ -287,14 +287,16 @@ export class ParquetAssembler {
     return MAGIC;
   }
 
-  /** The bytes of a whole piece file in, the bytes of its row groups (placed at the output's offset) out. */
-  piece(file: Uint8Array): Uint8Array[] {
+  /** The bytes of a whole piece file in, the bytes of each of its row groups (placed at the output's offset) out. */
+  piece(file: Uint8Array): Uint8Array[][] {
     const ab = file.buffer.slice(file.byteOffset, file.byteOffset + file.byteLength) as ArrayBuffer;
     const meta: FileMetaData = parquetMetadata(ab);
     this.levelMaps ??= this.mapLevels(meta.schema);
-    const out: Uint8Array[] = [];
+    const groups: Uint8Array[][] = [];
     const view = new DataView(ab);
     for (const rg of meta.row_groups) {
+      const out: Uint8Array[] = [];
+      groups.push(out);
       const rgStart = this.offset;
       let uncompressed = 0n;
       let compressed = 0n;
@@ -353,7 +355,7 @@ export class ParquetAssembler {
       });
       this.numRows += rg.num_rows;
     }
-    return out;
+    return groups;
   }
 
   /** The footer: the row groups, the output's schema, `footer`'s key-value metadata; then length and magic. */

@@ -172,13 +172,15 @@ async function* copyParquet(
         continue;
       }
       // The piece stays until the footer's query has read it (removed with the directory).
-      const chunks = assembler.piece(bytes);
       i++;
-      if (head) {
-        chunks.unshift(...head);
-        head = undefined;
+      // One chunk per row group (a piece may hold more than one when DuckDB's threads rotate late).
+      for (const chunks of assembler.piece(bytes)) {
+        if (head) {
+          chunks.unshift(...head);
+          head = undefined;
+        }
+        yield Buffer.concat(chunks);
       }
-      yield Buffer.concat(chunks);
     }
     // 4. The footer, with what was written.
     const written = await writtenGeometries(con, join(pieces, '*.parquet'), existsSync(piece(0)));
