@@ -121,15 +121,21 @@ describe('engine-side GeoParquet writer (DuckDB COPY) on the sample store', () =
     assert.ok(writes >= 1);
     assert.deepEqual(copyDirs(), [], 'removed after a failure');
 
-    const ac = new AbortController();
-    const reason = new Error('client gone');
-    const aborting = new Writable({
-      write(_c, _e, cb) {
-        ac.abort(reason);
-        cb();
-      },
-    });
-    await assert.rejects(engine.writeWithStats(request, aborting, ac.signal), (e) => e === reason);
-    assert.deepEqual(copyDirs(), [], 'removed after an abort');
+    // Aborted at the first write (the magic, sent before the clipping and the COPY) and at the
+    // second (the first row group, the COPY running or just ended).
+    for (const at of [1, 2]) {
+      const ac = new AbortController();
+      const reason = new Error('client gone');
+      let n = 0;
+      const aborting = new Writable({
+        write(_c, _e, cb) {
+          if (++n === at) ac.abort(reason);
+          cb();
+        },
+      });
+      await assert.rejects(engine.writeWithStats(request, aborting, ac.signal), (e) => e === reason);
+      assert.equal(n, at, `no write after the abort at write ${at}`);
+      assert.deepEqual(copyDirs(), [], `removed after an abort at write ${at}`);
+    }
   });
 });

@@ -10,7 +10,8 @@
  *    piece file, into a directory of its own under the temporary directory.
  * 3. As pieces are finished (the piece two after it exists, or the COPY has ended, and its footer
  *    is whole) they are put into one file in the API's schema (../../common/parquet/parquet-assembly.ts)
- *    and sent; the first bytes go as soon as the first piece is finished.
+ *    and sent. The file's magic goes first, as soon as the boundary query has started (before the
+ *    clipping and the COPY: the 200 and the first bytes come early).
  * 4. After the COPY: the geometry types and the extent of the bboxes (one query over the pieces'
  *    `geom_type` and `bbox`) give the API's key-value metadata, written in the footer.
  *
@@ -119,10 +120,20 @@ async function* copyParquet(
       checkAborted(signal);
       throw engineFailure(e);
     }
+    const assembler = new ParquetAssembler(file.schema, { codec: file.codec.name, compress: (b) => file.codec.compress(b) });
+    // The file's first bytes (its magic) go as soon as the query has started (the boundary rows'
+    // first chunk or their end), as the records' first batch does on the other path: the 200 is
+    // then on the wire while the boundary rows are clipped and the COPY runs (tens of seconds for
+    // a large area of many boundary rows), not after them. A failure later aborts the connection.
+    let headSent = false;
     // 1. The boundary rows, clipped, into the table.
     const appender = await con.createAppender(`maphist_clip_${n}`, 'main', 'temp');
     try {
       for await (const rows of streamRows(store, st.boundary, { signal })) {
+        if (!headSent) {
+          headSent = true;
+          yield assembler.start();
+        }
         for (const r of await clipBoundaryRows(ctx, rows, clip)) {
           appender.appendBigInt(BigInt(r.rid));
           if (r.geom === null) {
@@ -144,6 +155,10 @@ async function* copyParquet(
       appender.closeSync();
     }
     checkAborted(signal);
+    if (!headSent) {
+      headSent = true;
+      yield assembler.start();
+    }
     // 2. The COPY, running while the pieces are sent.
     const sql = `COPY (${st.select(table, topLevelColumns(file))}) TO '${pieces.replace(/'/g, "''")}'
   (FORMAT parquet, COMPRESSION uncompressed, ROW_GROUP_SIZE ${rowGroupSize(file.rowGroupRows)}, ROW_GROUPS_PER_FILE 1)`;
@@ -158,8 +173,6 @@ async function* copyParquet(
     );
     copy.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
     // 3. The pieces, in order, as they are finished.
-    const assembler = new ParquetAssembler(file.schema, { codec: file.codec.name, compress: (b) => file.codec.compress(b) });
-    let head: Uint8Array[] | undefined = [assembler.start()];
     const piece = (i: number) => join(pieces, `data_${i}.parquet`);
     for (let i = 0; ; ) {
       checkAborted(signal);
@@ -174,18 +187,12 @@ async function* copyParquet(
       // The piece stays until the footer's query has read it (removed with the directory).
       i++;
       // One chunk per row group (a piece may hold more than one when DuckDB's threads rotate late).
-      for (const chunks of assembler.piece(bytes)) {
-        if (head) {
-          chunks.unshift(...head);
-          head = undefined;
-        }
-        yield Buffer.concat(chunks);
-      }
+      for (const chunks of assembler.piece(bytes)) yield Buffer.concat(chunks);
     }
     // 4. The footer, with what was written.
     const written = await writtenGeometries(con, join(pieces, '*.parquet'), existsSync(piece(0)));
     const footer = assembler.finish({ keyValueMetadata: file.keyValueMetadata(written), createdBy: `maphist (DuckDB ${await duckdbVersion(con)})` });
-    yield head ? Buffer.concat([...head, footer]) : footer;
+    yield footer;
   } finally {
     signal.removeEventListener('abort', onAbort);
     if (copy && !copyDone) {
