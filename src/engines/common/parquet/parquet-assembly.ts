@@ -1,6 +1,6 @@
 /**
  * One Parquet file from the pieces a database wrote (DuckDB: `COPY … (FORMAT parquet,
- * PARQUET_VERSION V2, ROW_GROUPS_PER_FILE 1)`, one row group per piece), in the schema the API
+ * COMPRESSION uncompressed, ROW_GROUPS_PER_FILE 1)`, one row group per piece), in the schema the API
  * asks for. Engine-neutral, no SQL: bytes in, bytes out.
  *
  * Why pieces: a Parquet file's footer comes last and holds every column chunk's absolute offset,
@@ -14,8 +14,11 @@
  * (api/v2/format/geoparquet/geoparquet-schema.ts). The repetition decides the definition levels
  * of each page, so each page's levels are mapped from DuckDB's schema to the API's (an OPTIONAL
  * column made REQUIRED loses its levels; a MAP made REQUIRED lowers its children's by one). In
- * data pages of version 2 the levels are stored uncompressed before the (ZSTD) values, so this
- * touches no compressed byte. A null where the API's schema says REQUIRED is an error.
+ * data pages of version 1 (what DuckDB writes, even with PARQUET_VERSION V2) the levels lie inside
+ * the compressed bytes: the pieces are written uncompressed and each page is compressed here once
+ * its levels are mapped. Data pages of version 2 (levels uncompressed before the values) are
+ * rewritten without touching their compressed values. A null where the API's schema says REQUIRED
+ * is an error.
  * Bloom filters, page indexes and size statistics of the pieces are dropped (their offsets or
  * level histograms would be wrong; the JS writer writes none either).
  */

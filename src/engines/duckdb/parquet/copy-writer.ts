@@ -5,7 +5,7 @@
  *
  * 1. The boundary rows (crossing the area's edge) are read and clipped in TypeScript, as the
  *    records are (../../common/parquet/boundary-rows.ts), and appended to a temporary table.
- * 2. One `COPY (SELECT …) TO <dir> (FORMAT parquet, PARQUET_VERSION V2, ROW_GROUPS_PER_FILE 1)`
+ * 2. One `COPY (SELECT …) TO <dir> (FORMAT parquet, COMPRESSION uncompressed, ROW_GROUPS_PER_FILE 1)`
  *    writes the interior rows as stored and the boundary rows from that table, one row group per
  *    piece file, into a directory of its own under the temporary directory.
  * 3. As pieces are finished (the piece two after it exists, or the COPY has ended, and its footer
