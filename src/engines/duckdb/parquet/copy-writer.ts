@@ -187,7 +187,10 @@ async function* copyParquet(
       // The piece stays until the footer's query has read it (removed with the directory).
       i++;
       // One chunk per row group (a piece may hold more than one when DuckDB's threads rotate late).
-      for (const chunks of assembler.piece(bytes)) yield Buffer.concat(chunks);
+      for (const chunks of assembler.piece(bytes)) {
+        checkAborted(signal);
+        yield Buffer.concat(chunks);
+      }
     }
     // 4. The footer, with what was written.
     const written = await writtenGeometries(con, join(pieces, '*.parquet'), existsSync(piece(0)));
