@@ -3,6 +3,7 @@
  * from a body or a query string, and what the statistics and extraction engines consume (the
  * contract between them lives here, below both). Times are epoch seconds.
  */
+import type { SchemaElement } from 'hyparquet';
 import type { Filter } from '../filter/index.js';
 import type { AreaOfInterest } from './model.js';
 import type { StatsGrouping, StatsMeasure } from './stats.js';
@@ -118,8 +119,35 @@ export interface BBoxStruct {
   ymax: number;
 }
 
+/** What was written into a file, for its `geo` metadata: the geometry types and the extent of the rows' bboxes (null: no row). */
+export interface WrittenGeometries {
+  geometryTypes: string[];
+  bbox: BBoxStruct | null;
+}
+
+/**
+ * The file an engine-side writer must write (RecordExtraction.parquet): the Parquet schema (root
+ * first; its top-level columns in order are the file's), and the key-value metadata from what was
+ * written. The format is the API's; the engine only writes it.
+ */
+export interface ParquetFileSpec {
+  schema: SchemaElement[];
+  keyValueMetadata(written: WrittenGeometries): { key: string; value: string }[];
+  /** Rows per row group the API writes (an engine may round it: DuckDB to its vector size). */
+  rowGroupRows: number;
+  /** The pages' codec (the API's ZSTD level), for an engine that compresses pages itself. */
+  codec: { name: 'ZSTD'; compress(bytes: Uint8Array): Uint8Array };
+}
+
 /** The extraction an engine offers version 2: the records of a request, as they are produced. */
 export interface RecordExtraction {
+  /**
+   * Optional: the engine writes the whole GeoParquet file itself (DuckDB: its own Parquet writer),
+   * the bytes in order as they are ready; the same file, decoded, as the records written by the
+   * API's writer. Returns undefined for a request it does not write this way (the API then writes
+   * the records). Stops and removes what it wrote when closed or when `signal` aborts.
+   */
+  parquet?(request: ExtractionRequest): ((file: ParquetFileSpec, signal: AbortSignal) => AsyncGenerator<Uint8Array, void, undefined>) | undefined;
   /**
    * The records of the request in the engine's order, in batches (those of one DuckDB chunk: a
    * step of an async iterator per record cost about 5 % of a features extraction). The iterator

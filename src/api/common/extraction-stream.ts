@@ -67,6 +67,14 @@ export function batchWriter<R>(writer: RecordWriter<R>): RecordWriter<readonly R
   };
 }
 
+/** A writer of bytes already encoded (an engine that writes the format itself): each chunk to the output, waiting for its drain. */
+export function bytesWriter(out: Writable, signal: AbortSignal): RecordWriter<Uint8Array> {
+  return {
+    add: (chunk) => writeWithDrain(out, chunk, signal),
+    finish: async () => undefined,
+  };
+}
+
 export function acceptsGzip(request: FastifyRequest): boolean {
   const h = request.headers['accept-encoding'];
   const v = Array.isArray(h) ? h.join(',') : (h ?? '');

@@ -7,8 +7,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { API_KEY_SECURITY } from '../../docs/v2-security.js';
-import { batchWriter, streamExtraction } from '../../common/extraction-stream.js';
-import { GeoParquetStreamWriter, maphistMetadata } from '../format/geoparquet/parquet-stream-writer.js';
+import { batchWriter, bytesWriter, streamExtraction } from '../../common/extraction-stream.js';
+import { GeoParquetStreamWriter, maphistMetadata, parquetFileSpec } from '../format/geoparquet/parquet-stream-writer.js';
 import { extractionRequest } from '../params/extraction-request.js';
 import type { ExtractionKind } from '../params/time.js';
 import {
@@ -59,11 +59,20 @@ export function registerExtractionRoutes(app: FastifyInstance, ctx: V2Context): 
 
 function stream(request: FastifyRequest, reply: FastifyReply, ctx: V2Context, data: V2Data, extraction: ExtractionRequest): Promise<FastifyReply> {
   const metadata = maphistMetadata(extraction.kind, data.metadata.lastTimestamp);
-  return streamExtraction(request, reply, {
-    records: (signal) => data.extraction.records(extraction, signal),
+  const common = {
     timeoutSeconds: ctx.extractionSeconds,
     headers: { 'content-type': PARQUET_CONTENT_TYPE, 'content-disposition': `attachment; filename="${extraction.kind}.parquet"` },
     gzip: false, // the pages are ZSTD-compressed
+  };
+  // The engine's own Parquet writer where it has one for the request (docs/v2-parquet.md, "Who writes the file").
+  const engineWriter = data.extraction.parquet?.(extraction);
+  if (engineWriter) {
+    const file = parquetFileSpec(extraction.kind, metadata);
+    return streamExtraction(request, reply, { ...common, records: (signal) => engineWriter(file, signal), writer: (out, signal) => bytesWriter(out, signal) });
+  }
+  return streamExtraction(request, reply, {
+    ...common,
+    records: (signal) => data.extraction.records(extraction, signal),
     writer: (out, signal) => batchWriter(new GeoParquetStreamWriter(extraction.kind, out, signal, metadata)),
   });
 }

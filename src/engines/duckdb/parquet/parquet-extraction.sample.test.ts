@@ -245,15 +245,17 @@ describe('GeoParquet extraction on the sample store', () => {
     let writes = 0;
     const out = new Writable({
       write(chunk: Buffer, _enc, cb) {
-        bytes += chunk.length;
         writes++;
-        // The first chunk is the first row group: abort while the query still has rows to give.
+        // The engine's writer sends the magic alone first (copy-writer.ts: early, before the COPY);
+        // the next chunk is the first row group: abort while the query still has rows to give.
+        if (writes === 1 && chunk.length === 4 && chunk.toString('latin1') === 'PAR1') return cb();
+        bytes += chunk.length;
         controller.abort(reason);
         cb();
       },
     });
     await assert.rejects(x.writeWithStats(request, out, controller.signal), (e) => e === reason);
-    assert.equal(writes, 1);
+    assert.equal(writes, 2, 'the magic, then the first row group; nothing after the abort');
     assert.ok(bytes > 1000);
     const [{ n }] = await db.query<{ n: number }>(
       `SELECT count(*)::INTEGER AS n FROM contributions WHERE NOT deleted AND geometry_type IS NOT NULL AND geometry_type <> 'GeometryCollection' AND ${EVER_TAGGED}`,
@@ -288,7 +290,8 @@ describe('GeoParquet extraction on the sample store', () => {
     }) as typeof out.write;
     const stats = await x.writeWithStats({ kind: 'features', aoi: bboxArea(world), time: { start, end }, filter: ALL, clip: true }, out);
     assert.ok(chunks >= stats.rowGroups);
-    assert.ok(maxQueued <= maxChunk, `queued ${maxQueued} bytes, largest chunk ${maxChunk}`);
+    // (plus the 4 bytes of the magic, which the engine's writer sends alone first)
+    assert.ok(maxQueued <= maxChunk + 4, `queued ${maxQueued} bytes, largest chunk ${maxChunk}`);
   });
 
   it("a polygon area (not a rectangle): every kind runs; clipped geometries lie in the polygon's bbox", async () => {

@@ -12,6 +12,7 @@ import { createSqlV2Extraction, type ExtractionSql, type RowStatement } from '..
 import { v2CollectionRelationSql } from '../../common/scope.js';
 import { DUCKDB_FLAVOR } from '../../sql/flavor.js';
 import { streamChunkRows } from '../chunk-rows.js';
+import { duckDbParquetWriter } from './copy-writer.js';
 import { collectionSql, contributionSql, featureSql } from '../sql/v2-extraction.js';
 
 /** The DuckDB statements over a store. */
@@ -31,11 +32,17 @@ export async function duckDbExtractionSql(store: Store, dictionary?: StoreTagDic
   };
 }
 
-/** `clipper`: where a chunk's boundary rows are clipped (src/engines/common/boundary-clipper.ts; tests set the thresholds). */
+/**
+ * `clipper`: where a chunk's boundary rows are clipped (src/engines/common/boundary-clipper.ts; tests set the thresholds).
+ * `engineWriter` false: no engine-side GeoParquet writer (copy-writer.ts), the API writes every file from the records.
+ */
 export async function createV2Extraction(
   store: Store,
   dictionary?: StoreTagDictionary,
-  options: { clipper?: BoundaryClipperOptions } = {},
+  options: { clipper?: BoundaryClipperOptions; engineWriter?: boolean } = {},
 ): Promise<RecordExtraction> {
-  return createSqlV2Extraction(await duckDbExtractionSql(store, dictionary), options);
+  const db = await duckDbExtractionSql(store, dictionary);
+  const records = createSqlV2Extraction(db, options);
+  if (options.engineWriter === false) return records;
+  return { records: records.records, parquet: (request) => duckDbParquetWriter(store, db, request, options) };
 }

@@ -5,7 +5,7 @@
  * see docs/v2-parquet.md.
  */
 import type { SchemaElement } from 'hyparquet';
-import type { BBoxStruct, ExtractionRecord } from '../../../../query/v2-requests.js';
+import type { BBoxStruct, ExtractionRecord, WrittenGeometries } from '../../../../query/v2-requests.js';
 
 export type ParquetKind = 'features' | 'collections' | 'collections_members' | 'contributions';
 
@@ -150,4 +150,12 @@ export class GeoMetadataCollector {
     if (this.xmin <= this.xmax) column.bbox = [this.xmin, this.ymin, this.xmax, this.ymax];
     return JSON.stringify({ version: '1.1.0', primary_column: 'geom', columns: { geom: column } });
   }
+}
+
+/** The `geo` key's JSON from what an engine-side writer reports it wrote: the same as the collector's over the same rows. */
+export function geoMetadataOf(written: WrittenGeometries): string {
+  const geo = new GeoMetadataCollector();
+  for (const t of written.geometryTypes) geo.add(t, null);
+  geo.add(null, written.bbox);
+  return geo.toJson();
 }

@@ -8,11 +8,12 @@
  */
 import type { Writable } from 'node:stream';
 import { ByteWriter, ParquetWriter, type ColumnSource } from 'hyparquet-writer';
-import type { ExtractionRecord } from '../../../../query/v2-requests.js';
+import type { ExtractionRecord, ParquetFileSpec } from '../../../../query/v2-requests.js';
 import { writeWithDrain, type RecordWriter } from '../../../common/extraction-stream.js';
 import {
   columnsOf,
   GeoMetadataCollector,
+  geoMetadataOf,
   parquetSchemaOf,
   STATISTICS_COLUMNS,
   type ColumnName,
@@ -117,4 +118,17 @@ export class GeoParquetStreamWriter implements RecordWriter<ExtractionRecord> {
 /** The file's own key-value metadata besides `geo`: what it holds and the data's timestamp. */
 export function maphistMetadata(kind: ParquetKind, dataTimestamp: string): { key: string; value: string }[] {
   return [{ key: 'maphist', value: JSON.stringify({ kind, dataTimestamp }) }];
+}
+
+/**
+ * The file an engine-side writer writes (query/v2-requests.ts `RecordExtraction.parquet`): this
+ * writer's schema, its `geo` key from what the engine wrote, the same other metadata.
+ */
+export function parquetFileSpec(kind: ParquetKind, extraMetadata: { key: string; value: string }[]): ParquetFileSpec {
+  return {
+    schema: parquetSchemaOf(kind),
+    keyValueMetadata: (written) => [{ key: 'geo', value: geoMetadataOf(written) }, ...extraMetadata],
+    rowGroupRows: ROW_GROUP_ROWS,
+    codec: { name: 'ZSTD', compress: zstdCompressor() },
+  };
 }
