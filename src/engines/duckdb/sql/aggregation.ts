@@ -345,37 +345,35 @@ export function contributionAggregateSql(p: ContributionAggregateParams): Statem
 )`;
   const exact = types !== null;
   const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${exact ? ' AND NOT (ci AND pi AND geometry_change)' : ''}`;
-  const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
   const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');
+  const kind = 'CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END';
+  const user = p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE';
+  // Sure rows are counted per group in a narrow aggregate; single rows (b = their rowid, each its
+  // own group) pass unaggregated with their facts. One GROUP BY over both carried 18 columns of
+  // CASE WHEN sure THEN NULL … and any_value(…) through every sure row (issue 21: 70 of users/count's 230 ms).
   return statement(
     `${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
 d0 AS (
   SELECT *, coalesce(${sure}, FALSE) AS sure${p.latest ? '' : ', NULL::BIGINT AS ord'} FROM c WHERE ci OR pi
 ),
-d AS (SELECT * FROM ${p.latest ? latestRows : 'd0'})
-SELECT k::INTEGER AS k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS user_id, count(*)::DOUBLE AS n, b::DOUBLE AS b,
-       any_value(type)::INTEGER AS type, any_value(id)::DOUBLE AS id, any_value(valid_from)::DOUBLE AS valid_from, any_value(deleted) AS deleted,
-       any_value(m) AS m, any_value(hit) AS hit, any_value(interior) AS interior,
-       any_value(p_deleted) AS p_deleted, any_value(p_m) AS p_m, any_value(p_hit) AS p_hit, any_value(p_interior) AS p_interior,
-       any_value(tag_change) AS tag_change, any_value(geometry_change) AS geometry_change,
-       any_value(g_rid)::DOUBLE AS g_rid, any_value(p_rid)::DOUBLE AS p_rid, any_value(run)::DOUBLE AS run, any_value(p_run)::DOUBLE AS p_run,
-       any_value(ord)::DOUBLE AS ord
-FROM (
-  SELECT ${bin.sql} - 1 AS k, g, gb,
-         CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END AS kind,
-         ${p.users ? 'user_id' : 'NULL'} AS user_id,
-         CASE WHEN sure THEN -1 ELSE rid END AS b,
-         ${single('type')} AS type, ${single('id')} AS id, ${single('valid_from')} AS valid_from, ${single('deleted')} AS deleted,
-         ${single('m')} AS m, ${single('hit')} AS hit, ${single('interior')} AS interior,
-         ${single('p_deleted')} AS p_deleted, ${single('p_m')} AS p_m, ${single('p_hit')} AS p_hit, ${single('p_interior')} AS p_interior,
-         ${single('tag_change')} AS tag_change, ${single('geometry_change')} AS geometry_change,
-         CASE WHEN sure OR NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END AS g_rid,
-         CASE WHEN sure OR NOT pi OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE p_rid END AS p_rid,
-         ${single('run')} AS run, ${single('run - new_run::INTEGER')} AS p_run, ${single('ord')} AS ord
-  FROM d
-  WHERE NOT sure OR ${types ?? 'TRUE'}
-)
-GROUP BY k, g, gb, kind, user_id, b`,
+d AS MATERIALIZED (SELECT *, (${bin.sql} - 1)::INTEGER AS k, ${kind} AS kind FROM ${p.latest ? latestRows : 'd0'})
+SELECT k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${user} AS user_id, count(*)::DOUBLE AS n, -1::DOUBLE AS b,
+       NULL::INTEGER AS type, NULL::DOUBLE AS id, NULL::DOUBLE AS valid_from, NULL::BOOLEAN AS deleted,
+       NULL::BOOLEAN AS m, NULL::BOOLEAN AS hit, NULL::BOOLEAN AS interior,
+       NULL::BOOLEAN AS p_deleted, NULL::BOOLEAN AS p_m, NULL::BOOLEAN AS p_hit, NULL::BOOLEAN AS p_interior,
+       NULL::BOOLEAN AS tag_change, NULL::BOOLEAN AS geometry_change,
+       NULL::DOUBLE AS g_rid, NULL::DOUBLE AS p_rid, NULL::DOUBLE AS run, NULL::DOUBLE AS p_run, NULL::DOUBLE AS ord
+FROM d
+WHERE sure AND ${types ?? 'TRUE'}
+GROUP BY k, g, gb, kind${p.users ? ', user_id' : ''}
+UNION ALL
+SELECT k, g::DOUBLE, gb::DOUBLE, kind::INTEGER, ${user}, 1::DOUBLE, rid::DOUBLE,
+       type::INTEGER, id::DOUBLE, valid_from::DOUBLE, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
+       (CASE WHEN NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END)::DOUBLE,
+       (CASE WHEN NOT pi OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE p_rid END)::DOUBLE,
+       run::DOUBLE, (run - new_run::INTEGER)::DOUBLE, ord::DOUBLE
+FROM d
+WHERE NOT sure`,
     CONTRIBUTION_AGGREGATE_COLUMNS,
   );
 }
