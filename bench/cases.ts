@@ -173,8 +173,8 @@ ORDER BY t`,
 
 /**
  * Contributions by kind (issue 22): maphist's extension routes, each beside (d), the ungrouped
- * contributions/count with the same area and time. The raw queries count states per group
- * unclipped (the kind from the store's flags, not the classification against the area).
+ * contributions/count with the same area and time. The raw queries classify by the SQL facts
+ * (`contributionFactsSql`): the kind from "in" now and before, the change flags from the store.
  */
 export const V1_KIND_CASES: V1Case[] = [
   {
