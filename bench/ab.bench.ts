@@ -6,7 +6,12 @@
  * lands on both sides alike. Two runs of `bench:v1` one after the other differ by up to 9 % on this
  * machine; paired rounds bring the spread of a build against itself to a few percent.
  *
- *   npm run build && node dist/bench/ab.bench.js --before <checkout, built> [--rounds N] [--input FILE]
+ *   npm run build && node dist/bench/ab.bench.js --before <checkout, built> [--rounds N] [--input FILE] [--only ids] [--raw]
+ *
+ * `--only "v1 (c),v2 (b)"`: those cases only (the contributions by kind, v1 (f)–(i), are run only so).
+ * `--raw`: each round also runs the case's raw work (bench/cases.ts `runRaw`, in this process on the
+ * after side's store), and the table has each side's median ratio to it (issue 21's figure, read in
+ * the same rounds, so the machine's drift cancels).
  *
  * Prints, per case: the median ms of each side, the median of the per-round ratios after/before,
  * and whether both answered the same numbers. Writes its section of bench/RESULTS.md.
@@ -17,7 +22,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
-import { EXTRACTION_CASES, V1_CASES, V2_CASES } from './cases.js';
+import { EXTRACTION_CASES, runRaw, V1_CASES, V1_KIND_CASES, V2_CASES } from './cases.js';
+import { openStore } from '../src/store/open-store.js';
 import { machineDescription, median, replaceResultsSection } from './support.js';
 
 /**
@@ -35,6 +41,8 @@ const { values } = parseArgs({
     after: { type: 'string', default: '.' },
     rounds: { type: 'string', default: '40' },
     input: { type: 'string', default: FOUR_COUNTRIES },
+    only: { type: 'string' },
+    raw: { type: 'boolean', default: false },
   },
 });
 if (!values.before) {
@@ -57,10 +65,15 @@ interface Request {
   id: string;
   what: string;
   send(base: string): Promise<string>;
+  /** The raw work of the same answer, on a connection's `query`. */
+  raw?: (query: (sql: string) => Promise<Record<string, unknown>[]>) => Promise<unknown>;
 }
 
-const REQUESTS: Request[] = [
-  ...V1_CASES.map((c) => ({
+const ONLY = values.only?.split(',').map((x) => x.trim());
+
+const ALL_REQUESTS: Request[] = [
+  ...[...V1_CASES, ...V1_KIND_CASES].map((c) => ({
+    ...(c.sql !== undefined ? { raw: (query: (sql: string) => Promise<Record<string, unknown>[]>) => runRaw(c, query) } : {}),
     id: `v1 (${c.id})`,
     what: c.what,
     async send(base: string) {
@@ -71,6 +84,7 @@ const REQUESTS: Request[] = [
   ...V2_CASES.map((c) => ({
     id: `v2 (${c.id})`,
     what: c.what,
+    raw: (query: (sql: string) => Promise<Record<string, unknown>[]>) => query(c.sql),
     async send(base: string) {
       const res = await fetch(`${base}${c.path}`, {
         method: 'POST',
@@ -88,6 +102,8 @@ const REQUESTS: Request[] = [
     },
   })),
 ];
+const KIND_IDS = new Set(V1_KIND_CASES.map((c) => `v1 (${c.id})`));
+const REQUESTS = ALL_REQUESTS.filter((r) => (ONLY ? ONLY.includes(r.id) : !KIND_IDS.has(r.id)));
 
 /** The answer's body, read to its end: JSON as text, anything else (GeoParquet) as its size. */
 async function checked(res: Response, id: string): Promise<string> {
@@ -141,12 +157,18 @@ try {
   sides.push(await startSide('before', values.before, work));
   sides.push(await startSide('after', values.after!, work));
   const [before, after] = sides;
+  const rawStore = values.raw ? await openStore(join(work, 'after.duckdb')) : undefined;
+  const rawCon = rawStore ? await rawStore.connect() : undefined;
+  const query = async (sql: string) => (await rawCon!.runAndReadAll(sql)).getRowObjectsJS() as Record<string, unknown>[];
   const rows: string[] = [];
   for (const r of REQUESTS) {
     const answers = new Map<string, string>();
     for (const s of sides) for (let i = 0; i < 3; i++) answers.set(s.name, numbersOf(await r.send(s.base)));
-    const ms: Record<Side['name'], number[]> = { before: [], after: [] };
+    const withRaw = rawCon !== undefined && r.raw !== undefined;
+    if (withRaw) await r.raw!(query);
+    const ms: Record<Side['name'] | 'raw', number[]> = { before: [], after: [], raw: [] };
     const ratios: number[] = [];
+    const toRaw: Record<Side['name'], number[]> = { before: [], after: [] };
     for (let k = 0; k < ROUNDS; k++) {
       const order = k % 2 ? [after, before] : [before, after];
       const got: Partial<Record<Side['name'], number>> = {};
@@ -154,9 +176,22 @@ try {
       ms.before.push(got.before!);
       ms.after.push(got.after!);
       ratios.push(got.after! / got.before!);
+      if (withRaw) {
+        const t = performance.now();
+        await r.raw!(query);
+        const rawMs = performance.now() - t;
+        ms.raw.push(rawMs);
+        toRaw.before.push(got.before! / rawMs);
+        toRaw.after.push(got.after! / rawMs);
+      }
     }
     const same = answers.get('before') === answers.get('after') ? 'yes' : 'no';
-    const row = [r.id, r.what, median(ms.before).toFixed(1), median(ms.after).toFixed(1), median(ratios).toFixed(3), same];
+    const rawCells = values.raw
+      ? withRaw
+        ? [median(ms.raw).toFixed(1), `${median(toRaw.before).toFixed(2)}×`, `${median(toRaw.after).toFixed(2)}×`]
+        : ['—', '—', '—']
+      : [];
+    const row = [r.id, r.what, median(ms.before).toFixed(1), median(ms.after).toFixed(1), median(ratios).toFixed(3), same, ...rawCells];
     console.log(row.join(' | '));
     rows.push(`| ${row.join(' | ')} |`);
   }
@@ -173,14 +208,21 @@ before = \`${before.commit}\` (imported in ${before.importSeconds.toFixed(1)} s)
 (imported in ${after.importSeconds.toFixed(1)} s); input \`${INPUT.split('/').pop()}\`. Each build serves its own
 store from its own process; every round sends the request to both, the order alternating, ${ROUNDS} rounds
 after 3 warm-ups each. "ratio": the median of the rounds' after/before ratios. "same": both answered the
-same numbers.
+same numbers.${
+      values.raw
+        ? ` "raw ms": the case's raw work (bench/cases.ts \`runRaw\`) run in the benchmark's process on the after
+side's store in each round; "before/raw", "after/raw": the medians of the rounds' ratios of each side to it.`
+        : ''
+    }
 
-| case | request | before ms | after ms | ratio | same |
-| --- | --- | ---: | ---: | ---: | --- |
+| case | request | before ms | after ms | ratio | same |${values.raw ? ' raw ms | before/raw | after/raw |' : ''}
+| --- | --- | ---: | ---: | ---: | --- |${values.raw ? ' ---: | ---: | ---: |' : ''}
 ${rows.join('\n')}
 
 `,
   );
+  rawCon?.closeSync();
+  rawStore?.close();
 } finally {
   for (const s of sides) s.child.kill('SIGTERM');
   await new Promise((r) => setTimeout(r, 500));

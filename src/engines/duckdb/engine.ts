@@ -32,7 +32,8 @@ export async function duckDbAggregationSql(store: Store): Promise<AggregationSql
     snapshotBoxes: snapshotBoxesSql,
     contributionAggregate: contributionAggregateSql,
     contributionList: contributionListSql,
-    geometriesByRowid: (rowids, intersectsSql, signal) => readRecords(store, geometriesByRowidSql(rowids, intersectsSql), signal),
+    // The area test is not needed with the rowid list (geometriesByRowidSql).
+    geometriesByRowid: (rowids, _intersectsSql, signal) => readRecords(store, geometriesByRowidSql(rowids), signal),
     boundaryGeometries: boundaryGeometriesSql,
     records: (st, signal) => readRecords(store, st, signal),
     columns: (st, signal) => readColumns(store, st, signal),

@@ -45,6 +45,12 @@ export async function readAllRows(store: Store, sql: string, signal: AbortSignal
 }
 
 /**
+ * MAPHIST_DEBUG_SQL=1: every statement's text on stderr, then its time to the first chunk, its
+ * rows and its total time (to find where a request's time goes and run EXPLAIN ANALYZE on it).
+ */
+const DEBUG_SQL = (process.env.MAPHIST_DEBUG_SQL ?? '') !== '';
+
+/**
  * Runs `sql` on its own connection, interrupted by the signal, and hands its result to `each` one
  * chunk (up to 2,048 rows) at a time, asking `pause` for a turn of the event loop after each (by
  * default one turn once 10 ms have passed, src/core/yielding.ts). Converting a whole result to JS
@@ -62,6 +68,10 @@ async function readChunks(
   declared?: { readonly columns: readonly string[] },
 ): Promise<void> {
   checkAborted(signal);
+  const t0 = DEBUG_SQL ? performance.now() : 0;
+  let first = 0;
+  let rows = 0;
+  if (DEBUG_SQL) process.stderr.write(`-- sql start\n${sql};\n`);
   const con = await connect(store, spilling);
   const onAbort = () => con.interrupt();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -73,6 +83,8 @@ async function readChunks(
       checkAborted(signal);
       const chunk = await result.fetchChunk();
       if (chunk === null || chunk.rowCount === 0) break;
+      if (DEBUG_SQL && rows === 0) first = performance.now() - t0;
+      rows += chunk.rowCount;
       each(chunk, names);
       const turn = pause();
       if (turn) await turn;
@@ -84,6 +96,7 @@ async function readChunks(
   } finally {
     signal?.removeEventListener('abort', onAbort);
     con.closeSync();
+    if (DEBUG_SQL) process.stderr.write(`-- sql end: first chunk ${first.toFixed(1)} ms, ${rows} rows, ${(performance.now() - t0).toFixed(1)} ms\n`);
   }
 }
 

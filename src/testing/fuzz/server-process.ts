@@ -8,8 +8,11 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The compiled command line (this file compiles to dist/src/testing/fuzz/). */
-export const MAIN_JS = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
+/**
+ * The compiled command line (this file compiles to dist/src/testing/fuzz/); MAPHIST_SERVER_MAIN
+ * names another build's (the benches' "before": `/work/main/dist/src/cli/main.js`).
+ */
+export const MAIN_JS = process.env.MAPHIST_SERVER_MAIN || fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
 /** `maphist import <file> --db <db>` as a child process; rejects with its standard error on failure. */
 export function importInto(file: string, db: string): Promise<void> {

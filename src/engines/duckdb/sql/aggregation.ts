@@ -160,7 +160,11 @@ export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
 
 /**
  * The contribution candidates, shared by the aggregation and the list: `e` the elements with a
- * kept state whose bbox meets the area; `s` their kept (not collapsed) states up to the end of the
+ * kept state "in" by the SQL facts (not deleted, matching the filter, bbox meeting the area) before
+ * t_last: a candidate row is kept only when it or its previous kept state is such a state, so the
+ * other elements' histories need not be read and windowed (issue 21: with the v1 scope alone, the
+ * never-tagged nodes were 4/5 of the windowed rows of contributions/count over Andorra, the window
+ * 528 of its 580 ms); `s` their kept (not collapsed) states up to the end of the
  * range with m (matches the filter), hit (bbox meets the area), interior, the `carried` columns
  * (`derived` ones are computed per state first); `w` each with its previous kept state's facts
  * (lag over (type, id) by valid_from), its rowid (p_rid) and its geometry run (a maximal sequence
@@ -187,11 +191,11 @@ function contributionCandidatesSql(p: {
   const ctes = [p.area.withSql, p.extraWith ?? '', placed?.withSql ?? ''].filter((x) => x !== '');
   return `WITH ${ctes.map((c) => `${c},\n`).join('')}e AS (
   SELECT DISTINCT type, id FROM states st
-  WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.area.intersectsSql}${
+  WHERE NOT st.collapsed AND NOT st.deleted AND st.valid_from < ${t1} AND ${p.area.intersectsSql} AND coalesce(${p.filterSql}, FALSE)${
     placed
       ? `
   UNION ALL
-  SELECT type, id FROM ${PLACED_CTE} WHERE NOT collapsed AND valid_from < ${t1}`
+  SELECT type, id FROM ${PLACED_CTE} st WHERE NOT st.collapsed AND NOT st.deleted AND st.valid_from < ${t1} AND coalesce(${p.filterSql}, FALSE)`
       : ''
   }
 ),
@@ -341,37 +345,35 @@ export function contributionAggregateSql(p: ContributionAggregateParams): Statem
 )`;
   const exact = types !== null;
   const sure = `(NOT ci OR interior) AND (NOT pi OR p_interior)${exact ? ' AND NOT (ci AND pi AND geometry_change)' : ''}`;
-  const single = (col: string) => `CASE WHEN sure THEN NULL ELSE ${col} END`;
   const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');
+  const kind = 'CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END';
+  const user = p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE';
+  // Sure rows are counted per group in a narrow aggregate; single rows (b = their rowid, each its
+  // own group) pass unaggregated with their facts. One GROUP BY over both carried 18 columns of
+  // CASE WHEN sure THEN NULL … and any_value(…) through every sure row (issue 21: 70 of users/count's 230 ms).
   return statement(
     `${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
 d0 AS (
   SELECT *, coalesce(${sure}, FALSE) AS sure${p.latest ? '' : ', NULL::BIGINT AS ord'} FROM c WHERE ci OR pi
 ),
-d AS (SELECT * FROM ${p.latest ? latestRows : 'd0'})
-SELECT k::INTEGER AS k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'} AS user_id, count(*)::DOUBLE AS n, b::DOUBLE AS b,
-       any_value(type)::INTEGER AS type, any_value(id)::DOUBLE AS id, any_value(valid_from)::DOUBLE AS valid_from, any_value(deleted) AS deleted,
-       any_value(m) AS m, any_value(hit) AS hit, any_value(interior) AS interior,
-       any_value(p_deleted) AS p_deleted, any_value(p_m) AS p_m, any_value(p_hit) AS p_hit, any_value(p_interior) AS p_interior,
-       any_value(tag_change) AS tag_change, any_value(geometry_change) AS geometry_change,
-       any_value(g_rid)::DOUBLE AS g_rid, any_value(p_rid)::DOUBLE AS p_rid, any_value(run)::DOUBLE AS run, any_value(p_run)::DOUBLE AS p_run,
-       any_value(ord)::DOUBLE AS ord
-FROM (
-  SELECT ${bin.sql} - 1 AS k, g, gb,
-         CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END AS kind,
-         ${p.users ? 'user_id' : 'NULL'} AS user_id,
-         CASE WHEN sure THEN -1 ELSE rid END AS b,
-         ${single('type')} AS type, ${single('id')} AS id, ${single('valid_from')} AS valid_from, ${single('deleted')} AS deleted,
-         ${single('m')} AS m, ${single('hit')} AS hit, ${single('interior')} AS interior,
-         ${single('p_deleted')} AS p_deleted, ${single('p_m')} AS p_m, ${single('p_hit')} AS p_hit, ${single('p_interior')} AS p_interior,
-         ${single('tag_change')} AS tag_change, ${single('geometry_change')} AS geometry_change,
-         CASE WHEN sure OR NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END AS g_rid,
-         CASE WHEN sure OR NOT pi OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE p_rid END AS p_rid,
-         ${single('run')} AS run, ${single('run - new_run::INTEGER')} AS p_run, ${single('ord')} AS ord
-  FROM d
-  WHERE NOT sure OR ${types ?? 'TRUE'}
-)
-GROUP BY k, g, gb, kind, user_id, b`,
+d AS MATERIALIZED (SELECT *, (${bin.sql} - 1)::INTEGER AS k, ${kind} AS kind FROM ${p.latest ? latestRows : 'd0'})
+SELECT k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${user} AS user_id, count(*)::DOUBLE AS n, -1::DOUBLE AS b,
+       NULL::INTEGER AS type, NULL::DOUBLE AS id, NULL::DOUBLE AS valid_from, NULL::BOOLEAN AS deleted,
+       NULL::BOOLEAN AS m, NULL::BOOLEAN AS hit, NULL::BOOLEAN AS interior,
+       NULL::BOOLEAN AS p_deleted, NULL::BOOLEAN AS p_m, NULL::BOOLEAN AS p_hit, NULL::BOOLEAN AS p_interior,
+       NULL::BOOLEAN AS tag_change, NULL::BOOLEAN AS geometry_change,
+       NULL::DOUBLE AS g_rid, NULL::DOUBLE AS p_rid, NULL::DOUBLE AS run, NULL::DOUBLE AS p_run, NULL::DOUBLE AS ord
+FROM d
+WHERE sure AND ${types ?? 'TRUE'}
+GROUP BY k, g, gb, kind${p.users ? ', user_id' : ''}
+UNION ALL
+SELECT k, g::DOUBLE, gb::DOUBLE, kind::INTEGER, ${user}, 1::DOUBLE, rid::DOUBLE,
+       type::INTEGER, id::DOUBLE, valid_from::DOUBLE, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
+       (CASE WHEN NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END)::DOUBLE,
+       (CASE WHEN NOT pi OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE p_rid END)::DOUBLE,
+       run::DOUBLE, (run - new_run::INTEGER)::DOUBLE, ord::DOUBLE
+FROM d
+WHERE NOT sure`,
     CONTRIBUTION_AGGREGATE_COLUMNS,
   );
 }
@@ -396,15 +398,17 @@ export function rowidRangeSql(rowids: readonly number[], prefix = ''): string {
  * The geometries of the given states (by rowid), each distinct geometry once: rows (rowid, gid,
  * NULL) map a state to its geometry id, rows (NULL, gid, wkb) give each geometry. Boundary
  * states of long-lived elements (country relations) repeat the same large geometry over many
- * states; this ships and clips it once. `intersectsSql` (every state asked for meets the area)
- * lets the zone maps skip row groups.
+ * states; this ships and clips it once. The rowids as a literal `IN` list within their range
+ * (`rowidRangeSql`): DuckDB then reads the geometry of the listed rows only (issue 21: a semi join
+ * with the list, under the area's bbox test, read the bbox columns and the geometry of every row
+ * of the range, 116,676 rows for the 73 of (b)'s border polygon: 34–72 ms; now 4–6 ms). Every
+ * state asked for meets the area (it came from a scan that tests it), so no area test is needed.
  */
-export function geometriesByRowidSql(rowids: readonly number[], intersectsSql = 'TRUE'): Statement<GeometryByRowidRow> {
+export function geometriesByRowidSql(rowids: readonly number[]): Statement<GeometryByRowidRow> {
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
   return statement(
     `WITH g AS (
-  SELECT st.rowid AS r, st.geometry FROM states st SEMI JOIN (SELECT unnest([${rowids.join(',')}]::BIGINT[]) AS r) x ON st.rowid = x.r
-  WHERE ${rowidRangeSql(rowids, 'st.')} AND ${intersectsSql}
+  SELECT rowid AS r, geometry FROM states WHERE ${rowidRangeSql(rowids)} AND rowid IN (${rowids.length > 0 ? rowids.join(',') : '-1'})
 ),
 d AS (SELECT geometry, row_number() OVER () AS gid FROM (SELECT DISTINCT geometry FROM g WHERE geometry IS NOT NULL))
 SELECT g.r::DOUBLE AS r, d.gid::DOUBLE AS gid, NULL::BLOB AS geometry FROM g JOIN d ON g.geometry = d.geometry
