@@ -176,7 +176,9 @@ export function candidatesSql(
   const placed = p.area.placedRowids ?? [];
   const placedTest = placed.length > 0 ? `rid IN (${rowids(placed)})` : '';
   const batch = p.batchSql === undefined ? '' : ` AND ${p.batchSql}`;
-  const elements = `(type, id) IN (SELECT type, id FROM ${t.local} WHERE NOT collapsed AND valid_from < ${t1}${batch} AND (${p.area.intersectsSql}${
+  // Only an element with a kept state "in" by the SQL facts (not deleted, matching, meeting the
+  // area) before t1 can give a row that is or was in (the DuckDB engine's `e`, issue 21).
+  const elements = `(type, id) IN (SELECT type, id FROM ${t.local} WHERE NOT collapsed AND NOT deleted AND valid_from < ${t1}${batch} AND coalesce(${p.filterSql}, 0) AND (${p.area.intersectsSql}${
     placedTest ? ` OR ${placedTest}` : ''
   }))`;
   const prevColumns = p.prevColumns ?? [];
