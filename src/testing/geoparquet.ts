@@ -73,8 +73,17 @@ async function writeEngineFile(chunks: AsyncGenerator<Uint8Array, void, undefine
       if (out.destroyed) throw out.errored ?? new Error('the output closed');
       if (!out.write(chunk)) {
         await new Promise<void>((resolve, reject) => {
-          out.once('drain', resolve);
-          out.once('close', () => reject(out.errored ?? new Error('the output closed')));
+          // Each wait removes its other listener (a 'close' listener per wait piled up on the stream).
+          const onClose = () => {
+            out.off('drain', onDrain);
+            reject(out.errored ?? new Error('the output closed'));
+          };
+          const onDrain = () => {
+            out.off('close', onClose);
+            resolve();
+          };
+          out.once('drain', onDrain);
+          out.once('close', onClose);
         });
       }
     }
