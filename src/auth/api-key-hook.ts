@@ -93,7 +93,7 @@ export async function createApiKeyHook(options: ApiKeyHookOptions): Promise<ApiK
     }
   };
 
-  const flush = async (waitMs?: number): Promise<void> => {
+  const write = async (waitMs?: number): Promise<void> => {
     const changed = limiter.takeChanged();
     try {
       await writeUsage(path, changed, waitMs);
@@ -101,6 +101,17 @@ export async function createApiKeyHook(options: ApiKeyHookOptions): Promise<ApiK
       limiter.markChanged(changed.map(([id]) => id));
       throw e;
     }
+  };
+  // One write at a time, in order: a flush at shutdown while the timer's was still writing wrote
+  // the newer counts first, and the timer's older ones then over them (a key's usage seen as 1 of 4).
+  let writing: Promise<void> = Promise.resolve();
+  const flush = (waitMs?: number): Promise<void> => {
+    const next = writing.then(
+      () => write(waitMs),
+      () => write(waitMs),
+    );
+    writing = next.catch(() => undefined);
+    return next;
   };
   const timer = setInterval(() => flush(1000).catch(onError), options.flushIntervalMs ?? FLUSH_INTERVAL_MS);
   timer.unref();

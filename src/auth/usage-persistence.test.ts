@@ -89,6 +89,6 @@ describe('key usage persistence', () => {
     }
     child.kill('SIGTERM');
     assert.equal(await exited, EXIT_OK, out);
-    assert.equal((await readKeys(keysDb)).usage.get(id)?.used, 4);
+    assert.equal((await readKeys(keysDb)).usage.get(id)?.used, 4, out);
   });
 });
