@@ -5,8 +5,8 @@
  * hyparquet: the definition levels mapped to a schema whose columns are REQUIRED (a plain column, a
  * STRUCT and its fields, a MAP whose empty maps lower its children's levels) or stay OPTIONAL (with
  * nulls), the pages ZSTD-compressed, several pieces in one file, the footer (schema, row groups,
- * metadata), an empty result; a null in a REQUIRED column is an error. Here rather than next to the
- * module: DuckDB writes the pieces (engines/common imports no driver).
+ * metadata), an empty result; a null in a REQUIRED column is an error. In src/testing: it composes
+ * DuckDB (the pieces) with the API's ZSTD codec, and engines import neither the other nor the APIs.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { parquetMetadata, parquetReadObjects, type FileMetaData, type SchemaElement } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { initZstd, zstdCompressor } from '../../../api/v2/format/geoparquet/zstd.js';
-import { decodeLevels, encodeLevels, ParquetAssembler } from '../../common/parquet/parquet-assembly.js';
+import { initZstd, zstdCompressor } from '../api/v2/format/geoparquet/zstd.js';
+import { decodeLevels, encodeLevels, ParquetAssembler } from '../engines/common/parquet/parquet-assembly.js';
 
 const ROWS = 5000;
 /** Rows 0..ROWS-1: name null every third row; tags empty every fourth, its second value null every other row. */
