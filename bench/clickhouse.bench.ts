@@ -238,7 +238,7 @@ async function formats(db: string, url: string): Promise<string[]> {
       await ch.text('CREATE DATABASE IF NOT EXISTS formats');
       await ch.text('DROP TABLE IF EXISTS formats.states');
       await ch.text(
-        createTableSql('formats', { name: 'states', columns: STATE_COLUMNS, orderBy: '(size_class, spatial_key, type, id, valid_from)', sharded: true }),
+        createTableSql('formats', { name: 'states', columns: STATE_COLUMNS, orderBy: '(extent_class, extent_key, type, id, valid_from)', sharded: true }),
       );
       let encodeMs = 0;
       let insertMs = 0;

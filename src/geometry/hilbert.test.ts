@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { hilbertKey, hilbertRanges, type KeyRange } from './hilbert.js';
+import { extentSortKey, hilbertKey, hilbertRanges, SIZE_CLASS_HALF_EXTENTS, sizeClassRanges, type KeyRange } from './hilbert.js';
 
 const SIDE = 65536;
 
@@ -117,5 +117,36 @@ describe('hilbertRanges', () => {
   it('the whole plane is one range; an empty box none', () => {
     assert.deepEqual(hilbertRanges([-180, -90, 180, 90]), [[0, 2 ** 32 - 1]]);
     assert.deepEqual(hilbertRanges([10, 10, 9, 11]), []);
+  });
+});
+
+describe('extentSortKey', () => {
+  it('puts an element without a bbox in the last class, which no range bounds', () => {
+    assert.deepEqual(extentSortKey(null), { sizeClass: SIZE_CLASS_HALF_EXTENTS.length, key: 0 });
+  });
+
+  it("keys an element by its extent's centre and size (worked example)", () => {
+    // 0.02° wide (half extent 0.01): class 1 (≤ 0.05), centre (1.5, 2.5).
+    assert.deepEqual(extentSortKey([1.49, 2.49, 1.51, 2.51]), { sizeClass: 1, key: hilbertKey(1.5, 2.5) });
+  });
+
+  it("any box meeting the extent has the extent's key in its class's ranges (property)", () => {
+    const coord = fc.double({ min: -170, max: 170, noNaN: true });
+    const size = fc.double({ min: 0, max: 8, noNaN: true });
+    const unit = fc.double({ min: 0, max: 1, noNaN: true });
+    fc.assert(
+      fc.property(coord, coord, size, size, unit, unit, size, unit, unit, (x, y, w, h, u, v, q, a, b) => {
+        const extent = [x, y / 2, x + w, y / 2 + h] as const;
+        // A box of side q holding the point (u, v) of the extent, at (a, b) of the box.
+        const [px, py] = [extent[0] + u * w, extent[1] + v * h];
+        const box = [px - a * q, py - b * q, px - a * q + q, py - b * q + q] as const;
+        const { sizeClass, key } = extentSortKey(extent);
+        if (sizeClass === SIZE_CLASS_HALF_EXTENTS.length) return;
+        assert.ok(
+          sizeClassRanges(box)[sizeClass]!.some(([a, b]) => key >= a && key <= b),
+          `key ${key} (class ${sizeClass}) of ${extent} in the ranges of ${box}`,
+        );
+      }),
+    );
   });
 });

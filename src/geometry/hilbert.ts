@@ -117,11 +117,12 @@ export function hilbertRanges(bbox: readonly [number, number, number, number], m
 }
 
 /**
- * A state's key is the cell of its bbox's centre, so a state meeting a box has its centre within
- * the box widened by the state's half extent: the key alone bounds only states of known size. Stores
- * that prune by key ranges (the ClickHouse form, docs/clickhouse.md) keep each state's size class,
- * the first k with max(width, height) / 2 ≤ SIZE_CLASS_HALF_EXTENTS[k] (degrees); a state larger
- * than the last, or without a bbox, is in class SIZE_CLASS_HALF_EXTENTS.length, which no key range bounds.
+ * A bbox's key is the cell of its centre, so a bbox meeting a box has its centre within the box
+ * widened by its half extent: the key alone bounds only bboxes of known size. Stores that prune by
+ * key ranges (the ClickHouse form, docs/clickhouse.md) keep a size class with the key (of each
+ * element's extent, `extentSortKey`): the first k with max(width, height) / 2 ≤
+ * SIZE_CLASS_HALF_EXTENTS[k] (degrees); larger, or no bbox, is class SIZE_CLASS_HALF_EXTENTS.length,
+ * which no key range bounds.
  */
 export const SIZE_CLASS_HALF_EXTENTS: readonly number[] = [0.005, 0.05, 0.5, 5];
 
@@ -131,6 +132,18 @@ export function sizeClassOf(bbox: readonly [number, number, number, number] | nu
   const half = Math.max(bbox[2] - bbox[0], bbox[3] - bbox[1]) / 2;
   const k = SIZE_CLASS_HALF_EXTENTS.findIndex((e) => half <= e);
   return k < 0 ? SIZE_CLASS_HALF_EXTENTS.length : k;
+}
+
+/**
+ * The sort key of an element's states in a store that prunes by key ranges: the size class and the
+ * key of the element's extent (the union of every state's bbox, `null` when none has one), so that
+ * every state of the element has the same key and meets a box only when the extent does. A
+ * timeline read (an element's previous state, its states in a period) then takes the same key test
+ * as a single state.
+ */
+export function extentSortKey(extent: readonly [number, number, number, number] | null): { sizeClass: number; key: number } {
+  if (!extent) return { sizeClass: SIZE_CLASS_HALF_EXTENTS.length, key: 0 };
+  return { sizeClass: sizeClassOf(extent), key: hilbertKey((extent[0] + extent[2]) / 2, (extent[1] + extent[3]) / 2) };
 }
 
 /** Widening added to a class's half extent when a box is widened for it (the centre's rounding). */

@@ -1,11 +1,13 @@
 /**
- * The ClickHouse store's primary index skips by the size class and key ranges of an area
+ * The ClickHouse store's primary index skips by the extent class and key ranges of an area
  * (src/engines/sql/spatial-key.ts): the Maldives history (islands spread over 8° of latitude)
  * loaded with 256 rows per index mark, on chDB (26.7) and on the two-shard 18.16 cluster
- * (where clickhouse-server is installed; .ci/run). The key test is a superset test (it keeps every
- * row whose bbox meets the box: counts with and without it are equal over many boxes), the loaded
- * size class is the kernel's (`sizeClassOf`), and a small box reads a small part of the table
- * (the rows read, from the statistics of ClickHouse's JSON output; the bbox test alone reads all).
+ * (where clickhouse-server is installed; .ci/run). The key test is a superset test: it keeps every
+ * row whose bbox meets the box, and every state of an element one of whose states does (a
+ * timeline's read), so counts with and without it are equal over many boxes; the loaded class and
+ * key are the kernel's for each element's extent (`extentSortKey`); and a small box reads a small
+ * part of the table (the rows read, from the statistics of ClickHouse's JSON output; the bbox test
+ * alone reads all).
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -14,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sizeClassOf } from '../../geometry/hilbert.js';
+import { extentSortKey } from '../../geometry/hilbert.js';
 import type { BBox } from '../../geometry/types.js';
 import { planArea } from '../../query/area-plan.js';
 import { importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
@@ -37,7 +39,7 @@ before(async () => {
 });
 after(() => db?.dispose());
 
-const keyTest = (bbox: BBox) =>
+const areaOf = (bbox: BBox) =>
   areaSql(
     planArea({
       id: 'b',
@@ -56,7 +58,13 @@ const keyTest = (bbox: BBox) =>
     }),
     '',
     CLICKHOUSE_FLAVOR,
-  ).intersectsSql;
+  );
+const keyTest = (bbox: BBox) => areaOf(bbox).intersectsSql;
+const elementKeyTest = (bbox: BBox) => {
+  const sql = areaOf(bbox).elementKeySql;
+  assert.ok(sql, 'ClickHouse has an element key test');
+  return sql;
+};
 
 /**
  * The checks on a loaded store: `ch` the entry node, `table` its states (local or Distributed),
@@ -65,16 +73,28 @@ const keyTest = (bbox: BBox) =>
 function describePruning(loaded: () => { ch: ClickHouseConnection; table: string; settings: string }): void {
   const count = async (where: string) => Number((await loaded().ch.rows(`SELECT count() FROM ${loaded().table} WHERE ${where}`))[0]![0]);
 
-  it('loads the size class the kernel gives every state', async () => {
-    const rows = await loaded().ch.rows(`SELECT xmin, ymin, xmax, ymax, size_class FROM ${loaded().table}`);
+  it("loads the class and key of each element's extent, as the kernel gives them", async () => {
+    const rows = await loaded().ch.rows(`SELECT type, id, xmin, ymin, xmax, ymax, extent_class, extent_key FROM ${loaded().table}`);
     assert.equal(rows.length, await count('1'));
+    const elements = new Map<string, { extent: [number, number, number, number] | null; loaded: Set<string> }>();
+    for (const [type, id, x0, y0, x1, y1, k, key] of rows) {
+      const e = elements.get(`${type}/${id}`) ?? { extent: null, loaded: new Set<string>() };
+      elements.set(`${type}/${id}`, e);
+      e.loaded.add(`${Number(k)}/${Number(key)}`);
+      if (x0 === null) continue;
+      const b = [Number(x0), Number(y0), Number(x1), Number(y1)] as const;
+      e.extent = e.extent ? [Math.min(e.extent[0], b[0]), Math.min(e.extent[1], b[1]), Math.max(e.extent[2], b[2]), Math.max(e.extent[3], b[3])] : [...b];
+    }
     const classes = new Set<number>();
-    for (const [x0, y0, x1, y1, k] of rows) {
-      const bbox = x0 === null ? null : ([Number(x0), Number(y0), Number(x1), Number(y1)] as const);
-      assert.equal(Number(k), sizeClassOf(bbox), `size class of ${JSON.stringify(bbox)}`);
-      classes.add(Number(k));
+    let moved = 0;
+    for (const [element, { extent, loaded: keys }] of elements) {
+      const { sizeClass, key } = extentSortKey(extent);
+      assert.deepEqual([...keys], [`${sizeClass}/${key}`], `extent class and key of ${element} (${JSON.stringify(extent)})`);
+      classes.add(sizeClass);
+      if (extent && sizeClass > 0) moved++;
     }
     assert.ok(classes.size >= 3, `several classes in the data: ${[...classes]}`);
+    assert.ok(moved > 0, 'elements larger than the smallest class');
   });
 
   it('keeps every row whose bbox meets the box (same counts as the bbox test alone)', async () => {
@@ -97,6 +117,9 @@ function describePruning(loaded: () => { ch: ClickHouseConnection; table: string
     for (const bbox of boxes) {
       const expected = await count(bboxIntersectsSql(bbox));
       assert.equal(await count(keyTest(bbox)), expected, `rows meeting ${bbox}`);
+      // Every state of the elements meeting the box, deleted ones and those far away included.
+      const timelines = `(type, id) GLOBAL IN (SELECT type, id FROM ${loaded().table} WHERE ${bboxIntersectsSql(bbox)})`;
+      assert.equal(await count(`${elementKeyTest(bbox)} AND ${timelines}`), await count(timelines), `timelines meeting ${bbox}`);
       if (expected > 0) met++;
     }
     assert.ok(met >= 10, `boxes meeting data: ${met}`);
@@ -116,6 +139,8 @@ function describePruning(loaded: () => { ch: ClickHouseConnection; table: string
     assert.ok(keyed.rows > 100, `rows in Malé: ${keyed.rows}`);
     assert.equal(plain.read, total, 'the bbox test alone reads the whole table');
     assert.ok(keyed.read < total / 10, `rows read with the key test: ${keyed.read} of ${total}`);
+    const timelines = await read(elementKeyTest(male));
+    assert.ok(timelines.rows >= keyed.rows && timelines.read < total / 10, `rows read by the element key test: ${timelines.read} of ${total}`);
   });
 }
 

@@ -47,9 +47,12 @@ export const STATE_COLUMNS: readonly ChColumn[] = [
   col('xmax', 'Nullable(Float64)'),
   col('ymax', 'Nullable(Float64)'),
   col('spatial_key', 'Int64'),
-  // Computed at export: the state's size class (src/geometry/hilbert.ts), which with the key bounds
-  // where a state meeting a box can lie in the sort order (the primary index's pruning, sql/spatial-key.ts).
-  col('size_class', 'UInt8'),
+  // Computed at export: the size class and key of the element's extent, the union of its states'
+  // bboxes (`extentSortKey`, src/geometry/hilbert.ts), the same on every state of the element. They
+  // head the sort order: a box's key ranges bound where any state of an element meeting it lies, so
+  // the primary index skips the rest for single states and whole timelines alike (sql/spatial-key.ts).
+  col('extent_class', 'UInt8'),
+  col('extent_key', 'Int64'),
   col('area', 'Float64'),
   col('length', 'Float64'),
   col('perimeter', 'Float64'),
@@ -147,7 +150,7 @@ export interface ChTable {
 }
 
 export const TABLES: readonly ChTable[] = [
-  { name: 'states', columns: STATE_COLUMNS, orderBy: '(size_class, spatial_key, type, id, valid_from)', sharded: true },
+  { name: 'states', columns: STATE_COLUMNS, orderBy: '(extent_class, extent_key, type, id, valid_from)', sharded: true },
   { name: 'users', columns: USER_COLUMNS, orderBy: 'id', sharded: false },
   { name: 'tag_keys', columns: TAG_KEY_COLUMNS, orderBy: 'id', sharded: false },
   { name: 'tag_values', columns: TAG_VALUE_COLUMNS, orderBy: '(key_id, value_id)', sharded: false },

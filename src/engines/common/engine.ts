@@ -171,7 +171,10 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     checkAborted(signal);
     const predicates = filters.map((f) => compilePredicate(f));
     const rowids = placedRowids(states, plan.geometry, (s) => predicates.some((p) => p(s)), snapshot);
-    return rowids.length === 0 ? plan : { ...plan, placedRowids: rowids };
+    if (rowids.length === 0) return plan;
+    const placed = new Set(rowids);
+    const elements = new Map(states.filter((s) => placed.has(s.rowid)).map((s) => [`${s.type}/${s.id}`, [s.type, s.id] as const]));
+    return { ...plan, placedRowids: rowids, placedElements: [...elements.values()] };
   }
 
   /** Runs one statement on its own connection and reads its rows as records; an abort interrupts it. */

@@ -9,7 +9,7 @@ import { engineFailure, readRecords, streamRows } from './statements.js';
 import { checkAborted } from '../common/statements.js';
 import { statement } from '../sql/statement.js';
 import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
-import { sizeClassSql } from '../sql/spatial-key.js';
+import { extentSortKey } from '../../geometry/hilbert.js';
 
 /** An element's kept (not collapsed) states in time order: the window of `p_rid` and `run` (the DuckDB engine's `w`, sql/aggregation.ts). */
 const KEPT_TIMELINE = '(PARTITION BY type, id, collapsed ORDER BY valid_from, version, minor_version)';
@@ -22,14 +22,28 @@ const QUERIES: Record<string, string> = {
   empty_states: `SELECT e.*, s.minor_version, s.valid_from FROM (${EMPTY_GEOMETRY_STATES_SQL}) e JOIN states s ON s.rowid = e.rowid::BIGINT`,
 };
 
+/** An element's states, all of them. */
+const ELEMENT = '(PARTITION BY type, id)';
+
+/**
+ * The element's extent, the union of its states' bboxes (NULL when none has one): exported in
+ * place of `extent_class` and `extent_key`, which are computed from it row by row (`extentSortKey`,
+ * the kernel's Hilbert key, which DuckDB has not).
+ */
+const EXTENT = ['ext_xmin', 'ext_ymin', 'ext_xmax', 'ext_ymax'] as const;
+const FROM_EXTENT: ReadonlySet<string> = new Set(['extent_class', 'extent_key']);
+
 /** The states' columns computed by window functions over an element's states. */
-const WINDOWED: ReadonlySet<string> = new Set(['p_rid', 'run', 'version_changeset']);
+const WINDOWED: ReadonlySet<string> = new Set(['p_rid', 'run', 'version_changeset', ...EXTENT]);
 
 /** Columns that are not stored as such: their DuckDB expression. */
 const DERIVED: Record<string, Record<string, string>> = {
   states: {
     rid: 'rowid + $BASE',
-    size_class: sizeClassSql(),
+    ext_xmin: `min(xmin) OVER ${ELEMENT}`,
+    ext_ymin: `min(ymin) OVER ${ELEMENT}`,
+    ext_xmax: `max(xmax) OVER ${ELEMENT}`,
+    ext_ymax: `max(ymax) OVER ${ELEMENT}`,
     tag_keys: 'map_keys(tags)',
     tag_values: 'map_values(tags)',
     tag_keys_before: 'map_keys(tags_before)',
@@ -54,6 +68,26 @@ function tableOf(table: string): Record<string, string> {
 }
 
 const from = (table: string) => (QUERIES[table] ? `(${QUERIES[table]})` : table);
+
+/**
+ * The columns to select for the requested ones (`extent_class` and `extent_key` replaced by the
+ * extent's four at the end), and how a selected row becomes a requested one.
+ */
+function extentColumns(columns: readonly string[]): { select: readonly string[]; row?: (r: unknown[]) => unknown[] } {
+  if (!columns.some((c) => FROM_EXTENT.has(c))) return { select: columns };
+  const select = [...columns.filter((c) => !FROM_EXTENT.has(c)), ...EXTENT];
+  const at = select.length - EXTENT.length;
+  const source = columns.map((c) => select.indexOf(c));
+  return {
+    select,
+    row(r) {
+      const x0 = r[at];
+      const extent = x0 === null || x0 === undefined ? null : ([Number(x0), Number(r[at + 1]), Number(r[at + 2]), Number(r[at + 3])] as const);
+      const { sizeClass, key } = extentSortKey(extent);
+      return columns.map((c, i) => (c === 'extent_class' ? sizeClass : c === 'extent_key' ? key : r[source[i]!]));
+    },
+  };
+}
 
 export interface StoreExport {
   count(table: string): Promise<number>;
@@ -129,14 +163,16 @@ export function storeExport(store: Store, signal?: AbortSignal, scope: ExportSco
     },
     rows(table, columns) {
       const derived = tableOf(table);
-      const select = columns.map((c) => {
-        if (!/^[a-z_][a-z_0-9]*$/.test(c)) throw new RangeError(`not a column name: ${c}`);
-        return derived[c] ? `${derived[c].replaceAll('$BASE', String(base))} AS ${c}` : c;
-      });
-      const windowed = columns.filter((c) => WINDOWED.has(c));
-      if (table === 'states' && since === undefined && windowed.length > 0) return wholeStates(columns, windowed);
-      // The windows of p_rid and run see whole elements: a sync selects whole elements (few).
-      return streamRows(store, `SELECT ${select.join(', ')} FROM ${from(table)}${where(table)}`, { signal }, chunkRows);
+      for (const c of columns) if (!/^[a-z_][a-z_0-9]*$/.test(c)) throw new RangeError(`not a column name: ${c}`);
+      const extent = table === 'states' ? extentColumns(columns) : { select: columns };
+      const select = extent.select.map((c) => (derived[c] ? `${derived[c].replaceAll('$BASE', String(base))} AS ${c}` : c));
+      const windowed = extent.select.filter((c) => WINDOWED.has(c));
+      // The windows see whole elements: a sync selects whole elements (few).
+      const rows =
+        table === 'states' && since === undefined && windowed.length > 0
+          ? wholeStates(extent.select, windowed)
+          : streamRows(store, `SELECT ${select.join(', ')} FROM ${from(table)}${where(table)}`, { signal }, chunkRows);
+      return extent.row ? mapRows(rows, extent.row) : rows;
     },
     async touched(after) {
       if (!Number.isSafeInteger(after)) throw new RangeError(`not an update number: ${after}`);
@@ -147,4 +183,8 @@ export function storeExport(store: Store, signal?: AbortSignal, scope: ExportSco
       return (await readRecords(store, st, signal)).map((r) => [r.type, r.id] as const);
     },
   };
+}
+
+async function* mapRows(chunks: AsyncIterable<unknown[][]>, row: (r: unknown[]) => unknown[]): AsyncGenerator<unknown[][], void, undefined> {
+  for await (const chunk of chunks) yield chunk.map(row);
 }

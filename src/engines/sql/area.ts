@@ -23,6 +23,12 @@ export interface SqlAreaPlan extends AreaPlan {
    */
   interiorWithSql: string;
   withSql: string;
+  /**
+   * SQL, where the store's sort key bounds elements (`SqlFlavor.spatialKeyTest`): true for every
+   * state of an element with a state whose bbox meets the area's bbox (and for others: a superset
+   * test for the index to skip by). Bounds the reads of whole timelines. Absent: no such test.
+   */
+  elementKeySql?: string;
 }
 
 /** The name of the CTE holding the grid's summed-area table (see `SqlAreaPlan.withSql`). */
@@ -51,7 +57,8 @@ export function areaSql(plan: AreaPlan, alias = '', flavor: SqlFlavor = DUCKDB_F
   const c = (name: string) => (alias ? `${alias}.${name}` : name);
   const [x0, y0, x1, y1] = plan.bbox.map(sqlDouble);
   const bboxTest = bboxIntersectsSql(plan.bbox, alias);
-  const intersects = flavor.spatialKeyTest && !plan.wholeWorld ? `(${flavor.spatialKeyTest(plan.bbox, c)} AND ${bboxTest})` : bboxTest;
+  const elementKey = flavor.spatialKeyTest && !plan.wholeWorld ? flavor.spatialKeyTest(plan.bbox, c) : undefined;
+  const intersects = elementKey ? `(${elementKey} AND ${bboxTest})` : bboxTest;
   const within = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
   if (plan.wholeWorld) {
     // A row without any geometry (a relation of relations, a way or relation whose members are all
@@ -60,13 +67,15 @@ export function areaSql(plan: AreaPlan, alias = '', flavor: SqlFlavor = DUCKDB_F
     const interior = `(${empty} OR ${within})`;
     return { ...plan, intersectsSql: `(${empty} OR ${intersects})`, interiorSql: interior, interiorWithSql: interior, withSql: '' };
   }
-  if (!plan.grid) return { ...plan, intersectsSql: intersects, interiorSql: within, interiorWithSql: within, withSql: '' };
+  const keyed = elementKey ? { elementKeySql: elementKey } : {};
+  if (!plan.grid) return { ...plan, ...keyed, intersectsSql: intersects, interiorSql: within, interiorWithSql: within, withSql: '' };
   const grid = plan.grid;
-  if (!grid.anyFull) return { ...plan, intersectsSql: intersects, interiorSql: flavor.false, interiorWithSql: flavor.false, withSql: '' };
+  if (!grid.anyFull) return { ...plan, ...keyed, intersectsSql: intersects, interiorSql: flavor.false, interiorWithSql: flavor.false, withSql: '' };
   const satList = `[${Array.from(grid.sat).join(',')}]`;
   const constant = flavor.constantList(SAT_CTE, satList);
   return {
     ...plan,
+    ...keyed,
     intersectsSql: intersects,
     interiorSql: `(${within} AND ${gridSql(grid, plan.bbox, c, satList, flavor)})`,
     interiorWithSql: `(${within} AND ${gridSql(grid, plan.bbox, c, constant.ref, flavor)})`,

@@ -30,8 +30,9 @@ export interface SqlFlavor {
   /** SQL: element `i` (1-based) of `list`. */
   at(list: string, i: string): string;
   /**
-   * SQL on the rows' sort key implied by "the row's bbox meets `bbox`", added to the area's bbox
-   * test where the store's primary index is its size class and key (ClickHouse: spatial-key.ts);
+   * SQL on the rows' sort key implied by "a state of the row's element has a bbox meeting `bbox`",
+   * added to the area's bbox test and to the reads of timelines where the store's primary index is
+   * the element's extent class and key (ClickHouse: spatial-key.ts);
    * undefined where the engine skips by its own statistics (DuckDB's min/max per row group of the
    * bbox columns, in a table sorted by the key).
    */
