@@ -38,8 +38,6 @@ export interface AreaPlan {
    * matches); absent or empty: none, and the statements are those without the rule.
    */
   placedRowids?: readonly number[];
-  /** The elements of `placedRowids`, [type, id] (distinct): for statements that read their whole timelines. */
-  placedElements?: readonly (readonly [number, number])[];
   /** Exact intersection of a geometry with the area (null when empty). */
   clip(g: Geometry): Geometry | null;
   /** The interior grid of a polygon area (undefined for rectangles). */

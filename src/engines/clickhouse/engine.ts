@@ -126,7 +126,7 @@ export async function clickHouseAggregationSql(store: ClickHouseStore, dictionar
     contributionAggregate: (p) => contributionAggregateSql(t, p),
     contributionList: (p) => contributionListSql(t, p),
     geometriesByRowid: async (rids, intersectsSql, signal) => geometryRows(await records(geometriesByRidSql(t, rids, intersectsSql), signal)),
-    boundaryGeometries: (rids) => boundaryGeometriesSql(t, rids),
+    boundaryGeometries: (rids, area) => boundaryGeometriesSql(t, rids, area.elementKeySql),
     records,
     columns: async (st, signal) => toColumns(st, await records(st, signal)),
   };

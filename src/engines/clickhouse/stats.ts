@@ -28,7 +28,7 @@ export async function clickHouseStatsSql(store: ClickHouseStore, dictionary?: St
     contributionStats: (p) => contributionStatsSql(t, p),
     currentness: (p) => currentnessSql(t, p),
     geometryRuns: (elements) => geometryRunsSql(t, elements),
-    boundaryGeometries: (rids) => boundaryGeometriesSql(t, rids),
+    boundaryGeometries: (rids, area) => boundaryGeometriesSql(t, rids, area.elementKeySql),
     records: (st, signal) => readChRecords(store, st, signal),
   };
 }

@@ -107,7 +107,11 @@ export interface AggregationSql {
   contributionList(p: ContributionListParams): Statement<ContributionListRow>;
   /** The geometries of states by rowid (`geometriesByRowidSql`'s rows), run. */
   geometriesByRowid(rowids: readonly number[], intersectsSql: string, signal: AbortSignal | undefined): Promise<GeometryByRowidRow[]>;
-  boundaryGeometries: (rowids: readonly number[]) => Statement<RowGeometry>;
+  /**
+   * The statement reading the geometries of states by rowid: states of elements with a state
+   * meeting `area`'s bbox, which an engine may use to skip (ClickHouse: its element key test).
+   */
+  boundaryGeometries: (rowids: readonly number[], area: SqlAreaPlan) => Statement<RowGeometry>;
   /** Runs a statement, its rows as records; an abort stops it. */
   records<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]>;
   /** As `records`, one array per column. */
@@ -171,10 +175,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     checkAborted(signal);
     const predicates = filters.map((f) => compilePredicate(f));
     const rowids = placedRowids(states, plan.geometry, (s) => predicates.some((p) => p(s)), snapshot);
-    if (rowids.length === 0) return plan;
-    const placed = new Set(rowids);
-    const elements = new Map(states.filter((s) => placed.has(s.rowid)).map((s) => [`${s.type}/${s.id}`, [s.type, s.id] as const]));
-    return { ...plan, placedRowids: rowids, placedElements: [...elements.values()] };
+    return rowids.length === 0 ? plan : { ...plan, placedRowids: rowids };
   }
 
   /** Runs one statement on its own connection and reads its rows as records; an abort interrupts it. */
@@ -465,7 +466,9 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     }
     const wkbOf =
       rowidOfRun.size > 0
-        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => db.records(st, signal), signal, pause, db.boundaryGeometries)
+        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => db.records(st, signal), signal, pause, (rowids) =>
+            db.boundaryGeometries(rowids, plan),
+          )
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const upFront: [number, Uint8Array][] = [];

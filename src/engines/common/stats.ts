@@ -59,7 +59,11 @@ export interface StatsSql {
   contributionStats(p: ContributionStatsParams): Statement<ContributionStatsRow>;
   currentness(p: CurrentnessParams): Statement<CurrentnessRow>;
   geometryRuns(elements: readonly (readonly [number, number])[]): Statement<GeometryRunRow>;
-  boundaryGeometries: (rowids: readonly number[]) => Statement<RowGeometry>;
+  /**
+   * The statement reading the geometries of states by rowid: states of elements with a state
+   * meeting `area`'s bbox, which an engine may use to skip (ClickHouse: its element key test).
+   */
+  boundaryGeometries: (rowids: readonly number[], area: SqlAreaPlan) => Statement<RowGeometry>;
   /** Runs a statement, its rows as records; an abort stops it. */
   records<R>(st: Statement<R>, signal: AbortSignal | undefined): Promise<R[]>;
 }
@@ -165,7 +169,7 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const fetched = new Map<number, Exact>();
-    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal, pause, db.boundaryGeometries);
+    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal, pause, (rowids) => db.boundaryGeometries(rowids, plan));
     const toClip: number[] = [];
     const wkbs: Uint8Array[] = [];
     for (const [r, wkb] of wkbOf) {

@@ -23,8 +23,11 @@
  * This file is DuckDB's statement; its rows become `EmptyGeometryState`s in
  * src/engines/common/empty-geometry.ts (`emptyGeometryStatesOf`), whatever database wrote them.
  */
+/** The states without geometry that a query may place (before the history bbox is known), on `states`' columns. */
+export const EMPTY_GEOMETRY_WHERE = 'NOT deleted AND xmin IS NULL AND type > 0';
+
 export const EMPTY_GEOMETRY_STATES_SQL = `WITH ev AS (
-  SELECT rowid AS rid, * FROM states WHERE NOT deleted AND xmin IS NULL AND type > 0
+  SELECT rowid AS rid, * FROM states WHERE ${EMPTY_GEOMETRY_WHERE}
 ),
 el AS (SELECT DISTINCT type, id FROM ev),
 mem AS (

@@ -8,7 +8,7 @@ import { chunkRows } from './chunk-rows.js';
 import { engineFailure, readRecords, streamRows } from './statements.js';
 import { checkAborted } from '../common/statements.js';
 import { statement } from '../sql/statement.js';
-import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
+import { EMPTY_GEOMETRY_STATES_SQL, EMPTY_GEOMETRY_WHERE } from './empty-geometry.js';
 import { extentSortKey } from '../../geometry/hilbert.js';
 
 /** An element's kept (not collapsed) states in time order: the window of `p_rid` and `run` (the DuckDB engine's `w`, sql/aggregation.ts). */
@@ -26,11 +26,13 @@ const QUERIES: Record<string, string> = {
 const ELEMENT = '(PARTITION BY type, id)';
 
 /**
- * The element's extent, the union of its states' bboxes (NULL when none has one): exported in
- * place of `extent_class` and `extent_key`, which are computed from it row by row (`extentSortKey`,
- * the kernel's Hilbert key, which DuckDB has not).
+ * The element's extent, the union of its states' bboxes (NULL when none has one), and whether it
+ * has a state without geometry that a query may place by its history's bbox (empty-geometry.ts):
+ * exported in place of `extent_class` and `extent_key`, which are computed from them row by row
+ * (`extentSortKey`, the kernel's Hilbert key, which DuckDB has not; such an element has no extent
+ * for the key, so that it is in the class every area reads whole: spatial-key.ts `UNBOUNDED_CLASS`).
  */
-const EXTENT = ['ext_xmin', 'ext_ymin', 'ext_xmax', 'ext_ymax'] as const;
+const EXTENT = ['ext_xmin', 'ext_ymin', 'ext_xmax', 'ext_ymax', 'ext_placeable'] as const;
 const FROM_EXTENT: ReadonlySet<string> = new Set(['extent_class', 'extent_key']);
 
 /** The states' columns computed by window functions over an element's states. */
@@ -44,6 +46,7 @@ const DERIVED: Record<string, Record<string, string>> = {
     ext_ymin: `min(ymin) OVER ${ELEMENT}`,
     ext_xmax: `max(xmax) OVER ${ELEMENT}`,
     ext_ymax: `max(ymax) OVER ${ELEMENT}`,
+    ext_placeable: `bool_or(${EMPTY_GEOMETRY_WHERE}) OVER ${ELEMENT}`,
     tag_keys: 'map_keys(tags)',
     tag_values: 'map_values(tags)',
     tag_keys_before: 'map_keys(tags_before)',
@@ -82,7 +85,8 @@ function extentColumns(columns: readonly string[]): { select: readonly string[];
     select,
     row(r) {
       const x0 = r[at];
-      const extent = x0 === null || x0 === undefined ? null : ([Number(x0), Number(r[at + 1]), Number(r[at + 2]), Number(r[at + 3])] as const);
+      const extent =
+        x0 === null || x0 === undefined || r[at + 4] === true ? null : ([Number(x0), Number(r[at + 1]), Number(r[at + 2]), Number(r[at + 3])] as const);
       const { sizeClass, key } = extentSortKey(extent);
       return columns.map((c, i) => (c === 'extent_class' ? sizeClass : c === 'extent_key' ? key : r[source[i]!]));
     },

@@ -12,6 +12,12 @@ import { DUCKDB_FLAVOR, type SqlFlavor } from './flavor.js';
 export interface SqlAreaPlan extends AreaPlan {
   /** SQL: the row's bbox meets the area's bbox (and the row has a geometry). */
   intersectsSql: string;
+  /**
+   * The same test without the index's key test (`elementKeySql`), which only helps a database
+   * skip and costs each row it reads its comparisons: for a value computed per row (a fact such as
+   * "hit"), not for a WHERE. The same as `intersectsSql` where there is no key test.
+   */
+  intersectsRowSql: string;
   /** SQL: the row's bbox lies inside the area (its geometry is unchanged by clipping). */
   interiorSql: string;
   /**
@@ -65,9 +71,9 @@ export function areaSql(plan: AreaPlan, alias = '', flavor: SqlFlavor = DUCKDB_F
     // missing) is in an area covering the whole world, unclipped (AreaPlan.wholeWorld).
     const empty = `${c('xmin')} IS NULL`;
     const interior = `(${empty} OR ${within})`;
-    return { ...plan, intersectsSql: `(${empty} OR ${intersects})`, interiorSql: interior, interiorWithSql: interior, withSql: '' };
+    return { ...plan, intersectsSql: `(${empty} OR ${intersects})`, intersectsRowSql: `(${empty} OR ${bboxTest})`, interiorSql: interior, interiorWithSql: interior, withSql: '' };
   }
-  const keyed = elementKey ? { elementKeySql: elementKey } : {};
+  const keyed = { intersectsRowSql: bboxTest, ...(elementKey ? { elementKeySql: elementKey } : {}) };
   if (!plan.grid) return { ...plan, ...keyed, intersectsSql: intersects, interiorSql: within, interiorWithSql: within, withSql: '' };
   const grid = plan.grid;
   if (!grid.anyFull) return { ...plan, ...keyed, intersectsSql: intersects, interiorSql: flavor.false, interiorWithSql: flavor.false, withSql: '' };

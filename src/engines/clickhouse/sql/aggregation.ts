@@ -22,6 +22,7 @@ import type { Measure } from '../../../query/model.js';
 import type { SqlAreaPlan } from '../../sql/area.js';
 import type { ContributionAggregateRow, ContributionListRow, GeometryByRowidRow, SnapshotRow } from '../../sql/aggregation-rows.js';
 import { CLICKHOUSE_FLAVOR } from '../../sql/flavor.js';
+import { UNBOUNDED_CLASS } from '../../sql/spatial-key.js';
 import type { RowGeometry } from '../../sql/stats-rows.js';
 import { countBelowWithSql } from '../../sql/time.js';
 import type { ChReadType } from '../row-binary.js';
@@ -43,6 +44,15 @@ function rowids(list: readonly number[]): string {
 function withClause(...items: string[]): string {
   const present = items.filter((x) => x !== '');
   return present.length > 0 ? `WITH ${present.join(', ')}\n` : '';
+}
+
+/**
+ * SQL: the states of these rids, which a query places by their history's bbox (`placedRowids`):
+ * their elements are in the class no key range bounds (the loader's rule, spatial-key.ts), which
+ * the index reads alone, where `rid IN` alone would have it read every granule.
+ */
+function placedSql(list: readonly number[]): string {
+  return `(extent_class = ${UNBOUNDED_CLASS} AND rid IN (${rowids(list)}))`;
 }
 
 /** SQL: a state live at some time between the first and the last timestamp (ascending). */
@@ -69,7 +79,7 @@ export function snapshotSql(
   FROM ${t.entry}
   WHERE ${where}`;
   const branches = [branch(`${liveSql(ts)} AND ${p.area.intersectsSql} AND ${p.filterSql}`, `coalesce(${p.area.interiorWithSql}, 0)`)];
-  if (placed.length > 0) branches.push(branch(`rid IN (${rowids(placed)}) AND ${liveSql(ts)} AND ${p.filterSql}`, '1'));
+  if (placed.length > 0) branches.push(branch(`${placedSql(placed)} AND ${liveSql(ts)} AND ${p.filterSql}`, '1'));
   return chStatement(
     `SELECT toInt32(f0) AS f, toInt32(e0) AS e, toFloat64(g0) AS g, toFloat64(sum(v0)) AS v, toFloat64(count()) AS n, toFloat64(b0) AS b
 FROM (
@@ -108,9 +118,15 @@ export function geometryRows(rows: readonly { gid: number; rs: number[]; geometr
   return out;
 }
 
-/** The geometries of states by rid (DuckDB's `boundaryGeometriesSql`). */
-export function boundaryGeometriesSql(t: ChTables, rids: readonly number[]): ChStatement<RowGeometry> {
-  return chStatement(`SELECT toFloat64(rid) AS r, geometry FROM ${t.entry} WHERE rid IN (${rowids(rids)})`, { r: 'Float64', geometry: 'Nullable(Bytes)' });
+/**
+ * The geometries of states by rid (DuckDB's `boundaryGeometriesSql`); `keySql` a test on the sort
+ * key that they pass (the area's `elementKeySql`), without which every granule is read for its rid.
+ */
+export function boundaryGeometriesSql(t: ChTables, rids: readonly number[], keySql?: string): ChStatement<RowGeometry> {
+  return chStatement(`SELECT toFloat64(rid) AS r, geometry FROM ${t.entry} WHERE ${keySql ? `${keySql} AND ` : ''}rid IN (${rowids(rids)})`, {
+    r: 'Float64',
+    geometry: 'Nullable(Bytes)',
+  });
 }
 
 /** The states without geometry (the loader's `empty_states`), as the DuckDB query's rows in order. */
@@ -176,22 +192,18 @@ export function candidatesSql(
   const t0 = ts[0];
   const t1 = ts[ts.length - 1];
   const placed = p.area.placedRowids ?? [];
-  const placedTest = placed.length > 0 ? `rid IN (${rowids(placed)})` : '';
+  const placedTest = placed.length > 0 ? placedSql(placed) : '';
   const batch = p.batchSql === undefined ? '' : ` AND ${p.batchSql}`;
   // Only an element with a kept state "in" by the SQL facts (not deleted, matching, meeting the
   // area) before t1 can give a row that is or was in (the DuckDB engine's `e`, issue 21).
   const elements = `(type, id) IN (SELECT type, id FROM ${t.local} WHERE NOT collapsed AND NOT deleted AND valid_from < ${t1}${batch} AND coalesce(${p.filterSql}, 0) AND (${p.area.intersectsSql}${
     placedTest ? ` OR ${placedTest}` : ''
   }))`;
-  // Every state of such an element: its extent's key is in the area's ranges (spatial-key.ts), or
-  // it is a placed row's element.
-  const placedElements = (p.area.placedElements ?? []).map(([ty, id]) => `(${rowids([ty])}, ${rowids([id])})`); // non-negative integers
-  const elementKey =
-    p.area.elementKeySql === undefined
-      ? ''
-      : ` AND ${placedElements.length > 0 ? `(${p.area.elementKeySql} OR (type, id) IN (${placedElements.join(', ')}))` : p.area.elementKeySql}`;
+  // Every state of such an element: its extent's key is in the area's ranges (spatial-key.ts; a
+  // placed row's element is in the last class, read whole).
+  const elementKey = p.area.elementKeySql === undefined ? '' : ` AND ${p.area.elementKeySql}`;
   const prevColumns = p.prevColumns ?? [];
-  const hit = placedTest ? `(coalesce(${p.area.intersectsSql}, 0) OR ${placedTest})` : `coalesce(${p.area.intersectsSql}, 0)`;
+  const hit = placedTest ? `(coalesce(${p.area.intersectsRowSql}, 0) OR ${placedTest})` : `coalesce(${p.area.intersectsRowSql}, 0)`;
   const interior = placedTest ? `(coalesce(${p.area.interiorWithSql}, 0) OR ${placedTest})` : `coalesce(${p.area.interiorWithSql}, 0)`;
   const facts = `coalesce(${p.filterSql}, 0) AS m, ${hit} AS hit, ${interior} AS interior`;
   // The join is in the query that reads the entry table itself: on a cluster the query goes to
