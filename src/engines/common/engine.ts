@@ -466,8 +466,13 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     }
     const wkbOf =
       rowidOfRun.size > 0
-        ? await representativeWkb(rowidOfRun.values(), boundaryCache.wkb, (st) => db.records(st, signal), signal, pause, (rowids) =>
-            db.boundaryGeometries(rowids, plan),
+        ? await representativeWkb(
+            rowidOfRun.values(),
+            boundaryCache.wkb,
+            (st) => db.records(st, signal),
+            signal,
+            pause,
+            (rowids) => db.boundaryGeometries(rowids, plan),
           )
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);

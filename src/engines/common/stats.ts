@@ -169,7 +169,14 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const fetched = new Map<number, Exact>();
-    const wkbOf = await representativeWkb(new Set(representative.values()), cache.wkb, (st) => query(st, signal), signal, pause, (rowids) => db.boundaryGeometries(rowids, plan));
+    const wkbOf = await representativeWkb(
+      new Set(representative.values()),
+      cache.wkb,
+      (st) => query(st, signal),
+      signal,
+      pause,
+      (rowids) => db.boundaryGeometries(rowids, plan),
+    );
     const toClip: number[] = [];
     const wkbs: Uint8Array[] = [];
     for (const [r, wkb] of wkbOf) {

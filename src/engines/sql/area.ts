@@ -71,7 +71,14 @@ export function areaSql(plan: AreaPlan, alias = '', flavor: SqlFlavor = DUCKDB_F
     // missing) is in an area covering the whole world, unclipped (AreaPlan.wholeWorld).
     const empty = `${c('xmin')} IS NULL`;
     const interior = `(${empty} OR ${within})`;
-    return { ...plan, intersectsSql: `(${empty} OR ${intersects})`, intersectsRowSql: `(${empty} OR ${bboxTest})`, interiorSql: interior, interiorWithSql: interior, withSql: '' };
+    return {
+      ...plan,
+      intersectsSql: `(${empty} OR ${intersects})`,
+      intersectsRowSql: `(${empty} OR ${bboxTest})`,
+      interiorSql: interior,
+      interiorWithSql: interior,
+      withSql: '',
+    };
   }
   const keyed = { intersectsRowSql: bboxTest, ...(elementKey ? { elementKeySql: elementKey } : {}) };
   if (!plan.grid) return { ...plan, ...keyed, intersectsSql: intersects, interiorSql: within, interiorWithSql: within, withSql: '' };
