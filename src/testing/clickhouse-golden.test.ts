@@ -7,12 +7,8 @@
  * byte for byte (execution time and timestamps normalized, as golden.test.ts does).
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../api/server.js';
 import { GOLDEN_CASES } from '../api/v1/golden/cases.js';
@@ -27,9 +23,7 @@ import type { ClickHouseConnection } from '../engines/clickhouse/connection.js';
 import { openClickHouseGeneration } from '../engines/clickhouse/engines.js';
 import { ClickHouseHttp } from '../engines/clickhouse/http-client.js';
 import { loadIntoClickHouse } from '../engines/clickhouse/load.js';
-
-const SCRIPT = fileURLToPath(new URL('../../../scripts/clickhouse-cluster.sh', import.meta.url));
-const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
+import { HAVE_CLICKHOUSE, startTestCluster } from '../engines/clickhouse/test-cluster.js';
 
 function describeGolden(name: string, connect: (db: ImportedDb) => Promise<{ connection: ClickHouseConnection; database: string; stop(): void }>) {
   describe(`v1 and v2 golden answers from ClickHouse (${name})`, () => {
@@ -84,14 +78,8 @@ describeGolden('chDB', async (db) => {
 
 if (HAVE_CLICKHOUSE) {
   describeGolden('two shards, clickhouse-server', async (db) => {
-    const dir = mkdtempSync(join(tmpdir(), 'maphist-ch-golden-'));
-    const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
-    const stop = () => {
-      spawnSync(SCRIPT, ['stop', dir], { env });
-      rmSync(dir, { recursive: true, force: true });
-    };
+    const { urls, stop } = startTestCluster('golden');
     try {
-      const urls = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' }).trim().split('\n');
       await loadIntoClickHouse(storeExport(db.store), { urls });
       return { connection: new ClickHouseHttp({ url: urls[0] }), database: 'maphist', stop };
     } catch (e) {

@@ -5,33 +5,19 @@
  * it is not installed; `.ci/run` installs it).
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { ClickHouseHttp } from './http-client.js';
+import { SKIP_WITHOUT_CLICKHOUSE, startTestCluster, type TestCluster } from './test-cluster.js';
 
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
-const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
-
-describe('cancelling a ClickHouse query (two shards on loopback)', { skip: HAVE_CLICKHOUSE ? false : 'clickhouse-server is not installed' }, () => {
-  let dir: string;
+describe('cancelling a ClickHouse query (two shards on loopback)', { skip: SKIP_WITHOUT_CLICKHOUSE }, () => {
+  let cluster: TestCluster | undefined;
   let shards: ClickHouseHttp[];
-  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'maphist-ch-cancel-'));
-    shards = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .map((url) => new ClickHouseHttp({ url }));
+    cluster = startTestCluster('cancel');
+    shards = cluster.urls.map((url) => new ClickHouseHttp({ url }));
   });
-  after(() => {
-    spawnSync(SCRIPT, ['stop', dir], { env });
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.stop());
 
   /** Queries running on a shard, other than this probe. */
   const running = async (ch: ClickHouseHttp) => Number((await ch.rows(`SELECT count() FROM system.processes WHERE query NOT LIKE '%system.processes%'`))[0][0]);

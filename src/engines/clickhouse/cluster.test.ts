@@ -9,12 +9,8 @@
  * filters over the store's own keys and values.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { storeExport } from '../duckdb/store-export.js';
 import { readRecords } from '../duckdb/statements.js';
@@ -25,29 +21,23 @@ import { treeArb } from '../../filter/testing/arbitraries.js';
 import { dictionaryOf } from '../../store/store-tag-dictionary.js';
 import { ClickHouseHttp } from './http-client.js';
 import { loadIntoClickHouse } from './load.js';
-
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
-const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
+import { SKIP_WITHOUT_CLICKHOUSE, startTestCluster, type TestCluster } from './test-cluster.js';
 
 describe('maphist clickhouse load (two shards on loopback)', {
-  skip: HAVE_CLICKHOUSE ? false : 'clickhouse-server is not installed (Debian: apt-get install clickhouse-server; .ci/run does)',
+  skip: SKIP_WITHOUT_CLICKHOUSE,
 }, () => {
   let db: ImportedDb;
-  let dir: string;
+  let cluster: TestCluster | undefined;
   let urls: string[];
   let entry: ClickHouseHttp;
-  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
   before(async () => {
     db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
-    dir = mkdtempSync(join(tmpdir(), 'maphist-ch-'));
-    urls = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' }).trim().split('\n');
+    cluster = startTestCluster('load');
+    urls = cluster.urls;
     entry = new ClickHouseHttp({ url: urls[0] });
   });
   after(() => {
-    if (dir) {
-      spawnSync(SCRIPT, ['stop', dir], { env });
-      rmSync(dir, { recursive: true, force: true });
-    }
+    cluster?.stop();
     db?.dispose();
   });
 

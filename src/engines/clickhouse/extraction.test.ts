@@ -8,12 +8,8 @@
  * stores fit one batch, so it never cuts.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { parseFilter } from '../../filter/index.js';
 import type { ExtractedFeature, ExtractionQuery } from '../../query/extraction.js';
 import type { AreaOfInterest } from '../../query/model.js';
@@ -26,9 +22,7 @@ import { openClickHouseStore, type ClickHouseStore } from './engine.js';
 import { clickHouseExtractionSql } from './extraction.js';
 import { ClickHouseHttp } from './http-client.js';
 import { loadIntoClickHouse } from './load.js';
-
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
-const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
+import { SKIP_WITHOUT_CLICKHOUSE, startTestCluster, type TestCluster } from './test-cluster.js';
 
 let db: ImportedDb;
 before(async () => {
@@ -115,21 +109,16 @@ describe('ClickHouse extraction in id batches (chDB)', () => {
 });
 
 describe('ClickHouse extraction in id batches (two shards, clickhouse-server)', {
-  skip: HAVE_CLICKHOUSE ? false : 'clickhouse-server is not installed (Debian: apt-get install clickhouse-server; .ci/run does)',
+  skip: SKIP_WITHOUT_CLICKHOUSE,
 }, () => {
-  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
-  let dir: string | undefined;
+  let cluster: TestCluster | undefined;
   let store: ClickHouseStore;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'maphist-ch-extraction-'));
-    const urls = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' }).trim().split('\n');
+    cluster = startTestCluster('extraction');
+    const urls = cluster.urls;
     await loadIntoClickHouse(storeExport(db.store), { urls });
     store = await openClickHouseStore(new ClickHouseHttp({ url: urls[0] }));
   });
-  after(() => {
-    if (dir === undefined) return;
-    spawnSync(SCRIPT, ['stop', dir], { env });
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.stop());
   describeBatches(() => store);
 });

@@ -11,11 +11,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { extentSortKey } from '../../geometry/hilbert.js';
 import type { BBox } from '../../geometry/types.js';
 import { planArea } from '../../query/area-plan.js';
@@ -27,9 +23,8 @@ import { chdbConnection } from './chdb-connection.js';
 import type { ClickHouseConnection } from './connection.js';
 import { ClickHouseHttp } from './http-client.js';
 import { loadIntoClickHouse } from './load.js';
+import { SKIP_WITHOUT_CLICKHOUSE, startTestCluster, type TestCluster } from './test-cluster.js';
 
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
-const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
 const DATABASE = 'pruning_test';
 const GRANULARITY = 256;
 
@@ -164,21 +159,16 @@ describe('ClickHouse spatial key pruning (chDB)', () => {
 });
 
 describe('ClickHouse spatial key pruning (two shards, clickhouse-server)', {
-  skip: HAVE_CLICKHOUSE ? false : 'clickhouse-server is not installed (Debian: apt-get install clickhouse-server; .ci/run does)',
+  skip: SKIP_WITHOUT_CLICKHOUSE,
 }, () => {
-  const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
-  let dir: string | undefined;
+  let cluster: TestCluster | undefined;
   let ch: ClickHouseConnection;
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'maphist-ch-pruning-'));
-    const urls = execFileSync(SCRIPT, ['start', dir], { env, encoding: 'utf8' }).trim().split('\n');
+    cluster = startTestCluster('pruning');
+    const urls = cluster.urls;
     await loadIntoClickHouse(storeExport(db.store), { urls, database: DATABASE, indexGranularity: GRANULARITY });
     ch = new ClickHouseHttp({ url: urls[0]! });
   });
-  after(() => {
-    if (dir === undefined) return;
-    spawnSync(SCRIPT, ['stop', dir], { env });
-    rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => cluster?.stop());
   describePruning(() => ({ ch, table: `${DATABASE}.states_all`, settings: '' }));
 });

@@ -7,12 +7,10 @@
  * imported again is refused. On chDB, and on the two-shard cluster where clickhouse-server is installed.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { importHistory } from '../../store/import-history.js';
 import { applyChanges } from '../../store/apply-changes.js';
 import { openStore, type Store } from '../../store/open-store.js';
@@ -27,9 +25,8 @@ import { createClickHouseEngines } from './engines.js';
 import { ClickHouseHttp } from './http-client.js';
 import { loadIntoClickHouse, type LoadOptions } from './load.js';
 import { syncClickHouse } from './sync.js';
+import { HAVE_CLICKHOUSE, startTestCluster } from './test-cluster.js';
 
-const SCRIPT = fileURLToPath(new URL('../../../../scripts/clickhouse-cluster.sh', import.meta.url));
-const HAVE_CLICKHOUSE = spawnSync('sh', ['-c', 'command -v clickhouse-server'], { encoding: 'utf8' }).status === 0;
 const FIXTURE = FIXTURES['andorra-small']!;
 const epoch = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 1000;
 
@@ -126,16 +123,8 @@ describeSync('chDB', async () => {
 });
 
 if (HAVE_CLICKHOUSE) {
-  describeSync('two shards, clickhouse-server', async (dir) => {
-    const env = { ...process.env, MAPHIST_CH_BASE_PORT: String(20000 + 2 * Math.floor(Math.random() * 4000)) };
-    const urls = execFileSync(SCRIPT, ['start', join(dir, 'cluster')], { env, encoding: 'utf8' })
-      .trim()
-      .split('\n');
-    return {
-      options: { urls },
-      entry: new ClickHouseHttp({ url: urls[0]! }),
-      database: 'maphist',
-      stop: () => void spawnSync(SCRIPT, ['stop', join(dir, 'cluster')], { env }),
-    };
+  describeSync('two shards, clickhouse-server', async () => {
+    const { urls, stop } = startTestCluster('sync');
+    return { options: { urls }, entry: new ClickHouseHttp({ url: urls[0]! }), database: 'maphist', stop };
   });
 }

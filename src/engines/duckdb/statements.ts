@@ -169,24 +169,29 @@ export function streamRecords<R, C>(
 
 const rowsOf = (chunk: DuckDBDataChunk) => chunk.convertRows(JSDuckDBValueConverter) as unknown[][];
 
+/** `StreamOptions`, and statements run first on the statement's own connection (a temporary table that it reads is the connection's). */
+export interface RowStreamOptions extends StreamOptions {
+  setup?: readonly string[];
+}
+
 /**
  * Streams the rows of `sql`, one DuckDB chunk at a time: the next chunk is fetched only when the
  * consumer asks for it (backpressure reaches DuckDB). Chunks read are reported to the process's
  * chunk-collection pacer (chunk-collection.ts), which keeps consumed chunks from piling up. Ending the iteration early or aborting the
  * signal interrupts the statement and closes the connection.
  */
-export function streamRows(store: Store, sql: string, options?: StreamOptions): AsyncGenerator<unknown[][], void, undefined>;
+export function streamRows(store: Store, sql: string, options?: RowStreamOptions): AsyncGenerator<unknown[][], void, undefined>;
 /** `convert`: how a chunk becomes rows (default: row-wise JS values, `convertRows`), given the result's column names. */
 export function streamRows<R>(
   store: Store,
   sql: string,
-  options: StreamOptions,
+  options: RowStreamOptions,
   convert: (chunk: DuckDBDataChunk, names: readonly string[]) => R,
 ): AsyncGenerator<R, void, undefined>;
 export async function* streamRows(
   store: Store,
   sql: string,
-  options: StreamOptions = {},
+  options: RowStreamOptions = {},
   convert: (chunk: DuckDBDataChunk, names: readonly string[]) => unknown = rowsOf,
 ): AsyncGenerator<unknown, void, undefined> {
   const { signal } = options;
@@ -198,6 +203,7 @@ export async function* streamRows(
   let done = false;
   let result: DuckDBResult | undefined;
   try {
+    for (const setup of options.setup ?? []) await con.run(setup);
     result = await con.stream(sql);
     const names = result.columnNames();
     for (;;) {

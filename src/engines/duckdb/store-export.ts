@@ -5,8 +5,7 @@
  */
 import type { Store } from '../../store/open-store.js';
 import { chunkRows } from './chunk-rows.js';
-import { engineFailure, readRecords, streamRows } from './statements.js';
-import { checkAborted } from '../common/statements.js';
+import { readRecords, streamRows } from './statements.js';
 import { statement } from '../sql/statement.js';
 import { EMPTY_GEOMETRY_STATES_SQL, EMPTY_GEOMETRY_WHERE } from './empty-geometry.js';
 import { extentSortKey } from '../../geometry/hilbert.js';
@@ -128,35 +127,15 @@ export function storeExport(store: Store, signal?: AbortSignal, scope: ExportSco
    * not spill), the narrow one only the keys and the results. The same connection holds both (a
    * temporary table is the connection's); the first window column checks the alignment by rowid.
    */
-  async function* wholeStates(columns: readonly string[], windowed: readonly string[]): AsyncGenerator<unknown[][], void, undefined> {
-    checkAborted(signal);
-    const con = await store.connect();
-    const onAbort = () => con.interrupt();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const derived = DERIVED.states!;
-      await con.run(
-        `CREATE TEMP TABLE export_windows AS SELECT rowid AS r, ${windowed.map((c) => `${derived[c]!.replaceAll('$BASE', String(base))} AS ${c}`).join(', ')} FROM states ORDER BY r`,
-      );
-      const select = columns.map((c) => {
-        if (c === windowed[0]) return `CASE WHEN w.r = s.rowid THEN w.${c} ELSE error('export: the window columns lost their rows') END AS ${c}`;
-        if (WINDOWED.has(c)) return `w.${c}`;
-        return derived[c] ? `${derived[c].replaceAll('rowid', 's.rowid').replaceAll('$BASE', String(base))} AS ${c}` : `s.${c}`;
-      });
-      const result = await con.stream(`SELECT ${select.join(', ')} FROM states s POSITIONAL JOIN export_windows w`);
-      for (;;) {
-        checkAborted(signal);
-        const chunk = await result.fetchChunk();
-        if (chunk === null || chunk.rowCount === 0) break;
-        yield chunkRows(chunk);
-      }
-    } catch (e) {
-      checkAborted(signal);
-      throw engineFailure(e);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      con.closeSync();
-    }
+  function wholeStates(columns: readonly string[], windowed: readonly string[]): AsyncGenerator<unknown[][], void, undefined> {
+    const derived = DERIVED.states!;
+    const windows = `CREATE TEMP TABLE export_windows AS SELECT rowid AS r, ${windowed.map((c) => `${derived[c]!.replaceAll('$BASE', String(base))} AS ${c}`).join(', ')} FROM states ORDER BY r`;
+    const select = columns.map((c) => {
+      if (c === windowed[0]) return `CASE WHEN w.r = s.rowid THEN w.${c} ELSE error('export: the window columns lost their rows') END AS ${c}`;
+      if (WINDOWED.has(c)) return `w.${c}`;
+      return derived[c] ? `${derived[c].replaceAll('rowid', 's.rowid').replaceAll('$BASE', String(base))} AS ${c}` : `s.${c}`;
+    });
+    return streamRows(store, `SELECT ${select.join(', ')} FROM states s POSITIONAL JOIN export_windows w`, { signal, setup: [windows] }, chunkRows);
   }
 
   return {

@@ -91,7 +91,12 @@ GROUP BY f0, e0, g0, b0`,
   );
 }
 
-/** The geometries of the given states (DuckDB's `geometriesByRowidSql`): each distinct geometry once, `gid` its smallest rid. */
+/**
+ * The geometries of the given states (DuckDB's `geometriesByRowidSql`): each distinct geometry once,
+ * `gid` its smallest rid. The rids are a PREWHERE, which reads the geometries of the matching rows
+ * only: 18.16 does not move the condition there by itself and read every geometry of the granules
+ * the key test left (the border polygon at ×1: 310 MB and 0.31 s against 3 MB and 0.011 s).
+ */
 export function geometriesByRidSql(
   t: ChTables,
   rids: readonly number[],
@@ -101,7 +106,8 @@ export function geometriesByRidSql(
     `SELECT gid0 AS gid, rs0 AS rs, g0 AS geometry FROM (
   SELECT toFloat64(min(rid)) AS gid0, groupArray(toFloat64(rid)) AS rs0, any(assumeNotNull(geometry)) AS g0
   FROM ${t.entry}
-  WHERE rid IN (${rowids(rids)}) AND ${intersectsSql} AND geometry IS NOT NULL
+  PREWHERE rid IN (${rowids(rids)})
+  WHERE ${intersectsSql} AND geometry IS NOT NULL
   GROUP BY geometry
 )`,
     { gid: 'Float64', rs: 'Array(Float64)', geometry: 'Bytes' },
@@ -119,11 +125,12 @@ export function geometryRows(rows: readonly { gid: number; rs: number[]; geometr
 }
 
 /**
- * The geometries of states by rid (DuckDB's `boundaryGeometriesSql`); `keySql` a test on the sort
- * key that they pass (the area's `elementKeySql`), without which every granule is read for its rid.
+ * The geometries of states by rid (DuckDB's `boundaryGeometriesSql`; the rids a PREWHERE, as in
+ * `geometriesByRidSql`); `keySql` a test on the sort key that they pass (the area's
+ * `elementKeySql`), without which every granule is read for its rid.
  */
 export function boundaryGeometriesSql(t: ChTables, rids: readonly number[], keySql?: string): ChStatement<RowGeometry> {
-  return chStatement(`SELECT toFloat64(rid) AS r, geometry FROM ${t.entry} WHERE ${keySql ? `${keySql} AND ` : ''}rid IN (${rowids(rids)})`, {
+  return chStatement(`SELECT toFloat64(rid) AS r, geometry FROM ${t.entry} PREWHERE rid IN (${rowids(rids)})${keySql ? ` WHERE ${keySql}` : ''}`, {
     r: 'Float64',
     geometry: 'Nullable(Bytes)',
   });
