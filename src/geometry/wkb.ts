@@ -16,11 +16,25 @@ const POSITION_BYTES = 16;
  * zero counts (an empty GeometryCollection is 9 bytes).
  */
 export function encodeWkb(g: Geometry): Uint8Array {
-  const bytes = new Uint8Array(encodedSize(g));
-  const writer = new WkbWriter(bytes);
-  writer.geometry(g);
-  return bytes;
+  const size = encodedSize(g);
+  if (size > SCRATCH_BYTES) {
+    const bytes = new Uint8Array(size);
+    new WkbWriter(bytes).geometry(g);
+    return bytes;
+  }
+  // Small geometries are written into one reused buffer and copied out. Writing through a DataView on
+  // a fresh small Uint8Array was the costliest part of encoding: V8 keeps typed arrays of up to 64
+  // bytes (every point, a line of up to 3 nodes) on its heap, and asking for their `.buffer` moves
+  // the bytes to a new off-heap ArrayBuffer (about 0.8 µs per geometry, 10 times the encoding).
+  // `slice` gives the same bytes in an array of their own, as before.
+  scratchWriter.reset();
+  scratchWriter.geometry(g);
+  return scratch.slice(0, size);
 }
+
+/** Geometries up to this size are encoded in `scratch` (larger ones, rare, in an array of their own). */
+const SCRATCH_BYTES = 64 * 1024;
+const scratch = new Uint8Array(SCRATCH_BYTES);
 
 /** Size in bytes of `encodeWkb(g)`. */
 export function encodedSize(g: Geometry): number {
@@ -63,6 +77,11 @@ class WkbWriter {
 
   constructor(bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** Writes the next geometry from the start of the buffer again. */
+  reset(): void {
+    this.offset = 0;
   }
 
   geometry(g: Geometry): void {
@@ -142,6 +161,8 @@ class WkbWriter {
     for (const ring of rings) this.positions(ring);
   }
 }
+
+const scratchWriter = new WkbWriter(scratch);
 
 /** Decodes 2D WKB (ISO, either byte order). Throws on truncated input, trailing bytes and 3D/M or unknown types. */
 export function decodeWkb(bytes: Uint8Array): Geometry {

@@ -22,7 +22,9 @@ interface TagSet {
 }
 
 export class TagSetBuilder {
-  private readonly byKey = new Map<string, TagSet>();
+  /** Sets by a hash of their packed ids (a bucket: sets whose lists share the hash). */
+  private readonly byHash = new Map<number, TagSet[]>();
+  private remembered = 0;
   private nextId = 1;
   /** Sets created since the last `takeNew()`. */
   private created: TagSet[] = [];
@@ -47,16 +49,37 @@ export class TagSetBuilder {
     const r = this.recent;
     if (r[0] === tags) return r[1]!;
     if (r[2] === tags) return r[3]!;
-    const packed = this.dictionary.encode(tags, false);
-    const key = packed.join(',');
-    let set = this.byKey.get(key);
+    // A new version often keeps its predecessor's tags in another array: the same list, found
+    // without encoding it.
+    let set = r[0] !== undefined && sameList(r[0], tags) ? r[1] : r[2] !== undefined && sameList(r[2], tags) ? r[3] : undefined;
     if (set === undefined) {
-      if (this.byKey.size >= MAX_REMEMBERED) this.byKey.clear();
-      // Staged as INTEGER: fail loudly rather than wrap (a planet-scale history could get there).
-      if (this.nextId > 0x7fffffff) throw new Error('more than 2^31 tag sets: stage tag set ids as BIGINT');
-      set = { id: this.nextId++, packed };
-      this.byKey.set(key, set);
-      this.created.push(set);
+      const packed = this.dictionary.encode(tags, false);
+      // Found by a numeric hash and confirmed by comparing the ids: a string key (`join(',')` of
+      // numbers up to 2^53) and its lookup were most of this method's time.
+      const hash = hashOf(packed);
+      let bucket = this.byHash.get(hash);
+      if (bucket !== undefined) {
+        for (const candidate of bucket) {
+          if (sameList(candidate.packed, packed)) {
+            set = candidate;
+            break;
+          }
+        }
+      }
+      if (set === undefined) {
+        if (this.remembered >= MAX_REMEMBERED) {
+          this.byHash.clear();
+          this.remembered = 0;
+          bucket = undefined;
+        }
+        // Staged as INTEGER: fail loudly rather than wrap (a planet-scale history could get there).
+        if (this.nextId > 0x7fffffff) throw new Error('more than 2^31 tag sets: stage tag set ids as BIGINT');
+        set = { id: this.nextId++, packed };
+        if (bucket === undefined) this.byHash.set(hash, [set]);
+        else bucket.push(set);
+        this.remembered++;
+        this.created.push(set);
+      }
     }
     r[2] = r[0];
     r[3] = r[1];
@@ -71,4 +94,24 @@ export class TagSetBuilder {
     this.created = [];
     return out;
   }
+}
+
+/** The same tags (or packed ids) in the same order. */
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A 32-bit hash of packed ids (key id × 2^32 + value id, exact doubles). */
+function hashOf(packed: readonly number[]): number {
+  let h = packed.length;
+  for (let i = 0; i < packed.length; i++) {
+    const x = packed[i];
+    const high = Math.floor(x / 4294967296);
+    h = Math.imul(h ^ high, 0x9e3779b1);
+    h = Math.imul(h ^ (x - high * 4294967296), 0x85ebca6b);
+    h ^= h >>> 15;
+  }
+  return h;
 }
