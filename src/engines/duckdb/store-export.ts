@@ -73,7 +73,7 @@ const from = (table: string) => (QUERIES[table] ? `(${QUERIES[table]})` : table)
 
 /**
  * The columns to select for the requested ones (`extent_class` and `extent_key` replaced by the
- * extent's four at the end), and how a selected row becomes a requested one.
+ * `EXTENT` columns at the end), and how a selected row becomes a requested one.
  */
 function extentColumns(columns: readonly string[]): { select: readonly string[]; row?: (r: unknown[]) => unknown[] } {
   if (!columns.some((c) => FROM_EXTENT.has(c))) return { select: columns };
