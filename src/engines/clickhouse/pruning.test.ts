@@ -23,6 +23,7 @@ import { chdbConnection } from './chdb-connection.js';
 import type { ClickHouseConnection } from './connection.js';
 import { ClickHouseHttp } from './http-client.js';
 import { loadIntoClickHouse } from './load.js';
+import { geometriesByRidSql } from './sql/aggregation.js';
 import { SKIP_WITHOUT_CLICKHOUSE, startTestCluster, type TestCluster } from './test-cluster.js';
 
 const DATABASE = 'pruning_test';
@@ -141,6 +142,28 @@ function describePruning(loaded: () => { ch: ClickHouseConnection; table: string
     assert.ok(keyed.read < total / 10, `rows read with the key test: ${keyed.read} of ${total}`);
     const timelines = await read(elementKeyTest(male));
     assert.ok(timelines.rows >= keyed.rows && timelines.read < total / 10, `rows read by the element key test: ${timelines.read} of ${total}`);
+  });
+
+  it("reads the listed rows' geometries only when fetching by rid, whatever the key ranges cover", async () => {
+    // A box over all the data: its key ranges leave every granule, so only the rid test (a PREWHERE) can skip geometries.
+    const everything: BBox = [72.5, -1, 74, 7.5];
+    const rids = (await loaded().ch.rows(`SELECT rid FROM ${loaded().table} WHERE ${keyTest(everything)} AND geometry IS NOT NULL ORDER BY rid LIMIT 5`)).map(
+      (r) => Number(r[0]),
+    );
+    const st = geometriesByRidSql({ entry: loaded().table, local: loaded().table }, rids, keyTest(everything));
+    const answer = JSON.parse(await loaded().ch.text(`${st.text}${loaded().settings} FORMAT JSON`)) as {
+      data: { rs: number[] }[];
+      statistics: { bytes_read: number };
+    };
+    assert.deepEqual(
+      answer.data.flatMap((r) => r.rs.map(Number)).sort((a, b) => a - b),
+      rids,
+    );
+    const geometryBytes = Number((await loaded().ch.rows(`SELECT sum(length(geometry)) FROM ${loaded().table}`))[0]![0]);
+    assert.ok(
+      Number(answer.statistics.bytes_read) < geometryBytes / 4,
+      `bytes read: ${answer.statistics.bytes_read}, the table's geometries ${geometryBytes}`,
+    );
   });
 }
 
