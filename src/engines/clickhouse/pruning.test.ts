@@ -160,10 +160,7 @@ function describePruning(loaded: () => { ch: ClickHouseConnection; table: string
       rids,
     );
     const geometryBytes = Number((await loaded().ch.rows(`SELECT sum(length(geometry)) FROM ${loaded().table}`))[0]![0]);
-    assert.ok(
-      Number(answer.statistics.bytes_read) < geometryBytes / 4,
-      `bytes read: ${answer.statistics.bytes_read}, the table's geometries ${geometryBytes}`,
-    );
+    assert.ok(Number(answer.statistics.bytes_read) < geometryBytes / 4, `bytes read: ${answer.statistics.bytes_read}, the table's geometries ${geometryBytes}`);
   });
 }
 
