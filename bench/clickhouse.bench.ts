@@ -8,7 +8,8 @@
  * meet the same rows while the store grows, the whole-world query meets N times as many). Also the
  * load: seconds and states per second per shard.
  *
- *   npm run bench:clickhouse [-- --scales 1,10] [--stores DIR]      (BENCH_RUNS: runs per case, default 5)
+ *   npm run bench:clickhouse [-- --scales 1,10] [--stores DIR]      (BENCH_RUNS: runs per case, default 5;
+ *                                                                    BENCH_COMMIT: the build's commit, when not HEAD)
  *
  * First, the transfer format: the 4-country store's states encoded as RowBinary (the loader's) and
  * as TabSeparated, each inserted into a fresh MergeTree table on one 18.16 server; encoding and
@@ -304,7 +305,12 @@ const EARLIER = (() => {
   };
 })();
 const byScale = (a: string, b: string) => Number(/×(\d+)/.exec(a)![1]) - Number(/×(\d+)/.exec(b)![1]);
-const COMMIT = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
+/**
+ * The build's commit for the "measured" column: BENCH_COMMIT when this script runs from a build of
+ * another tree (a separate outDir, so that work goes on while a long scale runs), else the working
+ * directory's HEAD, which is then the build's only if it was built from it.
+ */
+const COMMIT = process.env.BENCH_COMMIT || spawnSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).stdout.trim() || 'unknown';
 const MEASURED = `${new Date().toISOString().slice(0, 10)}, ${COMMIT}`;
 
 let formatLines: string[] = EARLIER.formats;
