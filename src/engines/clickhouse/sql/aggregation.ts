@@ -210,8 +210,10 @@ export function candidatesSql(
   // placed row's element is in the last class, read whole).
   const elementKey = p.area.elementKeySql === undefined ? '' : ` AND ${p.area.elementKeySql}`;
   const prevColumns = p.prevColumns ?? [];
-  const hit = placedTest ? `(coalesce(${p.area.intersectsRowSql}, 0) OR ${placedTest})` : `coalesce(${p.area.intersectsRowSql}, 0)`;
-  const interior = placedTest ? `(coalesce(${p.area.interiorWithSql}, 0) OR ${placedTest})` : `coalesce(${p.area.interiorWithSql}, 0)`;
+  // A fact of the area's test, true also for the placed rows.
+  const orPlaced = (test: string) => (placedTest ? `(coalesce(${test}, 0) OR ${placedTest})` : `coalesce(${test}, 0)`);
+  const hit = orPlaced(p.area.intersectsRowSql);
+  const interior = orPlaced(p.area.interiorWithSql);
   const facts = `coalesce(${p.filterSql}, 0) AS m, ${hit} AS hit, ${interior} AS interior`;
   // The join is in the query that reads the entry table itself: on a cluster the query goes to
   // every shard as it is, and the joined subquery reads the shard's own states (its elements' whole
