@@ -458,11 +458,15 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     signal: AbortSignal | undefined,
     compare: boolean,
   ): Promise<(type: number, id: number, run: number | null) => SideGeometry> {
+    // A run's states share one geometry: the smallest rowid stands for the run. Not the first seen:
+    // the rows come in the order of DuckDB's threads, and a representative that changed between
+    // requests missed the boundary cache (keyed by rowid), a geometry read of ~25 ms per request.
     const rowidOfRun = new Map<string, number>();
     for (const [type, id, rowid, run] of refs) {
       if (rowid === null) continue;
       const key = `${type}/${id}/${run}`;
-      if (!rowidOfRun.has(key)) rowidOfRun.set(key, rowid);
+      const known = rowidOfRun.get(key);
+      if (known === undefined || rowid < known) rowidOfRun.set(key, rowid);
     }
     const wkbOf =
       rowidOfRun.size > 0
