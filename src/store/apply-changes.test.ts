@@ -78,6 +78,8 @@ const TABLES = [
   'SELECT * FROM users ORDER BY ALL',
   'SELECT t.key, t.frequency, v.value, v.frequency FROM tag_keys t JOIN tag_values v ON v.key_id = t.id ORDER BY ALL',
   "SELECT key, value FROM meta WHERE key NOT IN ('sourceFile', 'importTime', 'generator', 'updates') ORDER BY key",
+  // Each element's extent (element-extent.ts): the update widens the kept rows of an element that reached further.
+  'SELECT type, id, ext_xmin, ext_ymin, ext_xmax, ext_ymax, count(*) FROM states GROUP BY ALL ORDER BY ALL',
 ];
 
 /** v1 and v2 answers (status and body) of a server over the store at `db`. */

@@ -30,7 +30,7 @@ import { diskFullError } from './disk-full.js';
 import { extentOf, iso, readMetadata, type StoreMetadata } from './metadata.js';
 import { openStore, type Store } from './open-store.js';
 import { elementKey, elementTable, keyId, keyType, parentsOf, readStoredVersions } from './update-read.js';
-import { moveNewStates, NewStateRows, timed } from './update-write.js';
+import { moveNewStates, NewStateRows, timed, updateElementExtents } from './update-write.js';
 import { createWorkDir, processRunning, workDirRoot } from './work-dir.js';
 import { asWriteFailure } from './write-failure.js';
 
@@ -467,6 +467,7 @@ async function rebuild(
   await timed(con).run('DELETE FROM states USING update_since r WHERE states.type = r.type AND states.id = r.id AND states.valid_from >= r.since');
   step('deleted');
   await moveNewStates(con, 'update_removed');
+  await updateElementExtents(con, 'update_since');
   step('states moved');
   result.rowsAdded = rows.rows;
   // An element that got its first tag: every row of it is `ever_tagged` now, the kept ones too.

@@ -6,7 +6,7 @@
  * Bump SCHEMA_VERSION whenever a column changes meaning.
  */
 
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** `valid_to` of a state that is still current: 3000-01-01T00:00:00Z. The view maps it to NULL. */
 export const OPEN_END = 32503680000;
@@ -70,7 +70,11 @@ export const STATES_COLUMNS = `
   tag_change      BOOLEAN  NOT NULL,
   geometry_change BOOLEAN  NOT NULL,
   edits           INTEGER  NOT NULL,   -- 1 + number of kept (not collapsed) states of the element before this one
-  ever_tagged     BOOLEAN  NOT NULL    -- some version of the element carried a tag (schema version 3; the same on every row of an element)
+  ever_tagged     BOOLEAN  NOT NULL,   -- some version of the element carried a tag (schema version 3; the same on every row of an element)
+  ext_xmin        DOUBLE   NOT NULL,   -- the element's extent (schema version 5; the same on every row of an element):
+  ext_ymin        DOUBLE   NOT NULL,   --   the union of the bboxes of all its states, or the whole world when a state
+  ext_xmax        DOUBLE   NOT NULL,   --   of it may be placed by its members' history (element-extent.ts)
+  ext_ymax        DOUBLE   NOT NULL
 `;
 
 /**

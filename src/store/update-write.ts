@@ -9,6 +9,7 @@
 import { LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { FlatTags } from '../core/osm.js';
 import type { ElementState } from '../history/element-state.js';
+import { WHOLE_WORLD_EXTENT, elementExtentAggregatesSql } from './element-extent.js';
 import { KEY_MASK_BITS } from './schema.js';
 import { geometryColumns } from './state-row.js';
 
@@ -161,7 +162,8 @@ export async function moveNewStates(db: DuckDBConnection, removedTable: string):
       kv, ${mask('kv')}, map(tk, tv), bkv, ${mask('bkv')}, map(btk, btv),
       geometry_type, geometry, geometry_valid, xmin, ymin, xmax, ymax, spatial_key,
       area, length, perimeter, vertices, outers, inners, roundness, squareness,
-      collapsed, is_creation, is_deletion, tag_change, geometry_change, edits, ever_tagged
+      collapsed, is_creation, is_deletion, tag_change, geometry_change, edits, ever_tagged,
+      ${WHOLE_WORLD_EXTENT.join(', ')}
     FROM update_rows ORDER BY spatial_key, type, id, valid_from, version, minor_version`);
   // Frequencies: the number of states using each key and value (own tags), as the import counts them.
   await con.run(`CREATE OR REPLACE TEMP TABLE update_freq AS
@@ -187,4 +189,17 @@ export function timed(con: DuckDBConnection): { run(sql: string): Promise<unknow
       return r;
     },
   };
+}
+
+/**
+ * The extent columns (element-extent.ts) of every element in `sinceTable` (the rebuilt elements:
+ * `type`, `id`), recomputed over all its rows now in `states`: the new rows were inserted with the
+ * whole world, and the kept rows of an element whose new states reach further must widen too.
+ */
+export async function updateElementExtents(db: DuckDBConnection, sinceTable: string): Promise<void> {
+  await timed(db).run(`UPDATE states SET ext_xmin = x.ext_xmin, ext_ymin = x.ext_ymin, ext_xmax = x.ext_xmax, ext_ymax = x.ext_ymax
+    FROM (SELECT s.type, s.id, ${elementExtentAggregatesSql((c) => `s.${c}`)}
+          FROM states s SEMI JOIN ${sinceTable} r ON s.type = r.type AND s.id = r.id GROUP BY s.type, s.id) x
+    WHERE states.type = x.type AND states.id = x.id
+      AND (states.ext_xmin <> x.ext_xmin OR states.ext_ymin <> x.ext_ymin OR states.ext_xmax <> x.ext_xmax OR states.ext_ymax <> x.ext_ymax)`);
 }

@@ -30,7 +30,8 @@ export interface SqlAreaPlan extends AreaPlan {
   interiorWithSql: string;
   withSql: string;
   /**
-   * SQL, where the store's sort key bounds elements (`SqlFlavor.spatialKeyTest`): true for every
+   * SQL, where the store's sort key bounds elements (`SqlFlavor.spatialKeyTest`, ClickHouse) or
+   * the store has each element's extent (`SqlFlavor.elementExtentTest`, DuckDB): true for every
    * state of an element with a state whose bbox meets the area's bbox (and for others: a superset
    * test for the index to skip by). Bounds the reads of whole timelines. Absent: no such test.
    */
@@ -63,8 +64,10 @@ export function areaSql(plan: AreaPlan, alias = '', flavor: SqlFlavor = DUCKDB_F
   const c = (name: string) => (alias ? `${alias}.${name}` : name);
   const [x0, y0, x1, y1] = plan.bbox.map(sqlDouble);
   const bboxTest = bboxIntersectsSql(plan.bbox, alias);
-  const elementKey = flavor.spatialKeyTest && !plan.wholeWorld ? flavor.spatialKeyTest(plan.bbox, c) : undefined;
-  const intersects = elementKey ? `(${elementKey} AND ${bboxTest})` : bboxTest;
+  const keyTest = flavor.spatialKeyTest && !plan.wholeWorld ? flavor.spatialKeyTest(plan.bbox, c) : undefined;
+  const extentTest = flavor.elementExtentTest && !plan.wholeWorld ? flavor.elementExtentTest(plan.bbox, c) : undefined;
+  const elementKey = keyTest ?? extentTest;
+  const intersects = keyTest ? `(${keyTest} AND ${bboxTest})` : bboxTest;
   const within = `(${c('xmin')} >= ${x0} AND ${c('xmax')} <= ${x1} AND ${c('ymin')} >= ${y0} AND ${c('ymax')} <= ${y1})`;
   if (plan.wholeWorld) {
     // A row without any geometry (a relation of relations, a way or relation whose members are all

@@ -37,6 +37,19 @@ export interface SqlFlavor {
    * bbox columns, in a table sorted by the key).
    */
   spatialKeyTest?(bbox: BBox, c: (name: string) => string): string;
+  /**
+   * SQL on the row's element extent (src/store/element-extent.ts): true for every state of an
+   * element with a state whose bbox meets `bbox`. Only bounds the reads of whole timelines
+   * (`SqlAreaPlan.elementKeySql`), where the store has the extent columns (DuckDB): a per-state
+   * test has its own bbox, which the extent contains.
+   */
+  elementExtentTest?(bbox: BBox, c: (name: string) => string): string;
+}
+
+/** DuckDB: the element's extent columns meet `bbox` (pruned by the row groups' min/max). */
+function duckdbElementExtentTest(bbox: BBox, c: (name: string) => string): string {
+  const [x0, y0, x1, y1] = bbox.map((v) => v.toExponential(17));
+  return `(${c('ext_xmax')} >= ${x0} AND ${c('ext_xmin')} <= ${x1} AND ${c('ext_ymax')} >= ${y0} AND ${c('ext_ymin')} <= ${y1})`;
 }
 
 export const DUCKDB_FLAVOR: SqlFlavor = {
@@ -49,6 +62,7 @@ export const DUCKDB_FLAVOR: SqlFlavor = {
   constantList: (name, list) => ({ withSql: `${name} AS (SELECT ${list} AS l)`, ref: `(SELECT l FROM ${name})` }),
   bigintList: (list) => `(${list}::BIGINT[])`,
   at: (list, i) => `${list}[${i}]`,
+  elementExtentTest: duckdbElementExtentTest,
 };
 
 export const CLICKHOUSE_FLAVOR: SqlFlavor = {

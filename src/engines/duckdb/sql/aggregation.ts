@@ -174,7 +174,9 @@ export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
  * meeting the area). Returns the WITH clause up to and including `c`. Rows placed by their
  * history's bbox (`SqlAreaPlan.placedRowids`) add their elements to `e` (`UNION ALL`: an element
  * twice in `e` changes nothing in the semi join, and a second DISTINCT over `e` would cost) and
- * are hit and interior in `s`.
+ * are hit and interior in `s`. `s` reads only the rows whose element's extent meets the area
+ * (`SqlAreaPlan.elementKeySql`: every state of a candidate element passes it), so DuckDB skips the
+ * row groups of other elements instead of scanning the whole table for the semi join.
  */
 function contributionCandidatesSql(p: {
   area: SqlAreaPlan;
@@ -206,7 +208,7 @@ s AS (
          st.tag_change, st.geometry_change,${p.carried.map((c) => ` st.${c},`).join('')}
          (st.deleted OR st.is_creation OR st.geometry_change) AS new_run
   FROM (SELECT *, rowid AS rid${p.derived ? `, ${p.derived}` : ''} FROM states) st SEMI JOIN e ON st.type = e.type AND st.id = e.id
-  WHERE NOT st.collapsed AND st.valid_from < ${t1}
+  WHERE NOT st.collapsed AND st.valid_from < ${t1}${p.area.elementKeySql ? ` AND ${p.area.elementKeySql}` : ''}
 ),
 w AS (
   SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
