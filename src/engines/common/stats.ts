@@ -153,18 +153,22 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
       }
       for (const [key, runs] of fresh) cache.runs.set(key, runs);
     }
+    // The smallest rowid stands for its run: the rows come in the order of DuckDB's threads, and a
+    // representative that changed between requests missed the boundary cache (keyed by rowid).
     const representativeOfRun = new Map<string, number>();
+    const runKey = (r: number, run: number) => `${elementOf.get(r)}/${run}`;
+    for (const { rowid: r } of rows) {
+      const run = runOfRow.get(r);
+      if (run === undefined) continue;
+      const key = runKey(r, run);
+      const known = representativeOfRun.get(key);
+      if (known === undefined || r < known) representativeOfRun.set(key, r);
+    }
     const representative = new Map<number, number>();
     for (const { rowid: r } of rows) {
       const run = runOfRow.get(r);
-      if (run === undefined) {
-        representative.set(r, r); // a collapsed state stands for itself
-        continue;
-      }
-      const key = `${elementOf.get(r)}/${run}`;
-      let first = representativeOfRun.get(key);
-      if (first === undefined) representativeOfRun.set(key, (first = r));
-      representative.set(r, first);
+      // A collapsed state stands for itself.
+      representative.set(r, run === undefined ? r : representativeOfRun.get(runKey(r, run))!);
     }
     // Without clip, a vertex strictly inside the aoi settles it, read from the WKB without decoding it.
     const surelyMeets = needClip ? null : wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
