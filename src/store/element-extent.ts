@@ -9,14 +9,44 @@
  * An element without any bbox, or with a visible way or relation state without a geometry (such a
  * state may be placed in an area by its members' history: the engine's EMPTY_GEOMETRY_WHERE,
  * src/engines/duckdb/empty-geometry.ts), gets the whole world, so every area's test keeps it.
- * Pure: SQL text only.
+ * Pure: no I/O.
  */
 
 /** The extent of an element without one: every area's extent test keeps its rows. */
 export const WHOLE_WORLD_EXTENT = [-180, -90, 180, 90] as const;
 
 /**
- * SQL aggregates (`ext_xmin, ext_ymin, ext_xmax, ext_ymax`) over the rows of one element, for a
+ * The extent of one element from its states in order: `bboxOf(i)` is state i's bbox ([minX, minY,
+ * maxX, maxY], null without a geometry). The import's writer computes it per element
+ * (store-writer.ts) and stages it with every row: an aggregate and a join over the staged rows in
+ * the finish exceeded the finish's memory limit at 44.7 M states.
+ */
+export function elementExtent(
+  states: readonly { readonly type: number; readonly deleted: boolean }[],
+  bboxOf: (i: number) => readonly number[] | null,
+): readonly number[] {
+  let x0 = Infinity;
+  let y0 = Infinity;
+  let x1 = -Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i < states.length; i++) {
+    const b = bboxOf(i);
+    if (b === null) {
+      const s = states[i]!;
+      if (!s.deleted && s.type > 0) return WHOLE_WORLD_EXTENT;
+      continue;
+    }
+    if (b[0]! < x0) x0 = b[0]!;
+    if (b[1]! < y0) y0 = b[1]!;
+    if (b[2]! > x1) x1 = b[2]!;
+    if (b[3]! > y1) y1 = b[3]!;
+  }
+  return x0 === Infinity ? WHOLE_WORLD_EXTENT : [x0, y0, x1, y1];
+}
+
+/**
+ * `elementExtent` in SQL, for an update's rebuilt elements (update-write.ts), whose kept rows widen
+ * with the new ones: aggregates (`ext_xmin, ext_ymin, ext_xmax, ext_ymax`) over the rows of one element, for a
  * `GROUP BY type, id`: `col(name)` reads `type`, `deleted`, `xmin`, `ymin`, `xmax`, `ymax` (a bbox
  * column NULL when the state has no geometry).
  */

@@ -4,7 +4,6 @@
  * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area.
  */
 import { CHANGESETS_COLUMNS, CURRENT_PARENTS_COLUMNS, KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS, WAY_NODES_COLUMNS } from './schema.js';
-import { elementExtentAggregatesSql } from './element-extent.js';
 import { STAGING_FLAG } from './staging-batch.js';
 
 /** Provisional packed ids -> final packed ids (keys and values ranked by frequency), sorted. */
@@ -62,13 +61,10 @@ export const FINALIZE_STATEMENTS: string[] = [
           (s.flags & ${STAGING_FLAG.collapsed}) <> 0, (s.flags & ${STAGING_FLAG.isCreation}) <> 0, (s.flags & ${STAGING_FLAG.isDeletion}) <> 0,
           (s.flags & ${STAGING_FLAG.tagChange}) <> 0, (s.flags & ${STAGING_FLAG.geometryChange}) <> 0, s.edits,
           (s.flags & ${STAGING_FLAG.everTagged}) <> 0,
-          x.ext_xmin, x.ext_ymin, x.ext_xmax, x.ext_ymax
+          s.ext_xmin, s.ext_ymin, s.ext_xmax, s.ext_ymax
    FROM stage.staging s
    JOIN tag_sets a ON a.id = s.tag_set
    JOIN tag_sets b ON b.id = s.tag_set_before
-   JOIN (SELECT type, id, ${elementExtentAggregatesSql((c) =>
-     c === 'deleted' ? `((flags & ${STAGING_FLAG.deleted}) <> 0)` : c === 'type' ? c : NAN_AS_NULL(c),
-   )} FROM stage.staging GROUP BY type, id) x ON x.type = s.type AND x.id = s.id
    ORDER BY s.spatial_key, s.type, s.id, s.valid_from, s.version, s.minor_version`,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
   `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,

@@ -33,6 +33,11 @@ export const STAGING_COLUMNS: [name: string, sql: string][] = [
   ['roundness', 'DOUBLE'],
   ['squareness', 'DOUBLE'], // NaN = not computed
   ['edits', 'INTEGER'],
+  // The element's extent (element-extent.ts), the same on every row of an element.
+  ['ext_xmin', 'DOUBLE'],
+  ['ext_ymin', 'DOUBLE'],
+  ['ext_xmax', 'DOUBLE'],
+  ['ext_ymax', 'DOUBLE'],
 ];
 
 export const STAGING_FLAG = {

@@ -11,6 +11,7 @@ import { MemberBatch, STAGING_FLAG, StagingBatch, WayNodeBatch } from './staging
 import type { RelationVersion, WayVersion } from '../core/osm.js';
 import { OSM_TYPE_CODE } from '../core/osm.js';
 import { geometryColumns, type GeometryColumns } from './state-row.js';
+import { elementExtent } from './element-extent.js';
 import type { Geometry } from '../geometry/types.js';
 import type { WriterInit, WriterReply, WriterRequest } from './store-writer-worker.js';
 import type { TagDictionaryBuilder } from './tag-dictionary-builder.js';
@@ -65,8 +66,13 @@ export class StoreWriter implements StateSink {
     let kept = 0;
     // Every version's own state carries that version's tags, so this sees them all.
     const everTagged = states.some((s) => s.tags.length > 0);
-    for (const s of states) {
-      this.add(s, kept + 1, everTagged);
+    // The geometry columns first, in order (consecutive states sharing a geometry share them), for
+    // the element's extent, which every row carries.
+    const columns = states.map((s) => this.columnsOf(s));
+    const extent = elementExtent(states, (i) => columns[i]!.bbox);
+    for (let i = 0; i < states.length; i++) {
+      const s = states[i]!;
+      this.add(s, columns[i]!, kept + 1, everTagged, extent);
       if (!s.collapsed) kept++;
     }
   }
@@ -124,10 +130,9 @@ export class StoreWriter implements StateSink {
     if (this.failure) throw this.failure;
   }
 
-  private add(s: ElementState, edits: number, everTagged: boolean): void {
+  private add(s: ElementState, g: GeometryColumns, edits: number, everTagged: boolean, extent: readonly number[]): void {
     const b = this.batch;
     const r = b.rows;
-    const g = this.columnsOf(s);
     const c = b.fixed;
     c[0]![r] = s.type;
     c[1]![r] = s.id;
@@ -162,6 +167,10 @@ export class StoreWriter implements StateSink {
     c[24]![r] = g.roundness;
     c[25]![r] = g.squareness ?? NaN;
     c[26]![r] = edits;
+    c[27]![r] = extent[0]!;
+    c[28]![r] = extent[1]!;
+    c[29]![r] = extent[2]!;
+    c[30]![r] = extent[3]!;
     c[9]![r] = this.tagSets.idOf(s.tags, true);
     c[10]![r] = this.tagSets.idOf(s.tagsBefore, false);
     b.endRow(g.wkb);
