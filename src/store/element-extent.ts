@@ -16,17 +16,6 @@
 export const WHOLE_WORLD_EXTENT = [-180, -90, 180, 90] as const;
 
 /**
- * SQL: the row (columns prefixed by `prefix`) has the whole world as its element's extent. The
- * import sorts these rows after all others: spread through the table in their own spatial order,
- * they widened the extent's min/max of nearly every row group (at ×40, 296 of 365 row groups met
- * Andorra's box only because of them), and DuckDB could skip none.
- */
-export function wholeWorldExtentSql(prefix = ''): string {
-  const [x0, y0, x1, y1] = WHOLE_WORLD_EXTENT;
-  return `(${prefix}ext_xmin = ${x0} AND ${prefix}ext_ymin = ${y0} AND ${prefix}ext_xmax = ${x1} AND ${prefix}ext_ymax = ${y1})`;
-}
-
-/**
  * The extent of one element from its states in order: `bboxOf(i)` is state i's bbox ([minX, minY,
  * maxX, maxY], null without a geometry). The import's writer computes it per element
  * (store-writer.ts) and stages it with every row: an aggregate and a join over the staged rows in

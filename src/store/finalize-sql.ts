@@ -1,10 +1,9 @@
 /**
  * The SQL that turns the staging table written during the import into the final layout:
  * keys ranked by frequency (so the commonest get key_mask bits), tag maps materialised for the
- * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area (the rows of elements whose extent is the whole world last: element-extent.ts).
+ * user-facing view, and rows ordered by spatial key so DuckDB's zone maps prune by area.
  */
 import { CHANGESETS_COLUMNS, CURRENT_PARENTS_COLUMNS, KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS, WAY_NODES_COLUMNS } from './schema.js';
-import { wholeWorldExtentSql } from './element-extent.js';
 import { STAGING_FLAG } from './staging-batch.js';
 
 /** Provisional packed ids -> final packed ids (keys and values ranked by frequency), sorted. */
@@ -66,7 +65,7 @@ export const FINALIZE_STATEMENTS: string[] = [
    FROM stage.staging s
    JOIN tag_sets a ON a.id = s.tag_set
    JOIN tag_sets b ON b.id = s.tag_set_before
-   ORDER BY ${wholeWorldExtentSql('s.')}, s.spatial_key, s.type, s.id, s.valid_from, s.version, s.minor_version`,
+   ORDER BY s.spatial_key, s.type, s.id, s.valid_from, s.version, s.minor_version`,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
   `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,
   // The staging rows already come in (relation, version, position) order: no sort; roles by list lookup.
