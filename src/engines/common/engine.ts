@@ -12,7 +12,7 @@ import { checkAborted, type Columns } from './statements.js';
 import type { SqlFlavor } from '../sql/flavor.js';
 import type { RowGeometry } from '../sql/stats-rows.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
-import { representativeWkb } from './representative-wkb.js';
+import { keepSmallestRowid, representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
 import { bboxIntersectsSql, planAreaSql as planSqlArea, type SqlAreaPlan } from '../sql/area.js';
@@ -458,16 +458,9 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     signal: AbortSignal | undefined,
     compare: boolean,
   ): Promise<(type: number, id: number, run: number | null) => SideGeometry> {
-    // A run's states share one geometry: the smallest rowid stands for the run. Not the first seen:
-    // the rows come in the order of DuckDB's threads, and a representative that changed between
-    // requests missed the boundary cache (keyed by rowid), a geometry read of ~25 ms per request.
+    // A run's states share one geometry: one rowid stands for the run.
     const rowidOfRun = new Map<string, number>();
-    for (const [type, id, rowid, run] of refs) {
-      if (rowid === null) continue;
-      const key = `${type}/${id}/${run}`;
-      const known = rowidOfRun.get(key);
-      if (known === undefined || rowid < known) rowidOfRun.set(key, rowid);
-    }
+    for (const [type, id, rowid, run] of refs) if (rowid !== null) keepSmallestRowid(rowidOfRun, `${type}/${id}/${run}`, rowid);
     const wkbOf =
       rowidOfRun.size > 0
         ? await representativeWkb(

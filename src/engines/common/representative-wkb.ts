@@ -41,3 +41,13 @@ export async function representativeWkb(
   }
   return out;
 }
+
+/**
+ * Keeps the smallest rowid under `key`: the state that stands for a geometry run. Not the first
+ * seen: rows come in the order of the database's threads, and a representative that changed between
+ * requests missed the boundary cache, which is keyed by rowid (a geometry read of ~25 ms a request).
+ */
+export function keepSmallestRowid<K>(map: Map<K, number>, key: K, rowid: number): void {
+  const known = map.get(key);
+  if (known === undefined || rowid < known) map.set(key, rowid);
+}

@@ -33,7 +33,7 @@ import type {
 } from '../sql/stats-rows.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
-import { representativeWkb } from './representative-wkb.js';
+import { keepSmallestRowid, representativeWkb } from './representative-wkb.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted } from './statements.js';
 import { slicer } from '../../core/yielding.js';
@@ -153,16 +153,11 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
       }
       for (const [key, runs] of fresh) cache.runs.set(key, runs);
     }
-    // The smallest rowid stands for its run: the rows come in the order of DuckDB's threads, and a
-    // representative that changed between requests missed the boundary cache (keyed by rowid).
     const representativeOfRun = new Map<string, number>();
     const runKey = (r: number, run: number) => `${elementOf.get(r)}/${run}`;
     for (const { rowid: r } of rows) {
       const run = runOfRow.get(r);
-      if (run === undefined) continue;
-      const key = runKey(r, run);
-      const known = representativeOfRun.get(key);
-      if (known === undefined || r < known) representativeOfRun.set(key, r);
+      if (run !== undefined) keepSmallestRowid(representativeOfRun, runKey(r, run), r);
     }
     const representative = new Map<number, number>();
     for (const { rowid: r } of rows) {
