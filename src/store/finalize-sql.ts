@@ -61,7 +61,7 @@ export const FINALIZE_STATEMENTS: string[] = [
           (s.flags & ${STAGING_FLAG.collapsed}) <> 0, (s.flags & ${STAGING_FLAG.isCreation}) <> 0, (s.flags & ${STAGING_FLAG.isDeletion}) <> 0,
           (s.flags & ${STAGING_FLAG.tagChange}) <> 0, (s.flags & ${STAGING_FLAG.geometryChange}) <> 0, s.edits,
           (s.flags & ${STAGING_FLAG.everTagged}) <> 0,
-          s.ext_xmin, s.ext_ymin, s.ext_xmax, s.ext_ymax
+          s.ext_xmin, s.ext_ymin, s.ext_xmax, s.ext_ymax, s.geometry_run
    FROM stage.staging s
    JOIN tag_sets a ON a.id = s.tag_set
    JOIN tag_sets b ON b.id = s.tag_set_before

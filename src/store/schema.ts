@@ -6,7 +6,7 @@
  * Bump SCHEMA_VERSION whenever a column changes meaning.
  */
 
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** `valid_to` of a state that is still current: 3000-01-01T00:00:00Z. The view maps it to NULL. */
 export const OPEN_END = 32503680000;
@@ -74,7 +74,8 @@ export const STATES_COLUMNS = `
   ext_xmin        DOUBLE   NOT NULL,   -- the element's extent (schema version 5; the same on every row of an element):
   ext_ymin        DOUBLE   NOT NULL,   --   the union of the bboxes of all its states, or the whole world when a state
   ext_xmax        DOUBLE   NOT NULL,   --   of it may be placed by its members' history (element-extent.ts)
-  ext_ymax        DOUBLE   NOT NULL
+  ext_ymax        DOUBLE   NOT NULL,
+  geometry_run    INTEGER  NOT NULL    -- run starts (creation, deletion, geometry change) among the kept states up to this one (schema version 6; geometry-run.ts)
 `;
 
 /**

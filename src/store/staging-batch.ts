@@ -38,6 +38,7 @@ export const STAGING_COLUMNS: [name: string, sql: string][] = [
   ['ext_ymin', 'DOUBLE'],
   ['ext_xmax', 'DOUBLE'],
   ['ext_ymax', 'DOUBLE'],
+  ['geometry_run', 'INTEGER'], // geometry-run.ts
 ];
 
 export const STAGING_FLAG = {

@@ -12,6 +12,7 @@ import type { RelationVersion, WayVersion } from '../core/osm.js';
 import { OSM_TYPE_CODE } from '../core/osm.js';
 import { geometryColumns, type GeometryColumns } from './state-row.js';
 import { elementExtent } from './element-extent.js';
+import { startsGeometryRun } from './geometry-run.js';
 import type { Geometry } from '../geometry/types.js';
 import type { WriterInit, WriterReply, WriterRequest } from './store-writer-worker.js';
 import type { TagDictionaryBuilder } from './tag-dictionary-builder.js';
@@ -70,9 +71,11 @@ export class StoreWriter implements StateSink {
     // the element's extent, which every row carries.
     const columns = states.map((s) => this.columnsOf(s));
     const extent = elementExtent(states, (i) => columns[i]!.bbox);
+    let run = 0;
     for (let i = 0; i < states.length; i++) {
       const s = states[i]!;
-      this.add(s, columns[i]!, kept + 1, everTagged, extent);
+      if (startsGeometryRun(s)) run++;
+      this.add(s, columns[i]!, kept + 1, run, everTagged, extent);
       if (!s.collapsed) kept++;
     }
   }
@@ -130,7 +133,7 @@ export class StoreWriter implements StateSink {
     if (this.failure) throw this.failure;
   }
 
-  private add(s: ElementState, g: GeometryColumns, edits: number, everTagged: boolean, extent: readonly number[]): void {
+  private add(s: ElementState, g: GeometryColumns, edits: number, run: number, everTagged: boolean, extent: readonly number[]): void {
     const b = this.batch;
     const r = b.rows;
     const c = b.fixed;
@@ -171,6 +174,7 @@ export class StoreWriter implements StateSink {
     c[28]![r] = extent[1]!;
     c[29]![r] = extent[2]!;
     c[30]![r] = extent[3]!;
+    c[31]![r] = run;
     c[9]![r] = this.tagSets.idOf(s.tags, true);
     c[10]![r] = this.tagSets.idOf(s.tagsBefore, false);
     b.endRow(g.wkb);

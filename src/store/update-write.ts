@@ -4,12 +4,13 @@
  * store's dictionary (a key or value the store has not seen gets the next free id: key ids are no
  * longer ranked by frequency after an update, but `key_mask` is computed from the ids as at import,
  * so the filter stays exact), geometry columns by `geometryColumns` as the import's writer does,
- * `edits` and `ever_tagged` per element as the import's StoreWriter.
+ * `edits`, `ever_tagged` and `geometry_run` per element as the import's StoreWriter.
  */
 import { LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { FlatTags } from '../core/osm.js';
 import type { ElementState } from '../history/element-state.js';
 import { WHOLE_WORLD_EXTENT, elementExtentAggregatesSql } from './element-extent.js';
+import { startsGeometryRun } from './geometry-run.js';
 import { KEY_MASK_BITS } from './schema.js';
 import { geometryColumns } from './state-row.js';
 
@@ -19,7 +20,7 @@ const NEW_STATES_COLUMNS = `type UTINYINT, id BIGINT, version INTEGER, minor_ver
   changeset BIGINT, user_id INTEGER, tk VARCHAR[], tv VARCHAR[], btk VARCHAR[], btv VARCHAR[],
   geometry_type UTINYINT, geometry BLOB, geometry_valid BOOLEAN, xmin DOUBLE, ymin DOUBLE, xmax DOUBLE, ymax DOUBLE, spatial_key BIGINT,
   area DOUBLE, length DOUBLE, perimeter DOUBLE, vertices INTEGER, outers INTEGER, inners INTEGER, roundness DOUBLE, squareness DOUBLE,
-  collapsed BOOLEAN, is_creation BOOLEAN, is_deletion BOOLEAN, tag_change BOOLEAN, geometry_change BOOLEAN, edits INTEGER, ever_tagged BOOLEAN`;
+  collapsed BOOLEAN, is_creation BOOLEAN, is_deletion BOOLEAN, tag_change BOOLEAN, geometry_change BOOLEAN, edits INTEGER, ever_tagged BOOLEAN, geometry_run INTEGER`;
 
 const STRINGS = LIST(VARCHAR);
 
@@ -41,19 +42,21 @@ export class NewStateRows {
 
   /**
    * One element's states (all of them, as the history builder hands them over); only those from
-   * `since` on are staged (`edits` and `ever_tagged` still count them all).
+   * `since` on are staged (`edits`, `ever_tagged` and `geometry_run` still count them all).
    */
   write(states: readonly ElementState[], since = -Infinity): void {
     const everTagged = states.some((s) => s.tags.length > 0);
     if (everTagged && states.length > 0) this.everTagged.push({ type: states[0]!.type, id: states[0]!.id });
     let kept = 0;
+    let run = 0;
     for (const s of states) {
-      if (s.validFrom >= since) this.add(s, kept + 1, everTagged);
+      if (startsGeometryRun(s)) run++;
+      if (s.validFrom >= since) this.add(s, kept + 1, run, everTagged);
       if (!s.collapsed) kept++;
     }
   }
 
-  private add(s: ElementState, edits: number, everTagged: boolean): void {
+  private add(s: ElementState, edits: number, run: number, everTagged: boolean): void {
     const a = this.appender;
     const g = geometryColumns(s.geometry, s.wkb, !s.deleted);
     a.appendUTinyInt(s.type);
@@ -99,6 +102,7 @@ export class NewStateRows {
     a.appendBoolean(s.geometryChange);
     a.appendInteger(edits);
     a.appendBoolean(everTagged);
+    a.appendInteger(run);
     a.endRow();
     this.rows++;
   }
@@ -163,7 +167,7 @@ export async function moveNewStates(db: DuckDBConnection, removedTable: string):
       geometry_type, geometry, geometry_valid, xmin, ymin, xmax, ymax, spatial_key,
       area, length, perimeter, vertices, outers, inners, roundness, squareness,
       collapsed, is_creation, is_deletion, tag_change, geometry_change, edits, ever_tagged,
-      ${WHOLE_WORLD_EXTENT.join(', ')}
+      ${WHOLE_WORLD_EXTENT.join(', ')}, geometry_run
     FROM update_rows ORDER BY spatial_key, type, id, valid_from, version, minor_version`);
   // Frequencies: the number of states using each key and value (own tags), as the import counts them.
   await con.run(`CREATE OR REPLACE TEMP TABLE update_freq AS

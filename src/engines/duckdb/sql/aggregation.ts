@@ -166,12 +166,15 @@ export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
  * never-tagged nodes were 4/5 of the windowed rows of contributions/count over Andorra, the window
  * 528 of its 580 ms); `s` their kept (not collapsed) states up to the end of the
  * range with m (matches the filter), hit (bbox meets the area), interior, the `carried` columns
- * (`derived` ones are computed per state first); `w` each with its previous kept state's facts
- * (lag over (type, id) by valid_from), its rowid (p_rid) and its geometry run (a maximal sequence
- * of an element's kept states with the same WKB: a new one starts at a creation, a deletion, or a
- * geometry change, so one state per (type, id, run) stands for all); `c` the states in
- * [t_0, t_last) with ci / pi: "in" now / before by the SQL facts (not deleted, matching, bbox
- * meeting the area). Returns the WITH clause up to and including `c`. Rows placed by their
+ * (`derived` ones are computed per state first) and the stored geometry run (`geometry_run`, a
+ * maximal sequence of an element's kept states with the same WKB: a new one starts at a creation,
+ * a deletion, or a geometry change, so one state per (type, id, run) stands for all); `c` the
+ * states in [t_0, t_last), each with its previous kept state's facts and rowid (p_rid), and ci / pi:
+ * "in" now / before by the SQL facts (not deleted, matching, bbox meeting the area). The previous
+ * kept state is the one with `edits - 1`, found by a self join of the materialized `s`: a window
+ * (lag over (type, id) by valid_from) sorted every candidate timeline, 49 of contributions/count's
+ * 100 ms over Andorra; the join takes 7 (issue 21, src/store/geometry-run.ts). Returns the WITH
+ * clause up to and including `c`. Rows placed by their
  * history's bbox (`SqlAreaPlan.placedRowids`) add their elements to `e` (`UNION ALL`: an element
  * twice in `e` changes nothing in the semi join, and a second DISTINCT over `e` would cost) and
  * are hit and interior in `s`. `s` reads only the rows whose element's extent meets the area
@@ -201,24 +204,20 @@ function contributionCandidatesSql(p: {
       : ''
   }
 ),
-s AS (
-  SELECT st.rid, st.type, st.id, st.valid_from, st.version, st.minor_version, st.user_id, st.deleted,
+s AS MATERIALIZED (
+  SELECT st.rid, st.type, st.id, st.valid_from, st.version, st.minor_version, st.edits, st.user_id, st.deleted,
          coalesce(${p.filterSql}, FALSE) AS m, ${placed ? `(coalesce(${p.area.intersectsSql}, FALSE) OR ${placed.test('st.rid')})` : `coalesce(${p.area.intersectsSql}, FALSE)`} AS hit,
          ${placed ? `(coalesce(${p.area.interiorWithSql}, FALSE) OR ${placed.test('st.rid')})` : `coalesce(${p.area.interiorWithSql}, FALSE)`} AS interior,
          st.tag_change, st.geometry_change,${p.carried.map((c) => ` st.${c},`).join('')}
-         (st.deleted OR st.is_creation OR st.geometry_change) AS new_run
+         (st.deleted OR st.is_creation OR st.geometry_change) AS new_run, st.geometry_run AS run
   FROM (SELECT *, rowid AS rid${p.derived ? `, ${p.derived}` : ''} FROM states) st SEMI JOIN e ON st.type = e.type AND st.id = e.id
   WHERE NOT st.collapsed AND st.valid_from < ${t1}${p.area.elementKeySql ? ` AND ${p.area.elementKeySql}` : ''}
 ),
-w AS (
-  SELECT *, lag(deleted) OVER win AS p_deleted, lag(m) OVER win AS p_m, lag(hit) OVER win AS p_hit,
-         lag(interior) OVER win AS p_interior, lag(rid) OVER win AS p_rid,
-         sum(new_run::INTEGER) OVER (win ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS run
-  FROM s WINDOW win AS (PARTITION BY type, id ORDER BY valid_from, version, minor_version)
-),
 c AS (
-  SELECT *, (NOT deleted AND m AND hit) AS ci, coalesce(p_deleted = FALSE AND p_m AND p_hit, FALSE) AS pi
-  FROM w WHERE valid_from >= ${t0}
+  SELECT s.*, p.deleted AS p_deleted, p.m AS p_m, p.hit AS p_hit, p.interior AS p_interior, p.rid AS p_rid,
+         (NOT s.deleted AND s.m AND s.hit) AS ci, coalesce(p.deleted = FALSE AND p.m AND p.hit, FALSE) AS pi
+  FROM s LEFT JOIN s p ON p.type = s.type AND p.id = s.id AND p.edits = s.edits - 1
+  WHERE s.valid_from >= ${t0}
 )`;
 }
 
@@ -334,14 +333,14 @@ const CONTRIBUTION_AGGREGATE_COLUMNS = [
 export function contributionAggregateSql(p: ContributionAggregateParams): Statement<ContributionAggregateRow> {
   const ts = p.timestamps;
   const types = passesTypesSql(p.contributionTypes);
-  // latest: per element, `ord` numbers its candidate rows; rows before its last sure row cannot be
+  // latest: per element, `ord` (the state's `edits`) orders its candidate rows; rows before its last sure row cannot be
   // its latest contribution and are dropped; when the last sure row is its last row, that row is
   // the latest contribution and stays sure (aggregated); otherwise every remaining row of the
   // element is single, and the engine picks the last one that classifies as a contribution.
   const latestRows = `(
   SELECT * REPLACE (sure AND coalesce(last_sure = last_ord, FALSE) AS sure) FROM (
     SELECT *, max(CASE WHEN sure THEN ord END) OVER (PARTITION BY type, id) AS last_sure, max(ord) OVER (PARTITION BY type, id) AS last_ord
-    FROM (SELECT *, row_number() OVER (PARTITION BY type, id ORDER BY valid_from, version, minor_version) AS ord FROM d0)
+    FROM (SELECT *, edits AS ord FROM d0)
   )
   WHERE ord >= coalesce(last_sure, 0)
 )`;
