@@ -12,7 +12,7 @@ import { checkAborted, type Columns } from './statements.js';
 import type { SqlFlavor } from '../sql/flavor.js';
 import type { RowGeometry } from '../sql/stats-rows.js';
 import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
-import { keepSmallestRowid, representativeWkb } from './representative-wkb.js';
+import { RunRepresentatives, representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
 import { bboxIntersectsSql, planAreaSql as planSqlArea, type SqlAreaPlan } from '../sql/area.js';
@@ -459,12 +459,12 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     compare: boolean,
   ): Promise<(type: number, id: number, run: number | null) => SideGeometry> {
     // A run's states share one geometry: one rowid stands for the run.
-    const rowidOfRun = new Map<string, number>();
-    for (const [type, id, rowid, run] of refs) if (rowid !== null) keepSmallestRowid(rowidOfRun, `${type}/${id}/${run}`, rowid);
+    const rowidOfRun = new RunRepresentatives();
+    for (const [type, id, rowid, run] of refs) if (rowid !== null && run !== null) rowidOfRun.keep(type, id, run, rowid);
     const wkbOf =
       rowidOfRun.size > 0
         ? await representativeWkb(
-            rowidOfRun.values(),
+            rowidOfRun.rowids(),
             boundaryCache.wkb,
             (st) => db.records(st, signal),
             signal,
@@ -488,7 +488,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     const sides = new Map<number, SideGeometry>();
     const none: SideGeometry = { clipped: () => null, unclipped: () => null };
     return (type, id, run) => {
-      const rowid = run === null ? undefined : rowidOfRun.get(`${type}/${id}/${run}`);
+      const rowid = run === null ? undefined : rowidOfRun.get(type, id, run);
       const wkb = rowid === undefined ? undefined : wkbOf.get(rowid);
       if (rowid === undefined || !wkb) return none;
       let side = sides.get(rowid);

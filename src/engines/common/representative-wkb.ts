@@ -51,3 +51,31 @@ export function keepSmallestRowid<K>(map: Map<K, number>, key: K, rowid: number)
   const known = map.get(key);
   if (known === undefined || rowid < known) map.set(key, rowid);
 }
+
+/**
+ * The state standing for each geometry run among the rows seen: the smallest rowid per (type, id,
+ * run), as `keepSmallestRowid`. Keyed by numbers (the element's id × 3 + type, then the run): a
+ * string key built for each of the ~14,000 sides of a contributions/count over Andorra took about
+ * 2 ms and added to the request's garbage (issue 21).
+ */
+export class RunRepresentatives {
+  private readonly byElement = new Map<number, Map<number, number>>();
+  size = 0;
+
+  keep(type: number, id: number, run: number, rowid: number): void {
+    const key = id * 3 + type;
+    let runs = this.byElement.get(key);
+    if (runs === undefined) this.byElement.set(key, (runs = new Map()));
+    const known = runs.get(run);
+    if (known === undefined) this.size++;
+    if (known === undefined || rowid < known) runs.set(run, rowid);
+  }
+
+  get(type: number, id: number, run: number): number | undefined {
+    return this.byElement.get(id * 3 + type)?.get(run);
+  }
+
+  *rowids(): Generator<number> {
+    for (const runs of this.byElement.values()) yield* runs.values();
+  }
+}

@@ -117,3 +117,29 @@ test('readRecords and readColumns convert a big result chunk by chunk, asking fo
     close();
   }
 });
+
+test('readColumns gives the values readRecords gives, plain numbers and booleans (read as they are) and converted types, NULLs included', async () => {
+  const { store, close } = await smallStore();
+  try {
+    const columns = ['b', 'ti', 'si', 'i', 'ut', 'us', 'ui', 'f', 'd', 'big', 'blob', 'list'] as const;
+    // 3,000 rows: more than one chunk; every fifth row all NULL.
+    const st = statement<Record<(typeof columns)[number], unknown>>(
+      `SELECT CASE WHEN n % 5 = 0 THEN NULL ELSE n % 2 = 0 END AS b, (n % 100 - 50)::TINYINT AS ti, (n - 1500)::SMALLINT AS si,
+              CASE WHEN n % 5 = 0 THEN NULL ELSE (n * 7919 - 10000000)::INTEGER END AS i, (n % 256)::UTINYINT AS ut, n::USMALLINT AS us,
+              (n * 1000003)::UINTEGER AS ui, CASE WHEN n % 5 = 0 THEN NULL ELSE (n / 3)::FLOAT END AS f,
+              CASE WHEN n % 5 = 0 THEN NULL ELSE n / 7 - 1e300 * (n % 2) END AS d, n::BIGINT AS big,
+              CASE WHEN n % 5 = 0 THEN NULL ELSE ('x' || n)::BLOB END AS blob, CASE WHEN n % 5 = 0 THEN NULL ELSE [n, n + 1] END AS list
+       FROM range(3000) t(n) ORDER BY n`,
+      columns,
+    );
+    const records = await readRecords(store, st, undefined);
+    const byColumn = await readColumns(store, st, undefined);
+    assert.equal(byColumn.rowCount, 3000);
+    for (const c of columns) assert.deepEqual(byColumn[c], records.map((r) => r[c]), c);
+    assert.equal(records[5].b, null);
+    assert.equal(records[6].b, true);
+    assert.equal(typeof records[6].d, 'number');
+  } finally {
+    close();
+  }
+});

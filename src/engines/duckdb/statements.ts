@@ -6,7 +6,7 @@
  * ENGINE_FAILURE, with DuckDB's message and DuckDB's error as its `cause` (the APIs log it and
  * answer 500): this is the engine seam every statement of the DuckDB engines passes.
  */
-import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
+import { DuckDBTypeId, JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import { isMaphistError, MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
@@ -121,6 +121,23 @@ export async function readRecords<R>(store: Store, st: Statement<R>, signal: Abo
 }
 
 /**
+ * The types whose vector items are already the JS values `JSDuckDBValueConverter` gives (a number,
+ * a boolean or null): `readColumns` pushes them as they are. Through the converter, the ~180,000
+ * values of a contributions/count over Andorra took about 14 ms a request (issue 21).
+ */
+const PLAIN_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
+  DuckDBTypeId.BOOLEAN,
+  DuckDBTypeId.TINYINT,
+  DuckDBTypeId.SMALLINT,
+  DuckDBTypeId.INTEGER,
+  DuckDBTypeId.UTINYINT,
+  DuckDBTypeId.USMALLINT,
+  DuckDBTypeId.UINTEGER,
+  DuckDBTypeId.FLOAT,
+  DuckDBTypeId.DOUBLE,
+]);
+
+/**
  * Runs a statement and returns its result by column name, one array per column: for results of
  * many rows, where building a record per row would cost. Same column check as `readRecords`.
  */
@@ -131,7 +148,14 @@ export async function readColumns<R>(store: Store, st: Statement<R>, signal: Abo
   const each = (chunk: DuckDBDataChunk, names: readonly string[]) => {
     for (let column = 0; column < names.length; column++) {
       const values = byName[names[column]];
-      chunk.visitColumnValues(column, (value, _row, _column, type) => values.push(JSDuckDBValueConverter(value, type, JSDuckDBValueConverter)));
+      const vector = chunk.getColumnVector(column);
+      const n = vector.itemCount;
+      if (PLAIN_TYPES.has(vector.type.typeId)) {
+        for (let row = 0; row < n; row++) values.push(vector.getItem(row));
+      } else {
+        const type = vector.type;
+        for (let row = 0; row < n; row++) values.push(JSDuckDBValueConverter(vector.getItem(row), type, JSDuckDBValueConverter));
+      }
     }
     rowCount += chunk.rowCount;
   };

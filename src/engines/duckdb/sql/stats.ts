@@ -142,16 +142,14 @@ GROUP BY k, user_id, g, gb, b`,
  * kept state, by WKB bytes), so one state per (type, id, run) stands for all. Collapsed states are
  * not listed (their flags compare them with the previous kept state, not their neighbours): each
  * stands for itself. Reads no geometry, so the many versions of a big relation on the aoi's edge
- * cost one geometry fetch instead of hundreds.
+ * cost one geometry fetch instead of hundreds. The run is the store's `geometry_run`
+ * (src/store/geometry-run.ts), no window.
  */
 export function geometryRunsSql(elements: readonly (readonly [number, number])[]): Statement<GeometryRunRow> {
   for (const [t, id] of elements) if (!Number.isSafeInteger(t) || !Number.isSafeInteger(id)) throw new RangeError(`not an element: ${t}/${id}`);
   const list = elements.length > 0 ? elements.map(([t, id]) => `(${t}, ${id})`).join(',') : '(-1, -1)';
   return statement(
-    `SELECT s.rowid::DOUBLE AS r,
-       sum(CASE WHEN s.is_creation OR s.is_deletion OR s.geometry_change THEN 1 ELSE 0 END)
-         OVER (PARTITION BY s.type, s.id ORDER BY s.valid_from, s.version, s.minor_version)::DOUBLE AS run,
-       s.type::INTEGER AS type, s.id::DOUBLE AS id
+    `SELECT s.rowid::DOUBLE AS r, s.geometry_run::DOUBLE AS run, s.type::INTEGER AS type, s.id::DOUBLE AS id
 FROM states s SEMI JOIN (VALUES ${list}) e(type, id) ON s.type = e.type AND s.id = e.id
 WHERE NOT s.collapsed`,
     ['r', 'run', 'type', 'id'],
