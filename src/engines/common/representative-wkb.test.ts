@@ -28,5 +28,8 @@ test('RunRepresentatives keeps the smallest rowid per (type, id, run), apart for
   assert.equal(runs.get(1, 8, 1), undefined);
   assert.equal(runs.get(2, 7, 2), undefined);
   assert.equal(runs.size, byString.size);
-  assert.deepEqual([...runs.rowids()].sort((a, b) => a - b), [...byString.values()].sort((a, b) => a - b));
+  assert.deepEqual(
+    [...runs.rowids()].sort((a, b) => a - b),
+    [...byString.values()].sort((a, b) => a - b),
+  );
 });

@@ -135,7 +135,12 @@ test('readColumns gives the values readRecords gives, plain numbers and booleans
     const records = await readRecords(store, st, undefined);
     const byColumn = await readColumns(store, st, undefined);
     assert.equal(byColumn.rowCount, 3000);
-    for (const c of columns) assert.deepEqual(byColumn[c], records.map((r) => r[c]), c);
+    for (const c of columns)
+      assert.deepEqual(
+        byColumn[c],
+        records.map((r) => r[c]),
+        c,
+      );
     assert.equal(records[5].b, null);
     assert.equal(records[6].b, true);
     assert.equal(typeof records[6].d, 'number');
