@@ -467,7 +467,7 @@ async function rebuild(
   await timed(con).run('DELETE FROM states USING update_since r WHERE states.type = r.type AND states.id = r.id AND states.valid_from >= r.since');
   step('deleted');
   await moveNewStates(con, 'update_removed');
-  await updateElementExtents(con, 'update_since');
+  await updateElementExtents(con, rows);
   step('states moved');
   result.rowsAdded = rows.rows;
   // An element that got its first tag: every row of it is `ever_tagged` now, the kept ones too.

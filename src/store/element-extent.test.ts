@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { HISTORY_DIR, TESTCASES_DIR } from '../testing/test-data.js';
-import { WHOLE_WORLD_EXTENT } from './element-extent.js';
+import { WHOLE_WORLD_EXTENT, WHOLE_WORLD_KEY_OFFSET } from './element-extent.js';
+import { hilbertKey } from '../geometry/hilbert.js';
 import { importToTemp, type ImportedDb } from './test-support.js';
 
 interface Row {
@@ -24,6 +25,7 @@ interface Row {
   ext_ymin: number;
   ext_xmax: number;
   ext_ymax: number;
+  spatial_key: number;
 }
 
 /** Each element's extent from its rows, as element-extent.ts defines it. */
@@ -58,13 +60,19 @@ for (const c of CASES) {
     after(() => db.dispose());
 
     it('every row carries its element’s extent: the union of its states’ bboxes, or the whole world', async () => {
-      const rows = await db.query<Row>('SELECT type, id, deleted, xmin, ymin, xmax, ymax, ext_xmin, ext_ymin, ext_xmax, ext_ymax FROM states');
+      const rows = await db.query<Row>(
+        'SELECT type, id, deleted, xmin, ymin, xmax, ymax, ext_xmin, ext_ymin, ext_xmax, ext_ymax, spatial_key::DOUBLE AS spatial_key FROM states',
+      );
       const want = expectedExtents(rows);
       let world = 0;
       let bounded = 0;
       for (const r of rows) {
         const e = want.get(`${r.type}/${r.id}`)!;
         assert.deepEqual([r.ext_xmin, r.ext_ymin, r.ext_xmax, r.ext_ymax], [...e], `${r.type}/${r.id}`);
+        // The rows of an element whose extent is the whole world sort after all others; the rest keep their Hilbert key.
+        const key = e === WHOLE_WORLD_EXTENT ? r.spatial_key - WHOLE_WORLD_KEY_OFFSET : r.spatial_key;
+        const own = r.xmin === null ? 0 : hilbertKey((r.xmin + r.xmax!) / 2, (r.ymin! + r.ymax!) / 2);
+        assert.equal(key, own, `${r.type}/${r.id}: spatial key`);
       }
       for (const e of want.values()) {
         if (e === WHOLE_WORLD_EXTENT) world++;

@@ -44,7 +44,7 @@ const NO_GEOMETRY: GeometryColumns = {
  */
 export function geometryColumns(g: Geometry | null, wkb: Uint8Array | null, withMeasures: boolean): GeometryColumns {
   if (g === null) return NO_GEOMETRY;
-  const bbox = isEmpty(g) ? null : bboxOf(g);
+  const bbox = geometryBbox(g);
   const spatialKey = bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0;
   const typeCode = GEOMETRY_TYPE_CODE[g.type];
   // One object literal per call (no spreads): this runs once per state, millions of times.
@@ -66,6 +66,11 @@ export function geometryColumns(g: Geometry | null, wkb: Uint8Array | null, with
     roundness: roundnessOf(g),
     squareness: squarenessOf(g, PRECOMPUTED_SQUARENESS_MAX_SEGMENTS),
   };
+}
+
+/** The bbox the store keeps for a geometry (`xmin` … `ymax`): null without one or for an empty geometry. */
+export function geometryBbox(g: Geometry | null): [number, number, number, number] | null {
+  return g === null || isEmpty(g) ? null : bboxOf(g);
 }
 
 function isEmpty(g: Geometry): boolean {

@@ -9,10 +9,10 @@
 import { LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { FlatTags } from '../core/osm.js';
 import type { ElementState } from '../history/element-state.js';
-import { WHOLE_WORLD_EXTENT, elementExtentAggregatesSql } from './element-extent.js';
+import { WHOLE_WORLD_EXTENT, WHOLE_WORLD_KEY_OFFSET, elementExtent, sortedSpatialKey } from './element-extent.js';
 import { startsGeometryRun } from './geometry-run.js';
 import { KEY_MASK_BITS } from './schema.js';
-import { geometryColumns } from './state-row.js';
+import { geometryBbox, geometryColumns } from './state-row.js';
 
 /** The rows of new states, staged in a temporary table (tags as key and value lists until the dictionary is known). */
 export const NEW_STATES_TABLE = 'update_new_states';
@@ -20,7 +20,8 @@ const NEW_STATES_COLUMNS = `type UTINYINT, id BIGINT, version INTEGER, minor_ver
   changeset BIGINT, user_id INTEGER, tk VARCHAR[], tv VARCHAR[], btk VARCHAR[], btv VARCHAR[],
   geometry_type UTINYINT, geometry BLOB, geometry_valid BOOLEAN, xmin DOUBLE, ymin DOUBLE, xmax DOUBLE, ymax DOUBLE, spatial_key BIGINT,
   area DOUBLE, length DOUBLE, perimeter DOUBLE, vertices INTEGER, outers INTEGER, inners INTEGER, roundness DOUBLE, squareness DOUBLE,
-  collapsed BOOLEAN, is_creation BOOLEAN, is_deletion BOOLEAN, tag_change BOOLEAN, geometry_change BOOLEAN, edits INTEGER, ever_tagged BOOLEAN, geometry_run INTEGER`;
+  collapsed BOOLEAN, is_creation BOOLEAN, is_deletion BOOLEAN, tag_change BOOLEAN, geometry_change BOOLEAN, edits INTEGER, ever_tagged BOOLEAN, geometry_run INTEGER,
+  ext_xmin DOUBLE, ext_ymin DOUBLE, ext_xmax DOUBLE, ext_ymax DOUBLE`;
 
 const STRINGS = LIST(VARCHAR);
 
@@ -41,22 +42,31 @@ export class NewStateRows {
   readonly everTagged: { type: number; id: number }[] = [];
 
   /**
+   * The extent of every element written (element-extent.ts), over all its states: its kept rows
+   * get it too (`updateElementExtents`), as they widen with the new ones.
+   */
+  readonly extents: { type: number; id: number; extent: readonly number[] }[] = [];
+
+  /**
    * One element's states (all of them, as the history builder hands them over); only those from
    * `since` on are staged (`edits`, `ever_tagged` and `geometry_run` still count them all).
    */
   write(states: readonly ElementState[], since = -Infinity): void {
+    if (states.length === 0) return;
     const everTagged = states.some((s) => s.tags.length > 0);
-    if (everTagged && states.length > 0) this.everTagged.push({ type: states[0]!.type, id: states[0]!.id });
+    if (everTagged) this.everTagged.push({ type: states[0]!.type, id: states[0]!.id });
+    const extent = elementExtent(states, (i) => geometryBbox(states[i]!.geometry));
+    this.extents.push({ type: states[0]!.type, id: states[0]!.id, extent });
     let kept = 0;
     let run = 0;
     for (const s of states) {
       if (startsGeometryRun(s)) run++;
-      if (s.validFrom >= since) this.add(s, kept + 1, run, everTagged);
+      if (s.validFrom >= since) this.add(s, kept + 1, run, everTagged, extent);
       if (!s.collapsed) kept++;
     }
   }
 
-  private add(s: ElementState, edits: number, run: number, everTagged: boolean): void {
+  private add(s: ElementState, edits: number, run: number, everTagged: boolean, extent: readonly number[]): void {
     const a = this.appender;
     const g = geometryColumns(s.geometry, s.wkb, !s.deleted);
     a.appendUTinyInt(s.type);
@@ -85,7 +95,7 @@ export class NewStateRows {
       this.bbox[2] = Math.max(this.bbox[2], b[2]);
       this.bbox[3] = Math.max(this.bbox[3], b[3]);
     }
-    a.appendBigInt(BigInt(g.spatialKey));
+    a.appendBigInt(BigInt(sortedSpatialKey(g.spatialKey, extent)));
     a.appendDouble(g.area);
     a.appendDouble(g.length);
     a.appendDouble(g.perimeter);
@@ -103,6 +113,7 @@ export class NewStateRows {
     a.appendInteger(edits);
     a.appendBoolean(everTagged);
     a.appendInteger(run);
+    for (let i = 0; i < 4; i++) a.appendDouble(extent[i]!);
     a.endRow();
     this.rows++;
   }
@@ -167,7 +178,7 @@ export async function moveNewStates(db: DuckDBConnection, removedTable: string):
       geometry_type, geometry, geometry_valid, xmin, ymin, xmax, ymax, spatial_key,
       area, length, perimeter, vertices, outers, inners, roundness, squareness,
       collapsed, is_creation, is_deletion, tag_change, geometry_change, edits, ever_tagged,
-      ${WHOLE_WORLD_EXTENT.join(', ')}, geometry_run
+      ext_xmin, ext_ymin, ext_xmax, ext_ymax, geometry_run
     FROM update_rows ORDER BY spatial_key, type, id, valid_from, version, minor_version`);
   // Frequencies: the number of states using each key and value (own tags), as the import counts them.
   await con.run(`CREATE OR REPLACE TEMP TABLE update_freq AS
@@ -196,14 +207,26 @@ export function timed(con: DuckDBConnection): { run(sql: string): Promise<unknow
 }
 
 /**
- * The extent columns (element-extent.ts) of every element in `sinceTable` (the rebuilt elements:
- * `type`, `id`), recomputed over all its rows now in `states`: the new rows were inserted with the
- * whole world, and the kept rows of an element whose new states reach further must widen too.
+ * The extent columns (element-extent.ts) of the kept rows of the rebuilt elements (`rows.extents`,
+ * computed over all their states): an element whose new states reach further widens on its old
+ * rows too, and their spatial key moves after all others when the extent became the whole world
+ * (or back), as an import would store them. The new rows were staged with both.
  */
-export async function updateElementExtents(db: DuckDBConnection, sinceTable: string): Promise<void> {
-  await timed(db).run(`UPDATE states SET ext_xmin = x.ext_xmin, ext_ymin = x.ext_ymin, ext_xmax = x.ext_xmax, ext_ymax = x.ext_ymax
-    FROM (SELECT s.type, s.id, ${elementExtentAggregatesSql((c) => `s.${c}`)}
-          FROM states s SEMI JOIN ${sinceTable} r ON s.type = r.type AND s.id = r.id GROUP BY s.type, s.id) x
+export async function updateElementExtents(db: DuckDBConnection, rows: NewStateRows): Promise<void> {
+  await db.run('CREATE OR REPLACE TEMP TABLE update_extents (type UTINYINT, id BIGINT, x0 DOUBLE, y0 DOUBLE, x1 DOUBLE, y1 DOUBLE)');
+  const a = await db.createAppender('update_extents', 'main', 'temp');
+  for (const { type, id, extent } of rows.extents) {
+    a.appendUTinyInt(type);
+    a.appendBigInt(BigInt(id));
+    for (let i = 0; i < 4; i++) a.appendDouble(extent[i]!);
+    a.endRow();
+  }
+  a.closeSync();
+  const world = WHOLE_WORLD_EXTENT.map((v, i) => `${['x.x0', 'x.y0', 'x.x1', 'x.y1'][i]} = ${v}`).join(' AND ');
+  await timed(db).run(`UPDATE states SET ext_xmin = x.x0, ext_ymin = x.y0, ext_xmax = x.x1, ext_ymax = x.y1,
+      spatial_key = spatial_key % ${WHOLE_WORLD_KEY_OFFSET} + CASE WHEN ${world} THEN ${WHOLE_WORLD_KEY_OFFSET} ELSE 0 END
+    FROM update_extents x
     WHERE states.type = x.type AND states.id = x.id
-      AND (states.ext_xmin <> x.ext_xmin OR states.ext_ymin <> x.ext_ymin OR states.ext_xmax <> x.ext_xmax OR states.ext_ymax <> x.ext_ymax)`);
+      AND (states.ext_xmin <> x.x0 OR states.ext_ymin <> x.y0 OR states.ext_xmax <> x.x1 OR states.ext_ymax <> x.y1)`);
+  await db.run('DROP TABLE update_extents');
 }
