@@ -51,16 +51,15 @@ export function isWholeWorld(extent: readonly number[]): boolean {
 }
 
 /**
- * Added to the spatial key (a Hilbert index below 2^32, src/geometry/hilbert.ts) of every row of an
- * element whose extent is the whole world, so that those rows sort after all others. Spread in
- * their own spatial order, they widened the extent min/max of almost every row group (×40: 296 of
+ * SQL over a row's extent columns (`prefix` + `ext_xmin` …): the element's extent is the whole
+ * world. The import's finish writes such rows after all others, in their staged order: spread in
+ * their own spatial order they widened the extent min/max of almost every row group (×40: 296 of
  * 365 row groups met Andorra's box only because of them), so the extent test skipped almost none.
- * An offset on the staged key rather than a second sort expression: the ×40 finish, near its
- * memory limit, ran out of memory with one (bench/RESULTS.md, session 18).
+ * A second INSERT rather than a sort key: the ×40 finish sorting them last (by an ORDER BY
+ * expression, or by an offset on the staged spatial key) ran out of its memory both times, as
+ * these rows hold a fifth of the geometry bytes (big relations); unsorted, they are a few row
+ * groups that every query with a bbox reads.
  */
-export const WHOLE_WORLD_KEY_OFFSET = 2 ** 32;
-
-/** The stored spatial key of a state of an element with this extent. */
-export function sortedSpatialKey(spatialKey: number, extent: readonly number[]): number {
-  return isWholeWorld(extent) ? spatialKey + WHOLE_WORLD_KEY_OFFSET : spatialKey;
+export function wholeWorldExtentSql(prefix = ''): string {
+  return WHOLE_WORLD_EXTENT.map((v, i) => `${prefix}${['ext_xmin', 'ext_ymin', 'ext_xmax', 'ext_ymax'][i]} = ${v}`).join(' AND ');
 }

@@ -5,6 +5,7 @@
  */
 import { CHANGESETS_COLUMNS, CURRENT_PARENTS_COLUMNS, KEY_MASK_BITS, OPEN_END, RELATION_MEMBERS_COLUMNS, STATES_COLUMNS, WAY_NODES_COLUMNS } from './schema.js';
 import { STAGING_FLAG } from './staging-batch.js';
+import { wholeWorldExtentSql } from './element-extent.js';
 
 /** Provisional packed ids -> final packed ids (keys and values ranked by frequency), sorted. */
 const REMAP = (col: string) =>
@@ -18,6 +19,22 @@ const KEY_MASK = (col: string) =>
 /** The tags of a packed provisional-id list as MAP(VARCHAR, VARCHAR), through the lookup lists of `lut`. */
 const TAG_MAP = (col: string) =>
   `map_from_entries(list_transform(${col}, x -> {'key': lut.keys[(x >> 32) + 1], 'value': lut.vals[lut.value_offset[(x >> 32) + 1] + (x & 4294967295) + 1]}))`;
+
+/** The staged rows as rows of `states` (the FROM clause included; a WHERE may follow). */
+const STATES_INSERT = `INSERT INTO states
+   SELECT s.type, s.id, s.version, s.minor_version, s.valid_from, s.valid_to, (s.flags & ${STAGING_FLAG.deleted}) <> 0, s.changeset, s.user_id,
+          a.kv, a.key_mask, a.tag_map,
+          b.kv, b.key_mask, b.tag_map,
+          s.geometry_type, s.geometry, (s.flags & ${STAGING_FLAG.geometryValid}) <> 0,
+          ${NAN_AS_NULL('s.xmin')}, ${NAN_AS_NULL('s.ymin')}, ${NAN_AS_NULL('s.xmax')}, ${NAN_AS_NULL('s.ymax')}, s.spatial_key,
+          s.area, s.length, s.perimeter, s.vertices, s.outers, s.inners, s.roundness, ${NAN_AS_NULL('s.squareness')},
+          (s.flags & ${STAGING_FLAG.collapsed}) <> 0, (s.flags & ${STAGING_FLAG.isCreation}) <> 0, (s.flags & ${STAGING_FLAG.isDeletion}) <> 0,
+          (s.flags & ${STAGING_FLAG.tagChange}) <> 0, (s.flags & ${STAGING_FLAG.geometryChange}) <> 0, s.edits,
+          (s.flags & ${STAGING_FLAG.everTagged}) <> 0,
+          s.ext_xmin, s.ext_ymin, s.ext_xmax, s.ext_ymax, s.geometry_run
+   FROM stage.staging s
+   JOIN tag_sets a ON a.id = s.tag_set
+   JOIN tag_sets b ON b.id = s.tag_set_before`;
 
 export const FINALIZE_STATEMENTS: string[] = [
   `CREATE TABLE tag_keys AS
@@ -51,21 +68,14 @@ export const FINALIZE_STATEMENTS: string[] = [
    )
    SELECT id, kv, ${KEY_MASK('kv')} AS key_mask, tag_map FROM f`,
   `CREATE TABLE states (${STATES_COLUMNS})`,
-  `INSERT INTO states
-   SELECT s.type, s.id, s.version, s.minor_version, s.valid_from, s.valid_to, (s.flags & ${STAGING_FLAG.deleted}) <> 0, s.changeset, s.user_id,
-          a.kv, a.key_mask, a.tag_map,
-          b.kv, b.key_mask, b.tag_map,
-          s.geometry_type, s.geometry, (s.flags & ${STAGING_FLAG.geometryValid}) <> 0,
-          ${NAN_AS_NULL('s.xmin')}, ${NAN_AS_NULL('s.ymin')}, ${NAN_AS_NULL('s.xmax')}, ${NAN_AS_NULL('s.ymax')}, s.spatial_key,
-          s.area, s.length, s.perimeter, s.vertices, s.outers, s.inners, s.roundness, ${NAN_AS_NULL('s.squareness')},
-          (s.flags & ${STAGING_FLAG.collapsed}) <> 0, (s.flags & ${STAGING_FLAG.isCreation}) <> 0, (s.flags & ${STAGING_FLAG.isDeletion}) <> 0,
-          (s.flags & ${STAGING_FLAG.tagChange}) <> 0, (s.flags & ${STAGING_FLAG.geometryChange}) <> 0, s.edits,
-          (s.flags & ${STAGING_FLAG.everTagged}) <> 0,
-          s.ext_xmin, s.ext_ymin, s.ext_xmax, s.ext_ymax, s.geometry_run
-   FROM stage.staging s
-   JOIN tag_sets a ON a.id = s.tag_set
-   JOIN tag_sets b ON b.id = s.tag_set_before
+  // In spatial order, then (a second INSERT, in staged order) the rows of the elements whose extent
+  // is the whole world (element-extent.ts, wholeWorldExtentSql: sorted last, they ran the ×40
+  // finish out of memory).
+  `${STATES_INSERT}
+   WHERE NOT (${wholeWorldExtentSql('s.')})
    ORDER BY s.spatial_key, s.type, s.id, s.valid_from, s.version, s.minor_version`,
+  `${STATES_INSERT}
+   WHERE ${wholeWorldExtentSql('s.')}`,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
   `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,
   // The staging rows already come in (relation, version, position) order: no sort; roles by list lookup.

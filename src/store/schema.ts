@@ -55,7 +55,7 @@ export const STATES_COLUMNS = `
   ymin            DOUBLE,
   xmax            DOUBLE,
   ymax            DOUBLE,
-  spatial_key     BIGINT   NOT NULL,   -- Hilbert index of the bbox centre (+ 2^32 when the element's extent is the whole world); the table is ordered by it
+  spatial_key     BIGINT   NOT NULL,   -- Hilbert index of the bbox centre; the table is ordered by it (the rows of elements whose extent is the whole world last)
   area            DOUBLE   NOT NULL,   -- m², unclipped (0 for deleted states)
   length          DOUBLE   NOT NULL,   -- m
   perimeter       DOUBLE   NOT NULL,   -- m

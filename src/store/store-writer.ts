@@ -11,7 +11,7 @@ import { MemberBatch, STAGING_FLAG, StagingBatch, WayNodeBatch } from './staging
 import type { RelationVersion, WayVersion } from '../core/osm.js';
 import { OSM_TYPE_CODE } from '../core/osm.js';
 import { geometryColumns, type GeometryColumns } from './state-row.js';
-import { elementExtent, sortedSpatialKey } from './element-extent.js';
+import { elementExtent } from './element-extent.js';
 import { startsGeometryRun } from './geometry-run.js';
 import type { Geometry } from '../geometry/types.js';
 import type { WriterInit, WriterReply, WriterRequest } from './store-writer-worker.js';
@@ -160,7 +160,7 @@ export class StoreWriter implements StateSink {
     c[14]![r] = bbox ? bbox[1] : NaN;
     c[15]![r] = bbox ? bbox[2] : NaN;
     c[16]![r] = bbox ? bbox[3] : NaN;
-    c[17]![r] = sortedSpatialKey(g.spatialKey, extent);
+    c[17]![r] = g.spatialKey;
     c[18]![r] = g.area;
     c[19]![r] = g.length;
     c[20]![r] = g.perimeter;

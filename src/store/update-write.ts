@@ -9,7 +9,7 @@
 import { LIST, VARCHAR, listValue, type DuckDBConnection } from '@duckdb/node-api';
 import type { FlatTags } from '../core/osm.js';
 import type { ElementState } from '../history/element-state.js';
-import { WHOLE_WORLD_EXTENT, WHOLE_WORLD_KEY_OFFSET, elementExtent, sortedSpatialKey } from './element-extent.js';
+import { elementExtent } from './element-extent.js';
 import { startsGeometryRun } from './geometry-run.js';
 import { KEY_MASK_BITS } from './schema.js';
 import { geometryBbox, geometryColumns } from './state-row.js';
@@ -95,7 +95,7 @@ export class NewStateRows {
       this.bbox[2] = Math.max(this.bbox[2], b[2]);
       this.bbox[3] = Math.max(this.bbox[3], b[3]);
     }
-    a.appendBigInt(BigInt(sortedSpatialKey(g.spatialKey, extent)));
+    a.appendBigInt(BigInt(g.spatialKey));
     a.appendDouble(g.area);
     a.appendDouble(g.length);
     a.appendDouble(g.perimeter);
@@ -209,8 +209,7 @@ export function timed(con: DuckDBConnection): { run(sql: string): Promise<unknow
 /**
  * The extent columns (element-extent.ts) of the kept rows of the rebuilt elements (`rows.extents`,
  * computed over all their states): an element whose new states reach further widens on its old
- * rows too, and their spatial key moves after all others when the extent became the whole world
- * (or back), as an import would store them. The new rows were staged with both.
+ * rows too. The new rows were staged with it.
  */
 export async function updateElementExtents(db: DuckDBConnection, rows: NewStateRows): Promise<void> {
   await db.run('CREATE OR REPLACE TEMP TABLE update_extents (type UTINYINT, id BIGINT, x0 DOUBLE, y0 DOUBLE, x1 DOUBLE, y1 DOUBLE)');
@@ -222,9 +221,7 @@ export async function updateElementExtents(db: DuckDBConnection, rows: NewStateR
     a.endRow();
   }
   a.closeSync();
-  const world = WHOLE_WORLD_EXTENT.map((v, i) => `${['x.x0', 'x.y0', 'x.x1', 'x.y1'][i]} = ${v}`).join(' AND ');
-  await timed(db).run(`UPDATE states SET ext_xmin = x.x0, ext_ymin = x.y0, ext_xmax = x.x1, ext_ymax = x.y1,
-      spatial_key = spatial_key % ${WHOLE_WORLD_KEY_OFFSET} + CASE WHEN ${world} THEN ${WHOLE_WORLD_KEY_OFFSET} ELSE 0 END
+  await timed(db).run(`UPDATE states SET ext_xmin = x.x0, ext_ymin = x.y0, ext_xmax = x.x1, ext_ymax = x.y1
     FROM update_extents x
     WHERE states.type = x.type AND states.id = x.id
       AND (states.ext_xmin <> x.x0 OR states.ext_ymin <> x.y0 OR states.ext_xmax <> x.x1 OR states.ext_ymax <> x.y1)`);
