@@ -55,7 +55,14 @@ export class NewStateRows {
     if (states.length === 0) return;
     const everTagged = states.some((s) => s.tags.length > 0);
     if (everTagged) this.everTagged.push({ type: states[0]!.type, id: states[0]!.id });
-    const extent = elementExtent(states, (i) => geometryBbox(states[i]!.geometry));
+    // Consecutive states whose geometry did not change share the geometry object: one bbox each.
+    let lastGeometry: ElementState['geometry'] | undefined;
+    let lastBbox: ReturnType<typeof geometryBbox> = null;
+    const extent = elementExtent(states, (i) => {
+      const g = states[i]!.geometry;
+      if (g !== lastGeometry) [lastGeometry, lastBbox] = [g, geometryBbox(g)];
+      return lastBbox;
+    });
     this.extents.push({ type: states[0]!.type, id: states[0]!.id, extent });
     let kept = 0;
     let run = 0;
