@@ -81,7 +81,7 @@ const TABLES = [
   // Each element's extent (element-extent.ts): the update widens the kept rows of an element that reached further.
   'SELECT type, id, ext_xmin, ext_ymin, ext_xmax, ext_ymax, count(*) FROM states GROUP BY ALL ORDER BY ALL',
   // The kept states' order and geometry runs (geometry-run.ts), which contributions join by, and the
-  // spatial keys (those of an element whose extent is the whole world sort after all others).
+  // spatial keys.
   'SELECT type, id, valid_from, version, minor_version, collapsed, edits, geometry_run, spatial_key FROM states ORDER BY ALL',
 ];
 

@@ -45,11 +45,6 @@ export function elementExtent(
   return x0 === Infinity ? WHOLE_WORLD_EXTENT : [x0, y0, x1, y1];
 }
 
-/** Whether an extent is the whole world (by value). */
-export function isWholeWorld(extent: readonly number[]): boolean {
-  return extent.length === 4 && extent.every((v, i) => v === WHOLE_WORLD_EXTENT[i]);
-}
-
 /**
  * SQL over a row's extent columns (`prefix` + `ext_xmin` …): the element's extent is the whole
  * world. The import's finish writes such rows after all others, in their staged order: spread in
