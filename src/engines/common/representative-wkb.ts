@@ -66,9 +66,8 @@ export class RunRepresentatives {
     const key = id * 3 + type;
     let runs = this.byElement.get(key);
     if (runs === undefined) this.byElement.set(key, (runs = new Map()));
-    const known = runs.get(run);
-    if (known === undefined) this.size++;
-    if (known === undefined || rowid < known) runs.set(run, rowid);
+    if (!runs.has(run)) this.size++;
+    keepSmallestRowid(runs, run, rowid);
   }
 
   get(type: number, id: number, run: number): number | undefined {
