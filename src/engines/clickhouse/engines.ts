@@ -33,6 +33,8 @@ export async function createClickHouseEngines(connection: ClickHouseConnection, 
   const dictionary = await chDictionary(store);
   const boundaryCache = createBoundaryCache();
   const aggregation = await createSqlQueryEngine(await clickHouseAggregationSql(store, dictionary), { boundaryCache });
+  // The states without geometry now, not inside the first query's time limit.
+  await aggregation.preload();
   const stats = await createClickHouseStatsEngine(store, dictionary, boundaryCache);
   const parquet = await createClickHouseV2Extraction(store, dictionary);
   let extraction: ReturnType<typeof createClickHouseExtractionEngine> | undefined;

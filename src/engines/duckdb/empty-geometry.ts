@@ -14,7 +14,7 @@
  * (the whole-world area counts it, see area-plan.ts).
  *
  * The store is read-only while an engine uses it, so the list (and its rowids) is read once per
- * engine, by the first query that needs it. Every state listed belongs to an element whose extent
+ * engine, when the server makes its engines (`SqlQueryEngine.preload`). Every state listed belongs to an element whose extent
  * is the whole world, whose rows the store writes after all others (src/store/element-extent.ts):
  * the placed branch of a statement (src/query/plan.ts) reads the last row groups only. `withm`
  * carries the type so that its LEFT JOIN is an equi-join: with `ev.type = 2` in the ON clause

@@ -1,7 +1,8 @@
 /**
  * The DuckDB engines over one store, as the bundle the APIs take (src/query/engines.ts): one tag
  * dictionary and one boundary cache (the WKB of geometries crossing areas' edges) shared by both API
- * versions, and the streaming instance opened now rather than inside the first extraction's time limit.
+ * versions; the streaming instance opened and the states without geometry read now, rather than
+ * inside the first extraction's or contribution query's time limit.
  */
 import type { Engines } from '../../query/engines.js';
 import type { Store } from '../../store/open-store.js';
@@ -36,6 +37,7 @@ export interface DuckDbEngines extends Engines {
 export async function createDuckDbEngines(store: Store): Promise<DuckDbEngines> {
   const boundaryCache = createBoundaryCache();
   const aggregation = await createDuckDbQueryEngine(store, { boundaryCache });
+  await aggregation.preload();
   const dictionary = aggregation.dictionary;
   const stats = await createDuckDbStatsEngine(store, dictionary, boundaryCache);
   const parquet = await createV2Extraction(store, dictionary);

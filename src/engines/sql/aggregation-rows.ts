@@ -65,7 +65,11 @@ export interface ContributionAggregateRow {
   kind: number;
   user_id: number | null;
   n: number;
-  /** -1: n sure rows aggregated; else a single row's rowid, with its facts (NULL in aggregated rows). */
+  /**
+   * -1: n sure rows aggregated; else n single rows that classify alike (DuckDB groups them, the
+   * ClickHouse statement gives each alone), b the smallest rowid, with their facts (NULL in
+   * aggregated rows).
+   */
   b: number;
   type: number | null;
   id: number | null;
