@@ -235,22 +235,41 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
   }
 
   /**
-   * Adds the boundary rows' measures, clipped to `area`, to their series: each geometry they use
-   * clipped and measured once, many in the geometry pool's workers (the event loop stays free for
-   * other requests), a few here.
+   * The measures of boundary rows clipped to `area` that the boundary cache remembers (`measures`,
+   * by area, measure and rowid), and the rowids it does not.
    */
-  async function addBoundaryRows(
+  function rememberedMeasures(areaId: string, measure: Measure, rowids: Iterable<number>): { known: Map<number, number | null>; missing: number[] } {
+    const known = new Map<number, number | null>();
+    const missing: number[] = [];
+    for (const rowid of rowids) {
+      if (known.has(rowid)) continue;
+      const value = boundaryCache.measures.get(`${areaId}#${measure}#${rowid}`);
+      if (value === undefined) {
+        known.set(rowid, null);
+        missing.push(rowid);
+      } else known.set(rowid, value);
+    }
+    return { known, missing };
+  }
+
+  /**
+   * Measures the `missing` boundary rows clipped to `area` into `known` (null: the clip is empty or
+   * the row has no geometry) and remembers them: each distinct geometry clipped and measured once,
+   * many in the geometry pool's workers (the event loop stays free for other requests), a few here.
+   */
+  async function measureBoundaryRows(
     area: AreaOfInterest,
+    areaId: string,
     plan: SqlAreaPlan,
     measure: Measure,
-    boundary: readonly BoundaryRow[],
+    missing: readonly number[],
     geometries: { gidOf: Map<number, number>; wkbOf: Map<number, Uint8Array> },
-    seriesOf: (code: number) => DiffSeries[],
+    known: Map<number, number | null>,
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const measureOf = new Map<number, number | null>();
     const gids: number[] = [];
-    for (const [, , , rowid] of boundary) {
+    for (const rowid of missing) {
       const gid = geometries.gidOf.get(rowid);
       if (gid !== undefined && !measureOf.has(gid) && geometries.wkbOf.has(gid)) {
         measureOf.set(gid, null);
@@ -261,14 +280,28 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     const values = worthPooling(wkbs, poolMinGeometries) ? await poolOf().measureClipped(area, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
     checkAborted(signal);
     gids.forEach((gid, k) => measureOf.set(gid, Number.isNaN(values[k]) ? null : values[k]));
+    for (const rowid of missing) {
+      const gid = geometries.gidOf.get(rowid);
+      const value = (gid === undefined ? undefined : measureOf.get(gid)) ?? null;
+      known.set(rowid, value);
+      boundaryCache.measures.set(`${areaId}#${measure}#${rowid}`, value);
+    }
+  }
+
+  /** Adds the boundary rows' measures (`valueOf`, by rowid; null: nothing in the area) to their series. */
+  async function addBoundaryRows(
+    boundary: readonly BoundaryRow[],
+    valueOf: Map<number, number | null>,
+    seriesOf: (code: number) => DiffSeries[],
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     let i = 0;
     for (const [f, e, g, rowid] of boundary) {
       if ((++i & 255) === 0) {
         checkAborted(signal);
         await pause();
       }
-      const gid = geometries.gidOf.get(rowid);
-      const value = gid === undefined ? undefined : measureOf.get(gid);
+      const value = valueOf.get(rowid);
       if (value === null || value === undefined) continue;
       for (const s of seriesOf(g)) s.add(value, 1, f, e);
     }
@@ -309,12 +342,13 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     const boundary: BoundaryRow[] = [];
     await splitSnapshotRows(rows, signal, () => ({ seriesOf, boundary }));
     if (boundary.length === 0) return series;
-    const geometries = await boundaryGeometries(
-      boundary.map((x) => x[3]),
-      plan.intersectsSql,
-      signal,
-    );
-    await addBoundaryRows(area, plan, measure, boundary, geometries, seriesOf, signal);
+    const areaId = areaKey(area);
+    const { known, missing } = rememberedMeasures(areaId, measure, boundary.map((x) => x[3]));
+    if (missing.length > 0) {
+      const geometries = await boundaryGeometries(missing, plan.intersectsSql, signal);
+      await measureBoundaryRows(area, areaId, plan, measure, missing, geometries, known, signal);
+    }
+    await addBoundaryRows(boundary, known, seriesOf, signal);
     return series;
   }
 
@@ -338,16 +372,22 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     );
     const perArea = areas.map(() => ({ ...seriesByLabel(timestamps.length, labelsOf), boundary: [] as BoundaryRow[] }));
     await splitSnapshotRows(rows, signal, (row) => perArea[rows.a[row]]);
-    const rowids = [...new Set(perArea.flatMap((x) => x.boundary.map((r) => r[3])))].sort((x, y) => x - y);
-    if (rowids.length > 0) {
-      const geometries = await boundaryGeometries(rowids, bboxIntersectsSql(bounds), signal);
-      for (const [a, { boundary, seriesOf }] of perArea.entries()) {
-        if (boundary.length > 0) await addBoundaryRows(areas[a], plans[a], measure, boundary, geometries, seriesOf, signal);
-        const turn = pause();
-        if (turn) {
-          await turn;
-          checkAborted(signal);
-        }
+    const remembered = perArea.map(({ boundary }, a) => {
+      if (boundary.length === 0) return null;
+      const areaId = areaKey(areas[a]);
+      return { areaId, ...rememberedMeasures(areaId, measure, boundary.map((r) => r[3])) };
+    });
+    const rowids = [...new Set(remembered.flatMap((r) => r?.missing ?? []))].sort((x, y) => x - y);
+    const geometries = rowids.length > 0 ? await boundaryGeometries(rowids, bboxIntersectsSql(bounds), signal) : null;
+    for (const [a, { boundary, seriesOf }] of perArea.entries()) {
+      const r = remembered[a];
+      if (r === null) continue;
+      if (r.missing.length > 0) await measureBoundaryRows(areas[a], r.areaId, plans[a], measure, r.missing, geometries!, r.known, signal);
+      await addBoundaryRows(boundary, r.known, seriesOf, signal);
+      const turn = pause();
+      if (turn) {
+        await turn;
+        checkAborted(signal);
       }
     }
     return perArea.map((x) => x.series);

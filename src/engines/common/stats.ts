@@ -39,6 +39,7 @@ import { checkAborted } from './statements.js';
 import { slicer } from '../../core/yielding.js';
 import type { Statement } from '../sql/statement.js';
 import { measureClipped } from './boundary-measure-task.js';
+import { areaKey } from './boundary-clipper.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import type { SqlFlavor } from '../sql/flavor.js';
@@ -176,21 +177,33 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
       pause,
       (rowids) => db.boundaryGeometries(rowids, plan),
     );
+    // count: 1 for a geometry that meets the aoi, NaN for one that misses it.
+    const measure = clipMeasure ?? 'count';
+    // A representative measured over this aoi by an earlier request is not clipped again (the
+    // cache's `measures`, shared with the v1 snapshots: the key names the area, measure and rowid).
+    const aoiId = areaKey(aoi);
+    const measureKey = (r: number) => `${aoiId}#${measure}#${r}`;
     const toClip: number[] = [];
     const wkbs: Uint8Array[] = [];
     for (const [r, wkb] of wkbOf) {
       if (wkb === null) fetched.set(r, null);
       else if (surelyMeets?.(wkb)) fetched.set(r, true);
       else {
-        toClip.push(r);
-        wkbs.push(wkb);
+        const known = cache.measures.get(measureKey(r));
+        if (known !== undefined) fetched.set(r, known === null ? null : needClip ? known : true);
+        else {
+          toClip.push(r);
+          wkbs.push(wkb);
+        }
       }
     }
-    // count: 1 for a geometry that meets the aoi, NaN for one that misses it.
-    const measure = clipMeasure ?? 'count';
     const values = worthPooling(wkbs, poolMinGeometries) ? await poolOf().measureClipped(aoi, measure, wkbs, signal) : measureClipped(plan, measure, wkbs);
     checkAborted(signal);
-    toClip.forEach((r, k) => fetched.set(r, Number.isNaN(values[k]) ? null : needClip ? values[k] : true));
+    toClip.forEach((r, k) => {
+      const value = Number.isNaN(values[k]) ? null : values[k];
+      cache.measures.set(measureKey(r), value);
+      fetched.set(r, value === null ? null : needClip ? value : true);
+    });
     for (const { rowid: r } of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);
     return out;
   }
