@@ -288,10 +288,10 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     }
   }
 
-  /** Adds the boundary rows' measures (`valueOf`, by rowid; null: nothing in the area) to their series. */
+  /** Adds the boundary rows' measures (`measureOf`, by rowid; null: nothing in the area) to their series. */
   async function addBoundaryRows(
     boundary: readonly BoundaryRow[],
-    valueOf: Map<number, number | null>,
+    measureOf: Map<number, number | null>,
     seriesOf: (code: number) => DiffSeries[],
     signal: AbortSignal | undefined,
   ): Promise<void> {
@@ -301,7 +301,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
         checkAborted(signal);
         await pause();
       }
-      const value = valueOf.get(rowid);
+      const value = measureOf.get(rowid);
       if (value === null || value === undefined) continue;
       for (const s of seriesOf(g)) s.add(value, 1, f, e);
     }
@@ -343,7 +343,11 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     await splitSnapshotRows(rows, signal, () => ({ seriesOf, boundary }));
     if (boundary.length === 0) return series;
     const areaId = areaKey(area);
-    const { known, missing } = rememberedMeasures(areaId, measure, boundary.map((x) => x[3]));
+    const { known, missing } = rememberedMeasures(
+      areaId,
+      measure,
+      boundary.map((x) => x[3]),
+    );
     if (missing.length > 0) {
       const geometries = await boundaryGeometries(missing, plan.intersectsSql, signal);
       await measureBoundaryRows(area, areaId, plan, measure, missing, geometries, known, signal);
@@ -375,7 +379,14 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     const remembered = perArea.map(({ boundary }, a) => {
       if (boundary.length === 0) return null;
       const areaId = areaKey(areas[a]);
-      return { areaId, ...rememberedMeasures(areaId, measure, boundary.map((r) => r[3])) };
+      return {
+        areaId,
+        ...rememberedMeasures(
+          areaId,
+          measure,
+          boundary.map((r) => r[3]),
+        ),
+      };
     });
     const rowids = [...new Set(remembered.flatMap((r) => r?.missing ?? []))].sort((x, y) => x - y);
     const geometries = rowids.length > 0 ? await boundaryGeometries(rowids, bboxIntersectsSql(bounds), signal) : null;

@@ -54,8 +54,11 @@ describe('boundary measures remembered between requests (Andorra)', () => {
   });
 
   /** An engine whose boundary geometries all go through the counting pool, with a cache of its own. */
-  const engine = (): Promise<DuckDbQueryEngine> => createDuckDbQueryEngine(db.store, { geometryPool: counting, poolMinGeometries: 0, boundaryCache: createBoundaryCache() });
-  const areas = randomAreas(rng(11)).filter(({ area }) => area.id.startsWith('poly') || area.id.startsWith('bbox')).slice(2, 7);
+  const engine = (): Promise<DuckDbQueryEngine> =>
+    createDuckDbQueryEngine(db.store, { geometryPool: counting, poolMinGeometries: 0, boundaryCache: createBoundaryCache() });
+  const areas = randomAreas(rng(11))
+    .filter(({ area }) => area.id.startsWith('poly') || area.id.startsWith('bbox'))
+    .slice(2, 7);
 
   it('v1 snapshots: the second request over an area clips nothing; other filters and measures there equal a fresh engine and brute force', async () => {
     const warm = await engine();
