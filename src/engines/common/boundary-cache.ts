@@ -31,7 +31,8 @@ export interface BoundaryCache {
   compared: ByteBoundedLru<string, Uint8Array | null>;
   /**
    * `areaKey#measure#rowid` → a boundary row's geometry measured clipped to that area (null: the
-   * clip is empty or the row has no geometry; v1 snapshots, v2 statistics' run representatives).
+   * clip is empty or the row has no geometry; v1 snapshots, v2 statistics' run representatives;
+   * the contributions' sides keep under `count` whether they meet the area).
    * The next request over the same area — another filter, time range or grouping, or the same
    * question with the answer cache off — reads and clips only the boundary rows it has not met:
    * elements/area over the benchmark's border polygon read 94 geometries and clipped them on every

@@ -532,9 +532,16 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
           )
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
+    const areaId = wkbOf.size > 0 ? areaKey(area) : '';
+    // Whether a representative's clip is not empty, as an earlier request over this area found it:
+    // the snapshots' `count` measure (1 or null) under the same key.
+    const meetsKey = (rowid: number) => `${areaId}#count#${rowid}`;
     const upFront: [number, Uint8Array][] = [];
-    for (const [rowid, wkb] of wkbOf) if (wkb !== null && (compare || (wkb.length >= EAGER_CLIP_BYTES && !surelyMeets(wkb)))) upFront.push([rowid, wkb]);
-    const areaId = upFront.length > 0 || compare ? areaKey(area) : '';
+    for (const [rowid, wkb] of wkbOf) {
+      if (wkb === null) continue;
+      if (compare || (wkb.length >= EAGER_CLIP_BYTES && boundaryCache.measures.get(meetsKey(rowid)) === undefined && !surelyMeets(wkb)))
+        upFront.push([rowid, wkb]);
+    }
     const outcomes =
       upFront.length > 0
         ? await clipAllRemembered(boundaryClipper(plan, area, clipperOptions), upFront, boundaryCache.clips, areaId, signal)
@@ -576,7 +583,14 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
           },
           unclipped: () => (unclipped === undefined ? (unclipped = decodeWkb(wkb)) : unclipped),
           clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : clipOf(wkb, s.unclipped)) : clipped),
-          meets: () => (meets === undefined ? (meets = surelyMeets(wkb) || s.clipped() !== null) : meets),
+          meets: () => {
+            if (meets !== undefined) return meets;
+            const known = boundaryCache.measures.get(meetsKey(rowid));
+            if (known !== undefined) return (meets = known !== null);
+            meets = surelyMeets(wkb) || s.clipped() !== null;
+            boundaryCache.measures.set(meetsKey(rowid), meets ? 1 : null);
+            return meets;
+          },
           compared: () => (compared === undefined ? (compared = comparedGeometry(s.clipped(), s.unclipped)) : compared),
         };
         sides.set(rowid, (side = s));
