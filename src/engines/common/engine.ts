@@ -508,7 +508,8 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
    * again clips none of them. Up front: with `compare` (the geometries of two sides are compared:
    * contribution types) every side; without, only a large side (EAGER_CLIP_BYTES) that no vertex
    * settles as meeting the area (clipping the others up front made users/count and
-   * contributions/count about 50 % slower); the rest are clipped here when asked.
+   * contributions/count about 50 % slower); the rest are clipped here when asked. Whether a side
+   * meets the area is remembered too (the boundary cache's `meets`).
    */
   async function edgeSides(
     area: AreaOfInterest,
@@ -533,14 +534,14 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const areaId = wkbOf.size > 0 ? areaKey(area) : '';
-    // Whether a representative's clip is not empty, as an earlier request over this area found it:
-    // the snapshots' `count` measure (1 or null) under the same key.
-    const meetsKey = (rowid: number) => `${areaId}#count#${rowid}`;
+    // Whether a representative's clip is not empty, as earlier requests over this area found it
+    // (put back at once: its size is counted as of now).
+    const meetsOf = (wkbOf.size > 0 ? boundaryCache.meets.get(areaId) : undefined) ?? new Map<number, boolean>();
+    if (wkbOf.size > 0) boundaryCache.meets.set(areaId, meetsOf);
     const upFront: [number, Uint8Array][] = [];
     for (const [rowid, wkb] of wkbOf) {
       if (wkb === null) continue;
-      if (compare || (wkb.length >= EAGER_CLIP_BYTES && boundaryCache.measures.get(meetsKey(rowid)) === undefined && !surelyMeets(wkb)))
-        upFront.push([rowid, wkb]);
+      if (compare || (wkb.length >= EAGER_CLIP_BYTES && !meetsOf.has(rowid) && !surelyMeets(wkb))) upFront.push([rowid, wkb]);
     }
     const outcomes =
       upFront.length > 0
@@ -585,10 +586,8 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
           clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : clipOf(wkb, s.unclipped)) : clipped),
           meets: () => {
             if (meets !== undefined) return meets;
-            const known = boundaryCache.measures.get(meetsKey(rowid));
-            if (known !== undefined) return (meets = known !== null);
-            meets = surelyMeets(wkb) || s.clipped() !== null;
-            boundaryCache.measures.set(meetsKey(rowid), meets ? 1 : null);
+            meets = meetsOf.get(rowid);
+            if (meets === undefined) meetsOf.set(rowid, (meets = surelyMeets(wkb) || s.clipped() !== null));
             return meets;
           },
           compared: () => (compared === undefined ? (compared = comparedGeometry(s.clipped(), s.unclipped)) : compared),
