@@ -345,7 +345,10 @@ const CARRIED = [
 /**
  * Contributions aggregated (DuckDB's `contributionAggregateSql`, whose comment describes the rows).
  * `latest`: an element's candidate rows are gathered in an array sorted by time, `ord` is a row's
- * place in it, and the rows before the last sure one are dropped.
+ * place in it, and the rows before the last sure one are dropped. Single rows that classify alike
+ * are counted together, as in DuckDB's `singleGroups`: the facts and the geometry runs of the sides
+ * whose geometries are read are group keys (run, p_run NULL when the side's is not read; `ord`
+ * keeps latest's rows apart), b, g_rid and p_rid the group's smallest rowids.
  */
 export function contributionAggregateSql(
   t: ChTables,
@@ -392,16 +395,16 @@ export function contributionAggregateSql(
   const noGeometry = '(interior0 AND (NOT has_p0 OR p_interior0) AND NOT geometry_change0)';
   return chStatement(
     `SELECT toInt32(k1) AS k, toFloat64(g1) AS g, toFloat64(gb1) AS gb, toInt32(kind1) AS kind,
-       ${p.users ? 'toNullable(toFloat64(user1))' : 'CAST(NULL AS Nullable(Float64))'} AS user_id, toFloat64(count()) AS n, toFloat64(b1) AS b,
-       toNullable(toFloat64(any(type1))) AS type, toNullable(toFloat64(any(id1))) AS id, toNullable(toFloat64(any(valid_from1))) AS valid_from,
-       any(deleted1) AS deleted, any(m1) AS m, any(hit1) AS hit, any(interior1) AS interior,
-       any(p_deleted1) AS p_deleted, any(p_m1) AS p_m, any(p_hit1) AS p_hit, any(p_interior1) AS p_interior,
-       any(tag_change1) AS tag_change, any(geometry_change1) AS geometry_change,
-       toNullable(toFloat64(any(g_rid1))) AS g_rid, toNullable(toFloat64(any(p_rid1))) AS p_rid,
-       toNullable(toFloat64(any(run1))) AS run, toNullable(toFloat64(any(p_run1))) AS p_run, toNullable(toFloat64(any(ord1))) AS ord
+       ${p.users ? 'toNullable(toFloat64(user1))' : 'CAST(NULL AS Nullable(Float64))'} AS user_id, toFloat64(count()) AS n, toFloat64(min(b1)) AS b,
+       toNullable(toFloat64(type1)) AS type, toNullable(toFloat64(id1)) AS id, toNullable(toFloat64(min(valid_from1))) AS valid_from,
+       deleted1 AS deleted, m1 AS m, hit1 AS hit, interior1 AS interior,
+       p_deleted1 AS p_deleted, p_m1 AS p_m, p_hit1 AS p_hit, p_interior1 AS p_interior,
+       tag_change1 AS tag_change, geometry_change1 AS geometry_change,
+       toNullable(toFloat64(min(g_rid1))) AS g_rid, toNullable(toFloat64(min(p_rid1))) AS p_rid,
+       toNullable(toFloat64(run1)) AS run, toNullable(toFloat64(p_run1)) AS p_run, toNullable(toFloat64(ord1)) AS ord
 FROM (
   SELECT k0 AS k1, g0 AS g1, gb0 AS gb1, multiIf(ci0 AND NOT pi0, 0, pi0 AND NOT ci0, 1, 2) AS kind1, ${p.users ? 'user_id0' : '0'} AS user1,
-         if(${isSure}, -1, rid0) AS b1,
+         if(${isSure}, -1, rid0) AS b1, ${isSure} AS sure1,
          ${single('type0')} AS type1, ${single('id0')} AS id1, ${single('valid_from0')} AS valid_from1, ${single('deleted0')} AS deleted1,
          ${single('m0')} AS m1, ${single('hit0')} AS hit1, ${single('interior0')} AS interior1,
          ${single('if(has_p0, p_deleted0, NULL)')} AS p_deleted1, ${single('if(has_p0, p_m0, NULL)')} AS p_m1,
@@ -409,11 +412,13 @@ FROM (
          ${single('tag_change0')} AS tag_change1, ${single('geometry_change0')} AS geometry_change1,
          if(${isSure} OR NOT ci0 OR ${noGeometry}, NULL, rid0) AS g_rid1,
          if(${isSure} OR NOT pi0 OR ${noGeometry}, NULL, p_rid0) AS p_rid1,
-         ${single('run0')} AS run1, ${single('run0 - new_run0')} AS p_run1, ${single('ord')} AS ord1
+         if(${isSure} OR NOT ci0 OR ${noGeometry}, NULL, run0) AS run1,
+         if(${isSure} OR NOT pi0 OR ${noGeometry}, NULL, run0 - new_run0) AS p_run1, ${single('ord')} AS ord1
   FROM ${d}
   WHERE NOT ${isSure} OR ${passesTypesSql(p.contributionTypes, '0') ?? '1'}
 )
-GROUP BY k1, g1, gb1, kind1, user1, b1`,
+GROUP BY k1, g1, gb1, kind1, user1, sure1, type1, id1, deleted1, m1, hit1, interior1, p_deleted1, p_m1, p_hit1, p_interior1,
+         tag_change1, geometry_change1, run1, p_run1, ord1`,
     {
       k: 'Int32',
       g: 'Float64',
