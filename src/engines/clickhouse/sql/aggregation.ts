@@ -347,8 +347,8 @@ const CARRIED = [
  * `latest`: an element's candidate rows are gathered in an array sorted by time, `ord` is a row's
  * place in it, and the rows before the last sure one are dropped. Single rows that classify alike
  * are counted together, as in DuckDB's `singleGroups`: the facts and the geometry runs of the sides
- * whose geometries are read are group keys (run, p_run NULL when the side's is not read; `ord`
- * keeps latest's rows apart), b, g_rid and p_rid the group's smallest rowids.
+ * whose geometries are read are group keys (run, p_run NULL when the side's is not read), b, g_rid
+ * and p_rid the group's smallest rowids, `ord` its last row's (latest).
  */
 export function contributionAggregateSql(
   t: ChTables,
@@ -401,7 +401,7 @@ export function contributionAggregateSql(
        p_deleted1 AS p_deleted, p_m1 AS p_m, p_hit1 AS p_hit, p_interior1 AS p_interior,
        tag_change1 AS tag_change, geometry_change1 AS geometry_change,
        toNullable(toFloat64(min(g_rid1))) AS g_rid, toNullable(toFloat64(min(p_rid1))) AS p_rid,
-       toNullable(toFloat64(run1)) AS run, toNullable(toFloat64(p_run1)) AS p_run, toNullable(toFloat64(ord1)) AS ord
+       toNullable(toFloat64(run1)) AS run, toNullable(toFloat64(p_run1)) AS p_run, toNullable(toFloat64(max(ord1))) AS ord
 FROM (
   SELECT k0 AS k1, g0 AS g1, gb0 AS gb1, multiIf(ci0 AND NOT pi0, 0, pi0 AND NOT ci0, 1, 2) AS kind1, ${p.users ? 'user_id0' : '0'} AS user1,
          if(${isSure}, -1, rid0) AS b1, ${isSure} AS sure1,
@@ -418,7 +418,7 @@ FROM (
   WHERE NOT ${isSure} OR ${passesTypesSql(p.contributionTypes, '0') ?? '1'}
 )
 GROUP BY k1, g1, gb1, kind1, user1, sure1, type1, id1, deleted1, m1, hit1, interior1, p_deleted1, p_m1, p_hit1, p_interior1,
-         tag_change1, geometry_change1, run1, p_run1, ord1`,
+         tag_change1, geometry_change1, run1, p_run1`,
     {
       k: 'Int32',
       g: 'Float64',
