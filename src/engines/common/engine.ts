@@ -126,7 +126,8 @@ export interface SqlQueryEngine extends QueryEngine {
   listContributions(q: ContributionQuery): Promise<Contribution[]>;
   /**
    * Reads now what the first query would otherwise read inside its own time: the states without
-   * geometry (`AggregationSql.emptyGeometryStates`; 5.7 s on the ×40 synthetic store).
+   * geometry (`AggregationSql.emptyGeometryStates`; on the ×40 synthetic store it made the first
+   * query after a server's start take 8 s).
    */
   preload(): Promise<void>;
 }
