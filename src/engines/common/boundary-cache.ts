@@ -1,7 +1,8 @@
 /**
- * What the statistics engine remembers between requests about the rows on an aoi's edge: the
- * geometry runs of elements (rowid → run, src/engines/duckdb/sql/stats.ts `geometryRunsSql`) and the WKB of
- * the run representatives it fetched. A cache belongs to the engines of one store generation
+ * What the engines (v1 aggregation and v2 statistics, which share one) remember between requests
+ * about the rows on an area's edge: the geometry runs of elements (rowid → run,
+ * src/engines/duckdb/sql/stats.ts `geometryRunsSql`), the WKB of the run representatives fetched,
+ * and per area their clips, measures and whether they meet it. A cache belongs to the engines of one store generation
  * (engines.ts; src/query/generations.ts), whose file does not change while it is open, so a rowid
  * names the same state for the cache's lifetime. The maps are least-recently-used and bounded by an
  * estimate of their bytes (src/core/byte-lru.ts): big relations crossing the aoi's edge (country borders, rivers) are the

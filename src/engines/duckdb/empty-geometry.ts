@@ -14,8 +14,9 @@
  * (the whole-world area counts it, see area-plan.ts).
  *
  * The store is read-only while an engine uses it, so the list (and its rowids) is read once per
- * engine, when the server makes its engines (`SqlQueryEngine.preload`). Every state listed belongs to an element whose extent
- * is the whole world, whose rows the store writes after all others (src/store/element-extent.ts):
+ * engine, when the server makes its engines (`SqlQueryEngine.preload`). Every state listed belongs
+ * to an element whose extent is the whole world, whose rows the store writes after all others
+ * (src/store/element-extent.ts):
  * the placed branch of a statement (src/query/plan.ts) reads the last row groups only. `withm`
  * carries the type so that its LEFT JOIN is an equi-join: with `ev.type = 2` in the ON clause
  * DuckDB chose a blockwise nested-loop join, 16 of the 17.8 s of a server's first contributions

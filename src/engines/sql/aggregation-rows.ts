@@ -66,9 +66,8 @@ export interface ContributionAggregateRow {
   user_id: number | null;
   n: number;
   /**
-   * -1: n sure rows aggregated; else n single rows that classify alike (DuckDB groups them, the
-   * ClickHouse statement gives each alone), b the smallest rowid, with their facts (NULL in
-   * aggregated rows).
+   * -1: n sure rows aggregated; else n single rows that classify alike (both engines group them),
+   * b the smallest rowid, with their facts (NULL in aggregated rows).
    */
   b: number;
   type: number | null;
