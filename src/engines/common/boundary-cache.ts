@@ -10,6 +10,7 @@
  * dominant cost of a statistics request over a country-sized area.
  */
 import { ByteBoundedLru } from '../../core/byte-lru.js';
+import type { Measure } from '../../query/model.js';
 import type { ClipOutcome } from './boundary-clip-task.js';
 
 export interface BoundaryCache {
@@ -31,39 +32,43 @@ export interface BoundaryCache {
    */
   compared: ByteBoundedLru<string, Uint8Array | null>;
   /**
-   * `areaKey#measure#rowid` → a boundary row's geometry measured clipped to that area (null: the
-   * clip is empty or the row has no geometry; v1 snapshots, v2 statistics' run representatives).
-   * The next request over the same area — another filter, time range or grouping, or the same
-   * question with the answer cache off — reads and clips only the boundary rows it has not met:
-   * elements/area over the benchmark's border polygon read 94 geometries and clipped them on every
-   * request.
+   * `areaKey#measure` → (rowid → the row's geometry measured clipped to that area; null: the clip
+   * is empty or the row has no geometry), taken by `areaMeasures`. The next request over the same
+   * area — another filter, time range or grouping, or the same question with the answer cache off —
+   * reads and clips only the rows it has not met: elements/area over the benchmark's border polygon
+   * read 94 geometries and clipped them on every request, and contributions/count spent 4 ms a
+   * request learning again whether each side on the box's edge meets it (the `count` measure: 1
+   * when it does). One map per area and measure: a lookup per row in an LRU keyed by strings cost
+   * about what it saved.
    */
-  measures: ByteBoundedLru<string, number | null>;
-  /**
-   * `areaKey` → (rowid → whether its geometry's clip to the area is not empty) of the contribution
-   * sides' run representatives: a vertex test of each large side, or a clip of a small one that no
-   * vertex settles, took 4 ms of every contributions/count over the benchmark's box. One map per
-   * area (a lookup per side in an LRU keyed by strings cost nearly as much); its size is counted
-   * anew whenever a request takes it.
-   */
-  meets: ByteBoundedLru<string, Map<number, boolean>>;
+  measures: ByteBoundedLru<string, Map<number, number | null>>;
 }
 
-/** Default budget: 16 MB of run maps, 96 MB of WKB, 64 MB of clip outcomes, 32 MB of compared geometries, 16 MB of measures and 8 MB of sides meeting areas. */
+/** Default budget: 16 MB of run maps, 96 MB of WKB, 64 MB of clip outcomes, 32 MB of compared geometries and 24 MB of measures. */
 export function createBoundaryCache(
   runBytes = 16 * 2 ** 20,
   wkbBytes = 96 * 2 ** 20,
   clipBytes = 64 * 2 ** 20,
   comparedBytes = 32 * 2 ** 20,
-  measureBytes = 16 * 2 ** 20,
-  meetsBytes = 8 * 2 ** 20,
+  measureBytes = 24 * 2 ** 20,
 ): BoundaryCache {
   return {
-    measures: new ByteBoundedLru(measureBytes, () => 160),
-    meets: new ByteBoundedLru(meetsBytes, (m) => 128 + m.size * 40),
+    measures: new ByteBoundedLru(measureBytes, (m) => 128 + m.size * 48),
     runs: new ByteBoundedLru(runBytes, (m) => 64 + m.size * 40),
     wkb: new ByteBoundedLru(wkbBytes, (w) => 64 + (w?.byteLength ?? 0)),
     clips: new ByteBoundedLru(clipBytes, (o) => 128 + (o instanceof Uint8Array ? o.byteLength : 0)),
     compared: new ByteBoundedLru(comparedBytes, (w) => 128 + (w?.byteLength ?? 0)),
   };
+}
+
+/**
+ * The measures over an area (`areaKey`) the cache remembers, as a map the caller reads and fills
+ * for its request. It is put back at once, so its size is counted as of now (the rows a request
+ * adds are counted when the next one takes it); a map over the budget is used and forgotten.
+ */
+export function areaMeasures(cache: BoundaryCache, areaId: string, measure: Measure): Map<number, number | null> {
+  const key = `${areaId}#${measure}`;
+  const measured = cache.measures.get(key) ?? new Map<number, number | null>();
+  cache.measures.set(key, measured);
+  return measured;
 }

@@ -11,7 +11,7 @@ import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, type Columns } from './statements.js';
 import type { SqlFlavor } from '../sql/flavor.js';
 import type { RowGeometry } from '../sql/stats-rows.js';
-import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
+import { areaMeasures, createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { RunRepresentatives, representativeWkb } from './representative-wkb.js';
 import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
@@ -235,37 +235,24 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     return { gidOf, wkbOf };
   }
 
-  /**
-   * The measures of boundary rows clipped to `area` that the boundary cache remembers (`measures`,
-   * by area, measure and rowid), and the rowids it does not.
-   */
-  function rememberedMeasures(areaId: string, measure: Measure, rowids: Iterable<number>): { known: Map<number, number | null>; missing: number[] } {
-    const known = new Map<number, number | null>();
-    const missing: number[] = [];
-    for (const rowid of rowids) {
-      if (known.has(rowid)) continue;
-      const value = boundaryCache.measures.get(`${areaId}#${measure}#${rowid}`);
-      if (value === undefined) {
-        known.set(rowid, null);
-        missing.push(rowid);
-      } else known.set(rowid, value);
-    }
-    return { known, missing };
+  /** The boundary rows (their rowids, each once) whose measure `measured` does not hold yet. */
+  function unmeasured(measured: Map<number, number | null>, boundary: readonly BoundaryRow[]): number[] {
+    return [...new Set(boundary.map((r) => r[3]))].filter((rowid) => !measured.has(rowid));
   }
 
   /**
-   * Measures the `missing` boundary rows clipped to `area` into `known` (null: the clip is empty or
-   * the row has no geometry) and remembers them: each distinct geometry clipped and measured once,
-   * many in the geometry pool's workers (the event loop stays free for other requests), a few here.
+   * Measures the `missing` boundary rows clipped to `area` into `measured`, the boundary cache's
+   * map for the area (`areaMeasures`; null: the clip is empty or the row has no geometry): each
+   * distinct geometry clipped and measured once, many in the geometry pool's workers (the event
+   * loop stays free for other requests), a few here.
    */
   async function measureBoundaryRows(
     area: AreaOfInterest,
-    areaId: string,
     plan: SqlAreaPlan,
     measure: Measure,
     missing: readonly number[],
     geometries: { gidOf: Map<number, number>; wkbOf: Map<number, Uint8Array> },
-    known: Map<number, number | null>,
+    measured: Map<number, number | null>,
     signal: AbortSignal | undefined,
   ): Promise<void> {
     const measureOf = new Map<number, number | null>();
@@ -283,9 +270,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     gids.forEach((gid, k) => measureOf.set(gid, Number.isNaN(values[k]) ? null : values[k]));
     for (const rowid of missing) {
       const gid = geometries.gidOf.get(rowid);
-      const value = (gid === undefined ? undefined : measureOf.get(gid)) ?? null;
-      known.set(rowid, value);
-      boundaryCache.measures.set(`${areaId}#${measure}#${rowid}`, value);
+      measured.set(rowid, (gid === undefined ? undefined : measureOf.get(gid)) ?? null);
     }
   }
 
@@ -343,17 +328,13 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     const boundary: BoundaryRow[] = [];
     await splitSnapshotRows(rows, signal, () => ({ seriesOf, boundary }));
     if (boundary.length === 0) return series;
-    const areaId = areaKey(area);
-    const { known, missing } = rememberedMeasures(
-      areaId,
-      measure,
-      boundary.map((x) => x[3]),
-    );
+    const measured = areaMeasures(boundaryCache, areaKey(area), measure);
+    const missing = unmeasured(measured, boundary);
     if (missing.length > 0) {
       const geometries = await boundaryGeometries(missing, plan.intersectsSql, signal);
-      await measureBoundaryRows(area, areaId, plan, measure, missing, geometries, known, signal);
+      await measureBoundaryRows(area, plan, measure, missing, geometries, measured, signal);
     }
-    await addBoundaryRows(boundary, known, seriesOf, signal);
+    await addBoundaryRows(boundary, measured, seriesOf, signal);
     return series;
   }
 
@@ -379,23 +360,16 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
     await splitSnapshotRows(rows, signal, (row) => perArea[rows.a[row]]);
     const remembered = perArea.map(({ boundary }, a) => {
       if (boundary.length === 0) return null;
-      const areaId = areaKey(areas[a]);
-      return {
-        areaId,
-        ...rememberedMeasures(
-          areaId,
-          measure,
-          boundary.map((r) => r[3]),
-        ),
-      };
+      const measured = areaMeasures(boundaryCache, areaKey(areas[a]), measure);
+      return { measured, missing: unmeasured(measured, boundary) };
     });
     const rowids = [...new Set(remembered.flatMap((r) => r?.missing ?? []))].sort((x, y) => x - y);
     const geometries = rowids.length > 0 ? await boundaryGeometries(rowids, bboxIntersectsSql(bounds), signal) : null;
     for (const [a, { boundary, seriesOf }] of perArea.entries()) {
       const r = remembered[a];
       if (r === null) continue;
-      if (r.missing.length > 0) await measureBoundaryRows(areas[a], r.areaId, plans[a], measure, r.missing, geometries!, r.known, signal);
-      await addBoundaryRows(boundary, r.known, seriesOf, signal);
+      if (r.missing.length > 0) await measureBoundaryRows(areas[a], plans[a], measure, r.missing, geometries!, r.measured, signal);
+      await addBoundaryRows(boundary, r.measured, seriesOf, signal);
       const turn = pause();
       if (turn) {
         await turn;
@@ -510,7 +484,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
    * contribution types) every side; without, only a large side (EAGER_CLIP_BYTES) that no vertex
    * settles as meeting the area (clipping the others up front made users/count and
    * contributions/count about 50 % slower); the rest are clipped here when asked. Whether a side
-   * meets the area is remembered too (the boundary cache's `meets`).
+   * meets the area is remembered too (the boundary cache's `measures`, as its `count`).
    */
   async function edgeSides(
     area: AreaOfInterest,
@@ -535,10 +509,9 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
         : new Map<number, Uint8Array | null>();
     const surelyMeets = wkbVertexStrictlyInsideTest(plan.rect ? plan.bbox : plan.geometry);
     const areaId = wkbOf.size > 0 ? areaKey(area) : '';
-    // Whether a representative's clip is not empty, as earlier requests over this area found it
-    // (put back at once: its size is counted as of now).
-    const meetsOf = (wkbOf.size > 0 ? boundaryCache.meets.get(areaId) : undefined) ?? new Map<number, boolean>();
-    if (wkbOf.size > 0) boundaryCache.meets.set(areaId, meetsOf);
+    // Whether a representative's clip is not empty, as earlier requests over this area found it:
+    // its `count` measure (1 or null).
+    const meetsOf = wkbOf.size > 0 ? areaMeasures(boundaryCache, areaId, 'count') : new Map<number, number | null>();
     const upFront: [number, Uint8Array][] = [];
     for (const [rowid, wkb] of wkbOf) {
       if (wkb === null) continue;
@@ -587,8 +560,10 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
           clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : clipOf(wkb, s.unclipped)) : clipped),
           meets: () => {
             if (meets !== undefined) return meets;
-            meets = meetsOf.get(rowid);
-            if (meets === undefined) meetsOf.set(rowid, (meets = surelyMeets(wkb) || s.clipped() !== null));
+            const known = meetsOf.get(rowid);
+            if (known !== undefined) return (meets = known !== null);
+            meets = surelyMeets(wkb) || s.clipped() !== null;
+            meetsOf.set(rowid, meets ? 1 : null);
             return meets;
           },
           compared: () => (compared === undefined ? (compared = comparedGeometry(s.clipped(), s.unclipped)) : compared),

@@ -32,7 +32,7 @@ import type {
   RowGeometry,
 } from '../sql/stats-rows.js';
 import { DiffSeries } from '../../query/time-plan.js';
-import { createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
+import { areaMeasures, createBoundaryCache, type BoundaryCache } from './boundary-cache.js';
 import { keepSmallestRowid, representativeWkb } from './representative-wkb.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted } from './statements.js';
@@ -180,16 +180,15 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
     // count: 1 for a geometry that meets the aoi, NaN for one that misses it.
     const measure = clipMeasure ?? 'count';
     // A representative measured over this aoi by an earlier request is not clipped again (the
-    // cache's `measures`, shared with the v1 snapshots: the key names the area, measure and rowid).
-    const aoiId = areaKey(aoi);
-    const measureKey = (r: number) => `${aoiId}#${measure}#${r}`;
+    // cache's `measures`, shared with the v1 engine).
+    const measured = areaMeasures(cache, areaKey(aoi), measure);
     const toClip: number[] = [];
     const wkbs: Uint8Array[] = [];
     for (const [r, wkb] of wkbOf) {
       if (wkb === null) fetched.set(r, null);
       else if (surelyMeets?.(wkb)) fetched.set(r, true);
       else {
-        const known = cache.measures.get(measureKey(r));
+        const known = measured.get(r);
         if (known !== undefined) fetched.set(r, known === null ? null : needClip ? known : true);
         else {
           toClip.push(r);
@@ -201,7 +200,7 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
     checkAborted(signal);
     toClip.forEach((r, k) => {
       const value = Number.isNaN(values[k]) ? null : values[k];
-      cache.measures.set(measureKey(r), value);
+      measured.set(r, value);
       fetched.set(r, value === null ? null : needClip ? value : true);
     });
     for (const { rowid: r } of rows) out.set(r, fetched.get(representative.get(r)!) ?? null);

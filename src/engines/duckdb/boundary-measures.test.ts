@@ -14,16 +14,11 @@ import type { StatsMeasure } from '../../query/stats.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
 import { createBoundaryCache } from '../common/boundary-cache.js';
 import { createGeometryPool, type GeometryPool } from '../common/geometry-pool.js';
-import { bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
+import { assertCloseSeries, bruteSnapshots, countingPool, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
 
 const TIMESTAMPS = ['2010-01-01', '2014-01-01', '2018-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
-
-function close(got: number[], want: number[], what: string): void {
-  assert.equal(got.length, want.length, what);
-  got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= 1e-6 + 1e-9 * Math.abs(want[i]), `${what}[${i}]: ${g} vs ${want[i]}`));
-}
 
 describe('boundary measures remembered between requests (Andorra)', () => {
   let db: ImportedDb;
@@ -35,18 +30,7 @@ describe('boundary measures remembered between requests (Andorra)', () => {
     db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
     rows = await loadAllRows(db);
     pool = createGeometryPool(1);
-    counting = {
-      threads: pool.threads,
-      close: () => pool.close(),
-      measureClipped: (area, measure, wkbs, signal) => {
-        clipped += wkbs.length;
-        return pool.measureClipped(area, measure, wkbs, signal);
-      },
-      clipWkbs: (area, wkbs, signal) => {
-        clipped += wkbs.length;
-        return pool.clipWkbs(area, wkbs, signal);
-      },
-    };
+    counting = countingPool(pool, (n) => (clipped += n));
   });
   after(async () => {
     await pool.close();
@@ -76,9 +60,9 @@ describe('boundary measures remembered between requests (Andorra)', () => {
           const again = (await warm.aggregateSnapshots(q)).groups[0].values;
           assert.equal(clipped, before, `${area.id} ${text} ${measure}: the repeated request clipped ${clipped - before} geometries`);
           // Equal up to the order of the sums (DuckDB's row order varies between runs).
-          close(again, first, `${area.id} ${text} ${measure}: the same answer again`);
-          close(first, want[measure], `${area.id} ${text} ${measure}: brute force`);
-          close(first, (await (await engine()).aggregateSnapshots(q)).groups[0].values, `${area.id} ${text} ${measure}: a fresh engine`);
+          assertCloseSeries(again, first, `${area.id} ${text} ${measure}: the same answer again`);
+          assertCloseSeries(first, want[measure], `${area.id} ${text} ${measure}: brute force`);
+          assertCloseSeries(first, (await (await engine()).aggregateSnapshots(q)).groups[0].values, `${area.id} ${text} ${measure}: a fresh engine`);
         }
       }
     }
@@ -102,8 +86,8 @@ describe('boundary measures remembered between requests (Andorra)', () => {
           const before = clipped;
           const again = (await warm.features(q)).total;
           assert.equal(clipped, before, `${area.id} ${measure} clip=${clip}: the repeated request clipped ${clipped - before} geometries`);
-          close(again, first, `${area.id} ${measure} clip=${clip}: the same answer again`);
-          close(first, (await (await stats()).features(q)).total, `${area.id} ${measure} clip=${clip}: a fresh engine`);
+          assertCloseSeries(again, first, `${area.id} ${measure} clip=${clip}: the same answer again`);
+          assertCloseSeries(first, (await (await stats()).features(q)).total, `${area.id} ${measure} clip=${clip}: a fresh engine`);
         }
       }
     }

@@ -4,6 +4,7 @@
  * JavaScript predicate (not the SQL), clip with the kernel, measure. No interior/boundary split,
  * no SQL window, no one-pass time series: what the engine's fast paths must agree with.
  */
+import assert from 'node:assert/strict';
 import { compilePredicate, type Filter, type FilterableState, type FilterGeometryType } from '../../filter/index.js';
 import { bboxOf, clipToBBox, clipToPolygon } from '../../geometry/clip.js';
 import { areaOf, lengthOf, perimeterOf } from '../../geometry/measures.js';
@@ -11,6 +12,7 @@ import { decodeWkb } from '../../geometry/wkb.js';
 import type { BBox, Geometry, MultiPolygon, Polygon, Position } from '../../geometry/types.js';
 import type { AreaOfInterest, ContributionType } from '../../query/model.js';
 import { comparedGeometry } from '../../query/contributions.js';
+import type { GeometryPool } from '../common/geometry-pool.js';
 
 /** Geometry equality of the oracle: by JSON text (the engine compares structurally: contributions.ts). */
 function sameGeometry(a: Geometry | null, b: Geometry | null): boolean {
@@ -427,4 +429,29 @@ export function randomAreas(r: () => number): { area: AreaOfInterest; brute: Bru
   }
 
   return areas;
+}
+
+/**
+ * The engines' numbers against the oracle's (or against each other's): equal up to the order of
+ * the sums (DuckDB's row order varies between runs).
+ */
+export function assertCloseSeries(got: readonly number[], want: readonly number[], what: string): void {
+  assert.equal(got.length, want.length, what);
+  got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= 1e-6 + 1e-9 * Math.abs(want[i]), `${what}[${i}]: ${g} vs ${want[i]}`));
+}
+
+/** `pool`, telling `count` how many geometries each task sends to be clipped (measured or not). */
+export function countingPool(pool: GeometryPool, count: (geometries: number) => void): GeometryPool {
+  return {
+    threads: pool.threads,
+    close: () => pool.close(),
+    measureClipped: (area, measure, wkbs, signal) => {
+      count(wkbs.length);
+      return pool.measureClipped(area, measure, wkbs, signal);
+    },
+    clipWkbs: (area, wkbs, signal) => {
+      count(wkbs.length);
+      return pool.clipWkbs(area, wkbs, signal);
+    },
+  };
 }

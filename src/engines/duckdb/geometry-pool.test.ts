@@ -13,7 +13,7 @@ import { after, before, describe, it, test } from 'node:test';
 import { parseFilter } from '../../filter/index.js';
 import type { Measure } from '../../query/model.js';
 import { epoch, importToTemp, TEST_DATA, type ImportedDb } from '../../store/test-support.js';
-import { bruteSnapshots, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
+import { assertCloseSeries, bruteSnapshots, countingPool, loadAllRows, randomAreas, rng, type BruteRow } from './brute-force.js';
 import { createDuckDbQueryEngine, type DuckDbQueryEngine } from './engine.js';
 import { createGeometryPool, POOL_MIN_BYTES, worthPooling, type GeometryPool } from '../common/geometry-pool.js';
 import { createDuckDbStatsEngine, type DuckDbStatsEngine } from './stats.js';
@@ -33,11 +33,6 @@ const recordText = (r: unknown) =>
 
 const TIMESTAMPS = ['2010-01-01', '2014-01-01', '2018-01-01', '2022-01-01'].map((d) => epoch(`${d}T00:00:00Z`));
 
-function close(got: number[], want: number[], what: string): void {
-  assert.equal(got.length, want.length, what);
-  got.forEach((g, i) => assert.ok(Math.abs(g - want[i]) <= 1e-6 + 1e-9 * Math.abs(want[i]), `${what}[${i}]: ${g} vs ${want[i]}`));
-}
-
 describe('boundary rows in the geometry pool (Andorra)', () => {
   let db: ImportedDb;
   let rows: BruteRow[];
@@ -51,18 +46,7 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
     db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
     rows = await loadAllRows(db);
     pool = createGeometryPool(2);
-    const counting: GeometryPool = {
-      threads: pool.threads,
-      close: () => pool.close(),
-      measureClipped: (area, measure, wkbs, signal) => {
-        geometriesSent += wkbs.length;
-        return pool.measureClipped(area, measure, wkbs, signal);
-      },
-      clipWkbs: (area, wkbs, signal) => {
-        geometriesSent += wkbs.length;
-        return pool.clipWkbs(area, wkbs, signal);
-      },
-    };
+    const counting = countingPool(pool, (n) => (geometriesSent += n));
     pooled = await createDuckDbQueryEngine(db.store, { geometryPool: counting, poolMinGeometries: 0 });
     inline = await createDuckDbQueryEngine(db.store, { poolMinGeometries: Number.POSITIVE_INFINITY });
     // Caches of their own: each engine reads and clips every boundary geometry itself.
@@ -86,9 +70,9 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
         for (const measure of ['length', 'area', 'perimeter'] as Measure[]) {
           const q = { areas: [area], timestamps: TIMESTAMPS, filter, measure, grouping: { by: 'none' } as const };
           const got = (await pooled.aggregateSnapshots(q)).groups[0].values;
-          close(got, want[measure], `${area.id} ${text} ${measure} (pool)`);
+          assertCloseSeries(got, want[measure], `${area.id} ${text} ${measure} (pool)`);
           // Equal up to the order of the sums (DuckDB's row order varies between runs).
-          close((await inline.aggregateSnapshots(q)).groups[0].values, got, `${area.id} ${text} ${measure}: pool = inline`);
+          assertCloseSeries((await inline.aggregateSnapshots(q)).groups[0].values, got, `${area.id} ${text} ${measure}: pool = inline`);
         }
       }
       assert.ok(geometriesSent - sentBefore >= 20, `the pool clipped ${geometriesSent - sentBefore} geometries`);
@@ -104,9 +88,9 @@ describe('boundary rows in the geometry pool (Andorra)', () => {
         for (const clip of [false, true]) {
           const q = { aoi: area, timestamps: TIMESTAMPS, filter, measure, clip };
           const got = (await pooledStats.features(q)).total;
-          close(got, (await inlineStats.features(q)).total, `${area.id} features ${measure} clip=${clip}: pool = inline`);
+          assertCloseSeries(got, (await inlineStats.features(q)).total, `${area.id} features ${measure} clip=${clip}: pool = inline`);
           const c = { aoi: area, edges, filter, measure, clip };
-          close(await pooledStats.currentness(c), await inlineStats.currentness(c), `${area.id} currentness ${measure} clip=${clip}`);
+          assertCloseSeries(await pooledStats.currentness(c), await inlineStats.currentness(c), `${area.id} currentness ${measure} clip=${clip}`);
         }
       }
       const b = { aoi: area, edges, filter };
