@@ -16,11 +16,15 @@
  * latency, errors (anything but 200 and 503, and failed connections), 503s, and the p99 and largest
  * latency of a trivial request; with one client among the counts, each other count's heavy
  * throughput and p99 as multiples of the one client's throughput and of the mean of its slowest
- * request. Writes its section `load-<label>` of bench/RESULTS.md.
+ * request. Also per client count: the cores the server process kept busy (its CPU time from
+ * /proc/PID/stat over the run's wall time) and the bench's own (its clients parse every answer, on
+ * the same cores): with one client the server's share bounds what more clients can add, since the
+ * machine has `availableParallelism()` cores and no more. Writes its section `load-<label>` of
+ * bench/RESULTS.md.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
@@ -104,15 +108,38 @@ function percentile(xs: number[], p: number): number {
 /** Per client count: the statuses other than 200 (0: the connection failed or timed out). */
 const otherStatuses: string[] = [];
 
+/**
+ * The CPU seconds a process has used (user + system), from /proc/PID/stat (fields 14 and 15, in
+ * clock ticks of 1/100 s: Linux's USER_HZ); `undefined` where there is no /proc.
+ */
+function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The CPU seconds of this process (the clients), user + system. */
+function ownCpuSeconds(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
+
 interface Run {
   row: string[];
+  /** Cores the server kept busy during the run (CPU seconds over wall seconds). */
+  serverCores: number | undefined;
   heavyPerSecond: number;
   heavyP99: number;
   /** The mean latency of the slowest heavy request (by its id). */
   slowestMean: { id: string; ms: number };
 }
 
-async function run(base: string, clients: number): Promise<Run> {
+async function run(base: string, clients: number, serverPid: number): Promise<Run> {
   const end = performance.now() + SECONDS * 1000;
   const outcomes: Outcome[] = [];
   const client = async (k: number) => {
@@ -130,8 +157,13 @@ async function run(base: string, clients: number): Promise<Run> {
     }
   };
   const t = performance.now();
+  const serverCpu0 = processCpuSeconds(serverPid);
+  const ownCpu0 = ownCpuSeconds();
   await Promise.all([...Array.from({ length: clients }, (_, k) => client(k)), probe()]);
   const seconds = (performance.now() - t) / 1000;
+  const serverCpu1 = processCpuSeconds(serverPid);
+  const serverCores = serverCpu0 === undefined || serverCpu1 === undefined ? undefined : (serverCpu1 - serverCpu0) / seconds;
+  const benchCores = (ownCpuSeconds() - ownCpu0) / seconds;
   const ok = outcomes.filter((o) => o.status === 200);
   const heavyOk = ok.filter((o) => !o.trivial).map((o) => o.ms);
   const errors = outcomes.filter((o) => o.status !== 200 && o.status !== 503).length;
@@ -159,8 +191,10 @@ async function run(base: string, clients: number): Promise<Run> {
     String(refused),
     percentile(trivial, 99).toFixed(0),
     Math.max(...trivial).toFixed(0),
+    serverCores === undefined ? '–' : serverCores.toFixed(2),
+    benchCores.toFixed(2),
   ];
-  return { row, heavyPerSecond: heavyOk.length / seconds, heavyP99: percentile(heavyOk, 99), slowestMean };
+  return { row, serverCores, heavyPerSecond: heavyOk.length / seconds, heavyP99: percentile(heavyOk, 99), slowestMean };
 }
 
 const checkout = resolve(values.checkout!);
@@ -192,9 +226,11 @@ try {
   }
   const rows: string[] = [];
   const runs = new Map<number, Run>();
-  console.log('clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial p99 ms | trivial max ms');
+  console.log(
+    'clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial p99 ms | trivial max ms | server cores | bench cores',
+  );
   for (const n of CLIENTS) {
-    const r = await run(base, n);
+    const r = await run(base, n, child.pid!);
     runs.set(n, r);
     console.log(r.row.join(' | '), `(${otherStatuses.at(-1)})`);
     rows.push(`| ${r.row.join(' | ')} |`);
@@ -209,6 +245,13 @@ try {
             `${n} clients: heavy throughput ${(r.heavyPerSecond / one.heavyPerSecond).toFixed(2)}× one client's, heavy p99 ${(r.heavyP99 / one.slowestMean.ms).toFixed(1)}× the one client's mean of its slowest request (${one.slowestMean.id}, ${one.slowestMean.ms.toFixed(0)} ms)`,
         )
     : [];
+  // What more clients can add at most: the cores the one client left idle.
+  if (one?.serverCores !== undefined) {
+    const cores = availableParallelism();
+    against.push(
+      `one client kept ${one.serverCores.toFixed(2)} of the ${cores} cores busy in the server: more clients can add at most ${(cores / one.serverCores).toFixed(2)}× its throughput unless each request costs less CPU`,
+    );
+  }
   for (const line of against) console.log(line);
   const la = loadavg()
     .map((x) => x.toFixed(1))
@@ -222,10 +265,11 @@ Machine: ${machineDescription()}; load average ${la} at the end. Build \`${commi
 Mixed set: ${values.set === 'v1' ? 'v1 (a)–(e)' : 'v1 (a)–(e), v2 (a)–(b), the two extractions'} (bench/cases.ts), \`/v1/metadata\`, \`/v2-rc/health\`;
 each client sends one at a time, a 503 makes it wait its Retry-After (at most 1 s). "heavy": the
 non-trivial requests answered 200. "trivial": the latencies of the trivial requests (the mix's and a
-probe's every 200 ms).
+probe's every 200 ms). "server cores", "bench cores": CPU seconds over the run's wall time of the
+server process and of the bench's (the clients).
 
-| clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial p99 ms | trivial max ms |
-| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+| clients | s | requests | 200/s | heavy 200/s | heavy p50 ms | heavy p99 ms | errors | 503s | trivial p99 ms | trivial max ms | server cores | bench cores |
+| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 ${rows.join('\n')}
 
 Answers other than 200: ${otherStatuses.join('; ')}.
