@@ -26,6 +26,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 const USAGE = `usage: maphist <command> [options]
   import <file> [--db PATH]        build a database from a full-history file (.osh.pbf, .osh/.osm[.gz|.bz2])
         [--changesets FILE]        (with the changesets of a changeset dump; --all-changesets: not only the referenced)
+        [--memory-limit SIZE]      (memory budget, default 4GB, at least 1.5GB: DuckDB and the builder's caches share it)
   update [--db PATH] <file.osc[.gz|.bz2]> ...   apply OsmChange files to a database (atomically; re-applying changes nothing)
   update [--db PATH] --replication <URL or directory>   apply a replication source's new diffs (docs/replication.md)
   changesets import <file> [--db PATH] [--all]   load a changeset dump (.osm[.gz|.bz2]) into a database

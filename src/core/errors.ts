@@ -22,6 +22,7 @@ export const ERROR_CATALOG = {
   // ---- store ----
   DB_NOT_FOUND: { summary: 'There is no maphist database at the given path.' },
   DB_INVALID: { summary: 'The file is not a maphist database, or one of another schema version.' },
+  IMPORT_OUT_OF_MEMORY: { summary: 'An import needed more memory than its budget gave DuckDB (give a larger --memory-limit).' },
   STORE_WRITE_FAILED: { summary: 'A database or its work files cannot be written (no permission, disk full, read-only or missing directory).' },
   DB_BUSY: {
     summary:

@@ -13,8 +13,22 @@ import { buildRelationStates } from './relation-states.js';
 import { WayStateStore } from './way-state-store.js';
 import { buildWayStates } from './way-states.js';
 
-/** The node page cache in the relation phase (256 MB before it, see NodeHistoryStore.shrinkCache). */
-const RELATION_PHASE_NODE_CACHE_BYTES = 32 * 1024 * 1024;
+/**
+ * The builder's caches over its disk stores, in bytes: the node page cache in the node and way
+ * phases, the same in the relation phase (NodeHistoryStore.shrinkCache), and the decoded way states.
+ * An import sizes them from its memory budget (store/import-memory.ts); these are the defaults.
+ */
+export interface HistoryCaches {
+  nodeCacheBytes: number;
+  relationPhaseNodeCacheBytes: number;
+  wayCacheBytes: number;
+}
+
+export const DEFAULT_HISTORY_CACHES: HistoryCaches = {
+  nodeCacheBytes: 256 * 1024 * 1024,
+  relationPhaseNodeCacheBytes: 32 * 1024 * 1024,
+  wayCacheBytes: 256 * 1024 * 1024,
+};
 
 export interface StateSink {
   write(states: readonly ElementState[]): void;
@@ -46,9 +60,10 @@ export async function buildHistory(
   sink: StateSink,
   workDir: string,
   onProgress?: (p: BuildProgress) => void,
+  caches: HistoryCaches = DEFAULT_HISTORY_CACHES,
 ): Promise<HistoryStats> {
-  const nodes = new NodeHistoryStore(join(workDir, 'nodes.bin'));
-  const ways = new WayStateStore(join(workDir, 'ways.bin'));
+  const nodes = new NodeHistoryStore(join(workDir, 'nodes.bin'), { cacheBytes: caches.nodeCacheBytes });
+  const ways = new WayStateStore(join(workDir, 'ways.bin'), { cacheBytes: caches.wayCacheBytes });
   const stats: HistoryStats = {
     versions: [0, 0, 0],
     deletedVersions: [0, 0, 0],
@@ -94,7 +109,7 @@ export async function buildHistory(
           if (typeCode === 0) nodes.finish();
           if (code === 2) {
             ways.finish();
-            nodes.shrinkCache(RELATION_PHASE_NODE_CACHE_BYTES);
+            nodes.shrinkCache(caches.relationPhaseNodeCacheBytes);
           }
           typeCode = code;
         } else if (group.length > 0 && v.id !== group[group.length - 1].id) {

@@ -41,6 +41,8 @@ export interface LoadChangesetsOptions {
    * makes its own under the database's temporary directory and removes it when done.
    */
   workDir?: string;
+  /** DuckDB's memory limit for the load (default: openStore's); an import gives its budget's share (import-memory.ts). */
+  memoryLimit?: string;
 }
 
 /** Progress of a load: changesets read and kept, and the (compressed) bytes of the dump read. */
@@ -205,7 +207,11 @@ export async function importChangesets(db: string, file: string, options: LoadCh
 }
 
 async function loadIntoStore(db: string, file: string, options: LoadChangesetsOptions, workDir: string | undefined): Promise<LoadChangesetsResult> {
-  const store = await openStore(db, { readOnly: false, ...(workDir !== undefined && { tempDirectory: join(workDir, 'duckdb-tmp') }) });
+  const store = await openStore(db, {
+    readOnly: false,
+    ...(workDir !== undefined && { tempDirectory: join(workDir, 'duckdb-tmp') }),
+    ...(options.memoryLimit !== undefined && { memoryLimit: options.memoryLimit }),
+  });
   try {
     const con = await store.connect();
     try {

@@ -36,7 +36,54 @@ const STATES_INSERT = `INSERT INTO states
    JOIN tag_sets a ON a.id = s.tag_set
    JOIN tag_sets b ON b.id = s.tag_set_before`;
 
-export const FINALIZE_STATEMENTS: string[] = [
+/**
+ * The staged rows whose element's extent is not the whole world, in spatial order, by one INSERT
+ * per range of spatial keys: `bounds` (ascending) cut the keys into `bounds.length + 1` ranges, and
+ * each INSERT sorts only its range's rows, so the sort's memory follows the range, not the input
+ * (sortPassCount). Appended one range after another, the rows are in the same order as by one sort.
+ */
+export function sortedStatesInserts(bounds: readonly number[]): string[] {
+  const ranges = [-Infinity, ...bounds, Infinity];
+  const inserts: string[] = [];
+  for (let i = 0; i + 1 < ranges.length; i++) {
+    const range = [...(i > 0 ? [`s.spatial_key >= ${ranges[i]}`] : []), ...(i + 2 < ranges.length ? [`s.spatial_key < ${ranges[i + 1]}`] : [])];
+    inserts.push(`${STATES_INSERT}
+   WHERE NOT (${wholeWorldExtentSql('s.')})${range.map((r) => ` AND ${r}`).join('')}
+   ORDER BY s.spatial_key, s.type, s.id, s.valid_from, s.version, s.minor_version`);
+  }
+  return inserts;
+}
+
+/**
+ * How many sorted INSERTs the finish needs for `stagedBytes` (the staged rows' WKB plus
+ * STAGED_ROW_BYTES per row), each taking at most `passBytes` of them. DuckDB's sort of the staged
+ * rows needed about their size in memory (the four-country file, 310 MB of WKB and 1.1 M rows, ran
+ * out at 380 MB and sorted at 572 MiB; synth-x8 ran out at 762 MiB): import-memory.ts gives a pass
+ * half the finish's limit.
+ */
+export function sortPassCount(stagedBytes: number, passBytes: number): number {
+  return Math.max(1, Math.ceil(stagedBytes / passBytes));
+}
+
+/** Fixed columns, tag maps and sort keys of a staged row, about (for sortPassCount). */
+export const STAGED_ROW_BYTES = 200;
+
+/** The spatial keys that cut the sorted rows into `passes` ranges of about equal row counts (one row, a list). */
+export function sortPassBoundsSql(passes: number): string {
+  const fractions = Array.from({ length: passes - 1 }, (_, i) => (i + 1) / passes);
+  return `SELECT list_sort(list_distinct(quantile_disc(spatial_key, [${fractions.join(', ')}]))) AS bounds
+   FROM stage.staging s WHERE NOT (${wholeWorldExtentSql('s.')})`;
+}
+
+/** The finish, with the sorted rows written in the ranges `bounds` makes (sortedStatesInserts). */
+export function finalizeStatements(bounds: readonly number[] = []): string[] {
+  return FINALIZE_STATEMENTS.flatMap((sql) => (sql === SORTED_STATES ? sortedStatesInserts(bounds) : [sql]));
+}
+
+/** Where FINALIZE_STATEMENTS has the sorted INSERTs (finalizeStatements puts them there). */
+const SORTED_STATES = '-- the sorted states';
+
+const FINALIZE_STATEMENTS: string[] = [
   `CREATE TABLE tag_keys AS
      SELECT (row_number() OVER (ORDER BY frequency DESC, key) - 1)::INTEGER AS id, key, frequency::BIGINT AS frequency, pid
      FROM keys_prov`,
@@ -71,9 +118,7 @@ export const FINALIZE_STATEMENTS: string[] = [
   // In spatial order, then (a second INSERT, in staged order) the rows of the elements whose extent
   // is the whole world (element-extent.ts, wholeWorldExtentSql: sorted last, they ran the ×40
   // finish out of memory).
-  `${STATES_INSERT}
-   WHERE NOT (${wholeWorldExtentSql('s.')})
-   ORDER BY s.spatial_key, s.type, s.id, s.valid_from, s.version, s.minor_version`,
+  SORTED_STATES,
   `${STATES_INSERT}
    WHERE ${wholeWorldExtentSql('s.')}`,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.

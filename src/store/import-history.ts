@@ -17,11 +17,16 @@ import { checkChangesetDump } from '../io/changesets/open-changesets.js';
 import { asWriteFailure } from './write-failure.js';
 import { createWorkDir } from './work-dir.js';
 import { diskFullError } from './disk-full.js';
+import { DEFAULT_IMPORT_MEMORY_BYTES, importMemoryPlan, importOutOfMemory, type ImportMemoryPlan } from './import-memory.js';
 
 export interface ImportOptions {
   input: string;
   db: string;
   workers?: number;
+  /** The memory budget in bytes (default 4 GB): import-memory.ts shares it among DuckDB and the builder's caches. */
+  memoryBytes?: number;
+  /** The shares themselves instead of `memoryBytes`'s (tests: small sort passes on a small input). */
+  memoryPlan?: ImportMemoryPlan;
   /** A changeset dump to load into the new database before it replaces the old one (changesets.ts). */
   changesets?: string;
   /** Keep every changeset of that dump, not only those the states reference. */
@@ -70,13 +75,16 @@ export async function importHistory(options: ImportOptions): Promise<ImportResul
     // A full disk: one coded line (after the work directory is removed, so the free space it
     // reports is the user's).
     const previous = existsSync(target);
+    const unchanged = previous ? 'the previous database is unchanged' : 'no database was written';
     throw (
       diskFullError(e, {
         command: 'maphist import',
         dir: dirname(target),
         needBytes: importSpaceEstimate(options.input, inputSize(options.input)),
-        unchanged: previous ? 'the previous database is unchanged' : 'no database was written',
-      }) ?? asWriteFailure(e, target)
+        unchanged,
+      }) ??
+      importOutOfMemory(e, options.memoryBytes ?? DEFAULT_IMPORT_MEMORY_BYTES, unchanged) ??
+      asWriteFailure(e, target)
     );
   }
 }
@@ -106,14 +114,15 @@ async function importInto(options: ImportOptions, target: string): Promise<Impor
   const dictionary = new TagDictionaryBuilder();
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
   // Staging only appends (full blocks are written out), so it needs little; the finish sorts every row.
+  const memory = options.memoryPlan ?? importMemoryPlan(options.memoryBytes);
   const writer = new StoreWriter(
     {
       dbPath: tmp,
       stagingPath: join(workDir, 'staging.duckdb'),
       tempDirectory: join(workDir, 'duckdb-tmp'),
-      memoryLimit: '512MB',
-      // 1.5 GB: measured on synth-x2, the finish took the same time as with 2 GB and peak RSS fell by 0.4 GB.
-      finishMemoryLimit: '1536MB',
+      memoryLimit: memory.stagingLimit,
+      finishMemoryBytes: memory.finishBytes,
+      sortPassBytes: memory.sortPassBytes,
     },
     dictionary,
   );
@@ -127,10 +136,16 @@ async function importInto(options: ImportOptions, target: string): Promise<Impor
   let phase = 'start';
   const memoryLog = process.env.MAPHIST_DEBUG_MEM ? setInterval(() => logMemory(`main ${phase}`), 5000) : undefined;
   try {
-    const stats = await buildHistory(opened.batches(), writer, workDir, (p) => {
-      phase = p.phase;
-      options.onProgress?.({ ...p, ...opened.progress(), rows: writer.rowsWritten });
-    });
+    const stats = await buildHistory(
+      opened.batches(),
+      writer,
+      workDir,
+      (p) => {
+        phase = p.phase;
+        options.onProgress?.({ ...p, ...opened.progress(), rows: writer.rowsWritten });
+      },
+      memory.caches,
+    );
     phase = 'finishing';
     const built = performance.now();
     collectGarbage();
@@ -144,7 +159,12 @@ async function importInto(options: ImportOptions, target: string): Promise<Impor
     const changesets =
       options.changesets === undefined
         ? undefined
-        : await importChangesets(tmp, options.changesets, { all: options.allChangesets, onProgress: options.onChangesetsProgress, workDir });
+        : await importChangesets(tmp, options.changesets, {
+            all: options.allChangesets,
+            onProgress: options.onChangesetsProgress,
+            workDir,
+            memoryLimit: memory.changesetsLimit,
+          });
     complete = true;
     const finished = performance.now();
     renameSync(tmp, target);

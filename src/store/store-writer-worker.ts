@@ -21,7 +21,7 @@ import {
   type DuckDBValue,
 } from '@duckdb/node-api';
 import { collectGarbage } from './collect-garbage.js';
-import { FINALIZE_STATEMENTS } from './finalize-sql.js';
+import { finalizeStatements, sortPassBoundsSql, sortPassCount, STAGED_ROW_BYTES } from './finalize-sql.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
 import {
   MEMBER_STAGING_COLUMNS,
@@ -39,8 +39,10 @@ export interface WriterInit {
   stagingPath: string;
   tempDirectory: string;
   memoryLimit: string;
-  /** The limit while finishing (sorting every row): the history builder's memory is free by then. */
-  finishMemoryLimit: string;
+  /** The limit while finishing (sorting every row), in bytes: the history builder's memory is free by then. */
+  finishMemoryBytes: number;
+  /** The staged bytes one sorted INSERT of the finish takes at most (finalize-sql.ts, sortPassCount). */
+  sortPassBytes: number;
 }
 
 export type WriterRequest =
@@ -114,6 +116,8 @@ async function main(): Promise<void> {
   let stagedMembers = 0;
   let stagedWayNodes = 0;
   let stagedStateBytes = 0;
+  /** Every staged state's WKB and fixed columns, for the finish's sort passes (sortPassCount). */
+  let allStagedBytes = 0;
   let receivedBytes = 0;
   const received = (bytes: number): void => {
     receivedBytes += bytes;
@@ -166,6 +170,7 @@ async function main(): Promise<void> {
     if (message.kind === 'batch') {
       appendBatch(stateChunks, message.data);
       stagedStateBytes += message.data.geometry.bytes.byteLength + message.data.rows * STATE_ROW_BYTES;
+      allStagedBytes += message.data.geometry.bytes.byteLength + message.data.rows * STAGED_ROW_BYTES;
       if (stagedStateBytes >= STATE_FLUSH_BYTES) {
         appender.flushSync();
         stagedStateBytes = 0;
@@ -195,10 +200,14 @@ async function main(): Promise<void> {
     tagSetAppender.flushSync();
     tagSetAppender.closeSync();
     await writeRoles(con, message.roles);
-    await con.run(`SET memory_limit = '${init.finishMemoryLimit}'`);
+    await con.run(`SET memory_limit = '${Math.floor(init.finishMemoryBytes / 2 ** 20)}MiB'`);
     await writeDictionary(con, message.dictionary);
+    // Sorted in ranges of spatial keys when the rows are larger than a sort may hold (finalize-sql.ts).
+    const passes = sortPassCount(allStagedBytes, init.sortPassBytes);
+    const bounds = passes > 1 ? ((await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null) : null;
+    if (process.env.MAPHIST_DEBUG_SQL) console.error(`sort passes: ${passes} (${allStagedBytes} staged bytes), bounds ${JSON.stringify(bounds)}`);
     // MAPHIST_DEBUG_SQL=1 prints the time of each finalize statement (for diagnosing slow imports).
-    for (const sql of FINALIZE_STATEMENTS) {
+    for (const sql of finalizeStatements(bounds ?? [])) {
       stage = sql.slice(0, 40).replace(/\s+/g, ' ');
       const t0 = performance.now();
       await con.run(sql);

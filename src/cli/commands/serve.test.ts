@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MaphistError } from '../../core/errors.js';
-import { memoryPlan, parseSize } from './serve.js';
+import { memoryPlan } from './serve.js';
+import { parseSize } from '../parse-size.js';
 
 describe('serve --memory-limit', () => {
   it('reads sizes in decimal and binary units, and bytes', () => {

@@ -25,6 +25,7 @@ import { keysDbPathFor } from '../../auth/key-store.js';
 import { DEFAULT_DB, DEFAULT_PORT } from '../defaults.js';
 import { startFollower, type Follower } from '../follow.js';
 import { lowerOtherThreads } from '../thread-priority.js';
+import { parseSize } from '../parse-size.js';
 
 export const SERVE_OPTIONS = {
   db: { type: 'string', default: DEFAULT_DB },
@@ -71,18 +72,6 @@ export const SERVE_OPTIONS = {
   /** At most this many sequences per update (default: all that are published). */
   'replication-max-sequences': { type: 'string' },
 } as const;
-
-const UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
-
-/** A size such as `4GB`, `512MiB`, `1.5 GB` or a number of bytes, in bytes (CLI_USAGE otherwise). */
-export function parseSize(text: string, flag = '--memory-limit', zero = false): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*([A-Za-z]*)\s*$/.exec(text);
-  const unit = m ? UNITS[(m[2] || 'B').toUpperCase()] : undefined;
-  const bytes = m && unit ? Math.floor(Number(m[1]) * unit) : Number.NaN;
-  if (!(bytes > 0 || (zero && bytes === 0)) || !Number.isSafeInteger(bytes))
-    throw new MaphistError('CLI_USAGE', `${flag} takes a size such as 4GB or 512MiB${zero ? ' (or 0)' : ''}, not ${JSON.stringify(text)}`);
-  return bytes;
-}
 
 /**
  * How the memory budget is shared: DuckDB's query instance gets half of it (`memory_limit`: its
