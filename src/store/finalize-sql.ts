@@ -68,10 +68,14 @@ export function sortPassCount(stagedBytes: number, passBytes: number): number {
 /** Fixed columns, tag maps and sort keys of a staged row, about (for sortPassCount). */
 export const STAGED_ROW_BYTES = 200;
 
-/** The spatial keys that cut the sorted rows into `passes` ranges of about equal row counts (one row, a list). */
+/**
+ * The spatial keys that cut the sorted rows into `passes` ranges of about equal row counts (one row,
+ * a list). `approx_quantile` (a t-digest) keeps a few kB whatever the rows' number, where the exact
+ * `quantile_disc` holds every key (360 MB at ×40).
+ */
 export function sortPassBoundsSql(passes: number): string {
   const fractions = Array.from({ length: passes - 1 }, (_, i) => (i + 1) / passes);
-  return `SELECT list_sort(list_distinct(quantile_disc(spatial_key, [${fractions.join(', ')}]))) AS bounds
+  return `SELECT list_sort(list_distinct(approx_quantile(spatial_key, [${fractions.join(', ')}]))) AS bounds
    FROM stage.staging s WHERE NOT (${wholeWorldExtentSql('s.')})`;
 }
 
