@@ -4,6 +4,7 @@
  */
 import { isMaphistError } from '../core/errors.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
+import { stoppingBySignal } from './signals.js';
 
 type Command = (argv: string[]) => Promise<void>;
 
@@ -56,6 +57,8 @@ export async function runCommand(argv: string[]): Promise<number> {
     await command(rest);
     return 0;
   } catch (e) {
+    // A command stopped by SIGINT or SIGTERM fails because its work was interrupted: the signal's own line said so.
+    if (stoppingBySignal()) return EXIT_INTERNAL;
     if (isMaphistError(e)) {
       console.error(`maphist ${name}: ${e.message}`);
       return exitCodeFor(e.code);

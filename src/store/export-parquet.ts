@@ -98,8 +98,9 @@ export async function exportParquet(o: ExportOptions): Promise<ExportResult> {
     const tmp = temporaryDirOf(target);
     rmSync(tmp, { recursive: true, force: true });
     mkdirSync(tmp);
-    removeTemporary = trackTemporaryDir(tmp);
     const con = await store.connect();
+    // On SIGINT or SIGTERM the COPY is interrupted before its directory goes (work-dir.ts, stopActiveWork).
+    removeTemporary = trackTemporaryDir(tmp, () => con.interrupt());
     let rows: number;
     try {
       const m = store.metadata;

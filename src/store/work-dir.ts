@@ -108,9 +108,27 @@ export function removeStaleWorkDirs(db: string): string[] {
 }
 
 /**
- * Stops what writes into this process's work directories (waiting at most `waitMs`), then removes
- * them: for the SIGINT and SIGTERM handlers, which exit right after.
+ * Stops what writes into this process's temporary directories (the stop functions given to
+ * `trackTemporaryDir`) and removes the directories, keeping them registered: for the SIGINT and
+ * SIGTERM handlers, which call `removeActiveWorkDirs` a moment later when a writer was stopped (the
+ * result: whether one was). A DuckDB COPY that was between
+ * two files when its directory went created its partition directories again now and then; once
+ * interrupted it writes no more.
  */
+export function stopActiveWork(): boolean {
+  for (const stop of stoppers.values()) {
+    try {
+      stop();
+    } catch {
+      // already ended
+    }
+  }
+  for (const path of active) removeDir(path);
+  for (const path of outside) removeDir(path);
+  return stoppers.size > 0;
+}
+
+/** Removes this process's work and temporary directories and forgets them: for the SIGINT and SIGTERM handlers, which exit right after. */
 export function removeActiveWorkDirs(): void {
   for (const path of active) {
     removeDir(path);
@@ -119,21 +137,27 @@ export function removeActiveWorkDirs(): void {
   active.clear();
   for (const path of outside) removeDir(path);
   outside.clear();
+  stoppers.clear();
 }
 
 /** Temporary directories of this process outside a database's work directory (`maphist export`'s, beside its output). */
 const outside = new Set<string>();
+/** What writes into a temporary directory, by its path: stopped before the directory is removed on a signal. */
+const stoppers = new Map<string, () => void>();
 
 /**
  * Registers a temporary directory that is not under a database's work directory (`maphist export`
  * writes beside its output directory) for removal by `removeActiveWorkDirs` (SIGINT, SIGTERM);
- * its parent is never removed. Returns the function that removes it and unregisters it.
+ * its parent is never removed. `stop`: stops what writes into it (`stopActiveWork`). Returns the
+ * function that removes it and unregisters it.
  */
-export function trackTemporaryDir(path: string): () => void {
+export function trackTemporaryDir(path: string, stop?: () => void): () => void {
   outside.add(path);
+  if (stop) stoppers.set(path, stop);
   return () => {
     removeDir(path);
     outside.delete(path);
+    stoppers.delete(path);
   };
 }
 
