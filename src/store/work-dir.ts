@@ -111,9 +111,8 @@ export function removeStaleWorkDirs(db: string): string[] {
  * Stops what writes into this process's temporary directories (the stop functions given to
  * `trackTemporaryDir`) and removes the directories, keeping them registered: for the SIGINT and
  * SIGTERM handlers, which call `removeActiveWorkDirs` a moment later when a writer was stopped (the
- * result: whether one was). A DuckDB COPY that was between
- * two files when its directory went created its partition directories again now and then; once
- * interrupted it writes no more.
+ * result says whether one was). A DuckDB COPY that was between two files when its directory went
+ * created its partition directories again now and then; once interrupted it writes no more.
  */
 export function stopActiveWork(): boolean {
   for (const stop of stoppers.values()) {
