@@ -65,7 +65,7 @@ export function sortPassCount(stagedBytes: number, passBytes: number): number {
   return Math.max(1, Math.ceil(stagedBytes / passBytes));
 }
 
-/** Fixed columns, tag maps and sort keys of a staged row, about (for sortPassCount). */
+/** A staged row's bytes besides its WKB, about: its fixed columns, tag maps and sort keys (sortPassCount, the writer's appender flushes). */
 export const STAGED_ROW_BYTES = 200;
 
 /**

@@ -71,14 +71,13 @@ const CHUNK_ROWS = 2048;
 const COLLECT_EVERY_BYTES = 128 * 1024 * 1024;
 const FLUSH_ROWS = 262_144;
 /**
- * The states appender is flushed once its unflushed rows hold this many bytes (WKB plus about 200
- * bytes of fixed columns per row). An appender keeps its rows in memory outside DuckDB's buffer
+ * The states appender is flushed once its unflushed rows hold this many bytes (WKB plus
+ * STAGED_ROW_BYTES of fixed columns per row). An appender keeps its rows in memory outside DuckDB's buffer
  * manager (and its memory limit) until it flushes itself, which it does every 204,800 rows: for
  * relation rows (8.7 kB of WKB on average) that was 1.8 GB, the largest part of the relation phase's
  * peak RSS. Node rows reach the row count first (4 MB), way rows at about 140 MB.
  */
 const STATE_FLUSH_BYTES = 64 * 1024 * 1024;
-const STATE_ROW_BYTES = 200;
 const TYPES: Record<string, DuckDBType> = { UTINYINT, INTEGER, DOUBLE, BLOB, 'DOUBLE[]': LIST(DOUBLE) };
 
 async function main(): Promise<void> {
@@ -169,8 +168,9 @@ async function main(): Promise<void> {
   async function handle(message: WriterRequest): Promise<WriterReply> {
     if (message.kind === 'batch') {
       appendBatch(stateChunks, message.data);
-      stagedStateBytes += message.data.geometry.bytes.byteLength + message.data.rows * STATE_ROW_BYTES;
-      allStagedBytes += message.data.geometry.bytes.byteLength + message.data.rows * STAGED_ROW_BYTES;
+      const bytes = message.data.geometry.bytes.byteLength + message.data.rows * STAGED_ROW_BYTES;
+      stagedStateBytes += bytes;
+      allStagedBytes += bytes;
       if (stagedStateBytes >= STATE_FLUSH_BYTES) {
         appender.flushSync();
         stagedStateBytes = 0;
