@@ -191,31 +191,33 @@ async function main(): Promise<void> {
       received(message.data.columns.reduce((sum, c) => sum + c.byteLength, 0));
       return { kind: 'ack' };
     }
-    appender.flushSync();
-    appender.closeSync();
-    wayNodeAppender.flushSync();
-    wayNodeAppender.closeSync();
-    memberAppender.flushSync();
-    memberAppender.closeSync();
-    tagSetAppender.flushSync();
-    tagSetAppender.closeSync();
-    await writeRoles(con, message.roles);
+    // MAPHIST_DEBUG_SQL=1 prints the time of each step of the finish (for diagnosing slow imports).
+    const timed = async (what: string, step: () => unknown): Promise<void> => {
+      stage = what.slice(0, 40).replace(/\s+/g, ' ');
+      const t0 = performance.now();
+      await step();
+      if (process.env.MAPHIST_DEBUG_SQL) console.error(`${(performance.now() - t0).toFixed(0)} ms: ${what.slice(0, 70).replace(/\s+/g, ' ')}`);
+    };
+    await timed('closing the appenders', () => {
+      for (const a of [appender, wayNodeAppender, memberAppender, tagSetAppender]) {
+        a.flushSync();
+        a.closeSync();
+      }
+    });
+    await timed('roles', () => writeRoles(con, message.roles));
     await con.run(`SET memory_limit = '${Math.floor(init.finishMemoryBytes / 2 ** 20)}MiB'`);
-    await writeDictionary(con, message.dictionary);
+    await timed('dictionary', () => writeDictionary(con, message.dictionary));
     // Sorted in ranges of spatial keys when the rows are larger than a sort may hold (finalize-sql.ts).
     const passes = sortPassCount(allStagedBytes, init.sortPassBytes);
-    const bounds = passes > 1 ? ((await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null) : null;
-    if (process.env.MAPHIST_DEBUG_SQL) console.error(`sort passes: ${passes} (${allStagedBytes} staged bytes), bounds ${JSON.stringify(bounds)}`);
-    // MAPHIST_DEBUG_SQL=1 prints the time of each finalize statement (for diagnosing slow imports).
-    for (const sql of finalizeStatements(bounds ?? [])) {
-      stage = sql.slice(0, 40).replace(/\s+/g, ' ');
-      const t0 = performance.now();
-      await con.run(sql);
-      if (process.env.MAPHIST_DEBUG_SQL) console.error(`${(performance.now() - t0).toFixed(0)} ms: ${sql.slice(0, 70).replace(/\s+/g, ' ')}`);
+    let bounds: number[] | null = null;
+    if (passes > 1) {
+      await timed('sort pass bounds', async () => (bounds = (await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null));
     }
-    await writeUsers(con, message.users);
-    await writeMetadata(con, message.metadata);
-    await con.run('CHECKPOINT');
+    if (process.env.MAPHIST_DEBUG_SQL) console.error(`sort passes: ${passes} (${allStagedBytes} staged bytes), bounds ${JSON.stringify(bounds)}`);
+    for (const sql of finalizeStatements(bounds ?? [])) await timed(sql, () => con.run(sql));
+    await timed('users', () => writeUsers(con, message.users));
+    await timed('metadata', () => writeMetadata(con, message.metadata));
+    await timed('CHECKPOINT', () => con.run('CHECKPOINT'));
     con.closeSync();
     instance.closeSync();
     return { kind: 'done' };
