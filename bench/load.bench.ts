@@ -10,6 +10,7 @@
  *
  *   npm run build && node dist/bench/load.bench.js [--checkout DIR] [--db FILE] [--clients 32,128]
  *     [--seconds 60] [--label after] [--serve-args "--memory-limit 4GB"] [--set all|v1]
+ *     [--node-args="--cpu-prof --cpu-prof-dir=DIR"]
  *
  * `--set v1`: the v1 aggregations (a)–(e) and the trivial requests only (issue 21's concurrency
  * measure). Prints per client count: requests answered 200 per second, p50 and p99 of their
@@ -20,7 +21,8 @@
  * /proc/PID/stat over the run's wall time) and the bench's own (its clients parse every answer, on
  * the same cores): with one client the server's share bounds what more clients can add, since the
  * machine has `availableParallelism()` cores and no more. Writes its section `load-<label>` of
- * bench/RESULTS.md.
+ * bench/RESULTS.md. `--node-args`: Node's own flags for the server process (a CPU profile of the
+ * server under load, written when the bench stops it: `scripts/cpuprofile-summary.mjs DIR`).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -48,6 +50,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     label: { type: 'string', default: 'after' },
     'serve-args': { type: 'string', default: '' },
+    'node-args': { type: 'string', default: '' },
     set: { type: 'string', default: 'all' },
   },
 });
@@ -206,9 +209,14 @@ try {
   if (!values.db) execFileSync(process.execPath, [cli, 'import', FOUR_COUNTRIES, '--db', db], { stdio: 'ignore' });
   const commit = execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD']).toString().trim();
   const extra = values['serve-args']!.split(' ').filter((s) => s.length > 0);
-  child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', '--log-format', 'json', ...noAnswerCache(checkout), ...extra], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const nodeArgs = values['node-args']!.split(' ').filter((s) => s.length > 0);
+  child = spawn(
+    process.execPath,
+    [...nodeArgs, cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', '--log-format', 'json', ...noAnswerCache(checkout), ...extra],
+    {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   const base = await new Promise<string>((ok, fail) => {
     let out = '';
     child!.stdout!.on('data', (chunk: Buffer) => {

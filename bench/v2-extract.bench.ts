@@ -62,7 +62,8 @@ async function main(): Promise<void> {
   const inner = featureSql({ db: await duckDbExtractionSql(store, dictionary), plan: planAreaSql(aoi, 'st') }, request);
   // The extraction's own SELECT (state columns, users join, filter, area), its 19 columns renamed f.c0…f.c18.
   const cols = Array.from({ length: 19 }, (_, i) => `c${i}`).join(', ');
-  const copySql = (path: string) => `COPY (
+  // `ordered`: in the store's order (ORDER BY rowid), as maphist writes its rows (v2-parquet-copy.ts): the same file.
+  const copySql = (path: string, ordered: boolean) => `COPY (
     SELECT ['node', 'way', 'relation'][c0 + 1] AS osm_type, c1::BIGINT AS osm_id, make_timestamp((c2 * 1000000)::BIGINT) AS edit_timestamp,
       CASE WHEN c3 >= 32503680000 THEN NULL ELSE make_timestamp((c3 * 1000000)::BIGINT) END AS valid_to_timestamp,
       c4 AS version, c5 AS minor_version, c6 AS edits, c7 AS user_id, c8 AS user_name, c9::BIGINT AS changeset_id,
@@ -70,12 +71,13 @@ async function main(): Promise<void> {
       {'xmin': c12, 'ymin': c13, 'xmax': c14, 'ymax': c15} AS bbox,
       ['Point', 'LineString', 'Polygon', 'MultiPoint', 'MultiLineString', 'MultiPolygon', 'GeometryCollection'][c16] AS geom_type,
       c17 AS geom, NOT c18 AS clipped
-    FROM (${inner}) AS f(${cols})
+    FROM (${inner}${ordered ? '\nORDER BY st.rowid' : ''}) AS f(${cols})
   ) TO '${path}' (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE 10000)`;
 
   const dir = mkdtempSync(join(tmpdir(), 'v2-extract-bench-'));
   const ours: { ms: number; rows: number; bytes: number; firstByteMs: number; heapMb: number }[] = [];
   const duck: { ms: number; bytes: number }[] = [];
+  const duckOrdered: { ms: number; bytes: number }[] = [];
   try {
     for (let i = 0; i < RUNS; i++) {
       const path = join(dir, `ours-${i}.parquet`);
@@ -92,14 +94,19 @@ async function main(): Promise<void> {
       }) as typeof out.write;
       const s = await x.writeWithStats(request, out);
       ours.push({ ms: performance.now() - t0, rows: s.rows, bytes: statSync(path).size, firstByteMs, heapMb: (heapMax - heap0) / 2 ** 20 });
-      const dpath = join(dir, `duckdb-${i}.parquet`);
-      const t1 = performance.now();
-      await con.run(copySql(dpath));
-      duck.push({ ms: performance.now() - t1, bytes: statSync(dpath).size });
-      const [{ n }] = (await con.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${dpath}')`)).getRowObjectsJS() as { n: number }[];
-      if (n !== s.rows) throw new Error(`row counts differ: ours ${s.rows}, DuckDB COPY ${n}`);
+      for (const [ordered, results] of [
+        [false, duck],
+        [true, duckOrdered],
+      ] as const) {
+        const dpath = join(dir, `duckdb-${i}-${ordered}.parquet`);
+        const t1 = performance.now();
+        await con.run(copySql(dpath, ordered));
+        results.push({ ms: performance.now() - t1, bytes: statSync(dpath).size });
+        const [{ n }] = (await con.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM read_parquet('${dpath}')`)).getRowObjectsJS() as { n: number }[];
+        if (n !== s.rows) throw new Error(`row counts differ: ours ${s.rows}, DuckDB COPY ${n}`);
+        rmSync(dpath);
+      }
       rmSync(path);
-      rmSync(dpath);
     }
   } finally {
     con.closeSync();
@@ -108,18 +115,20 @@ async function main(): Promise<void> {
   }
   const ms = median(ours.map((r) => r.ms));
   const dms = median(duck.map((r) => r.ms));
+  const oms = median(duckOrdered.map((r) => r.ms));
   const rows = ours[0].rows;
   const body = `## bench:v2:extract (\`npm run bench:v2:extract\`)
 
 Machine: ${machineDescription()}. Store: ${FILE.split('/').pop()} (${importNote}, ${store.metadata.rows.toLocaleString('en')} states).
-Request: features.parquet, every feature at ${AT}, clip true, area = the data's bbox. Median of ${RUNS} runs.\nBoth write a file to the temp directory; the DuckDB COPY runs right after ours in each run (same load).
+Request: features.parquet, every feature at ${AT}, clip true, area = the data's bbox. Median of ${RUNS} runs.\nAll write a file to the temp directory; the DuckDB COPYs run right after ours in each run (same load). maphist writes the rows in the store's order (deterministic bytes, spatially ordered row groups): the second COPY writes them in that order too.
 
 | | rows | ms | rows/s | MB | first byte ms | JS heap growth MB |
 |---|---:|---:|---:|---:|---:|---:|
 | maphist (DuckDB COPY in one-row-group pieces, assembled and ZSTD-compressed in JS, streamed) | ${rows.toLocaleString('en')} | ${ms.toFixed(0)} | ${Math.round(rows / (ms / 1000)).toLocaleString('en')} | ${(median(ours.map((r) => r.bytes)) / 1e6).toFixed(1)} | ${median(ours.map((r) => r.firstByteMs)).toFixed(0)} | ${median(ours.map((r) => r.heapMb)).toFixed(0)} |
 | DuckDB \`COPY … TO (FORMAT parquet, COMPRESSION zstd)\`, same rows | ${rows.toLocaleString('en')} | ${dms.toFixed(0)} | ${Math.round(rows / (dms / 1000)).toLocaleString('en')} | ${(median(duck.map((r) => r.bytes)) / 1e6).toFixed(1)} | – | – |
+| the same COPY, rows in the store's order (\`ORDER BY rowid\`) | ${rows.toLocaleString('en')} | ${oms.toFixed(0)} | ${Math.round(rows / (oms / 1000)).toLocaleString('en')} | ${(median(duckOrdered.map((r) => r.bytes)) / 1e6).toFixed(1)} | – | – |
 
-Ratio maphist / DuckDB COPY: **${(ms / dms).toFixed(2)}×** (runs: ${ours.map((r) => r.ms.toFixed(0)).join(', ')} ms vs ${duck.map((r) => r.ms.toFixed(0)).join(', ')} ms).
+Ratio maphist / DuckDB COPY: **${(ms / dms).toFixed(2)}×** (runs: ${ours.map((r) => r.ms.toFixed(0)).join(', ')} ms vs ${duck.map((r) => r.ms.toFixed(0)).join(', ')} ms); against the ordered COPY, the same file's rows in the same order: **${(ms / oms).toFixed(2)}×** (${duckOrdered.map((r) => r.ms.toFixed(0)).join(', ')} ms).
 `;
   console.log(body);
   if (process.env.BENCH_WRITE === '1') replaceResultsSection('v2-extract', body);
