@@ -192,11 +192,12 @@ async function main(): Promise<void> {
       return { kind: 'ack' };
     }
     // MAPHIST_DEBUG_SQL=1 prints the time of each step of the finish (for diagnosing slow imports).
-    const timed = async (what: string, step: () => unknown): Promise<void> => {
+    const timed = async <T>(what: string, step: () => T | Promise<T>): Promise<T> => {
       stage = what.slice(0, 40).replace(/\s+/g, ' ');
       const t0 = performance.now();
-      await step();
+      const result = await step();
       if (process.env.MAPHIST_DEBUG_SQL) console.error(`${(performance.now() - t0).toFixed(0)} ms: ${what.slice(0, 70).replace(/\s+/g, ' ')}`);
+      return result;
     };
     await timed('closing the appenders', () => {
       for (const a of [appender, wayNodeAppender, memberAppender, tagSetAppender]) {
@@ -209,10 +210,10 @@ async function main(): Promise<void> {
     await timed('dictionary', () => writeDictionary(con, message.dictionary));
     // Sorted in ranges of spatial keys when the rows are larger than a sort may hold (finalize-sql.ts).
     const passes = sortPassCount(allStagedBytes, init.sortPassBytes);
-    let bounds: number[] | null = null;
-    if (passes > 1) {
-      await timed('sort pass bounds', async () => (bounds = (await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null));
-    }
+    const bounds =
+      passes > 1
+        ? await timed('sort pass bounds', async () => (await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null)
+        : null;
     if (process.env.MAPHIST_DEBUG_SQL) console.error(`sort passes: ${passes} (${allStagedBytes} staged bytes), bounds ${JSON.stringify(bounds)}`);
     for (const sql of finalizeStatements(bounds ?? [])) await timed(sql, () => con.run(sql));
     await timed('users', () => writeUsers(con, message.users));
