@@ -59,6 +59,15 @@ describe('engine-side GeoParquet writer (DuckDB COPY) on the sample store', () =
   });
   after(() => db.dispose());
 
+  /** Every feature alive in 2005–2016, clipped to a box around all the data (so none is cut). */
+  const everyFeatureSince2005 = (): ExtractionRequest => ({
+    kind: 'features',
+    aoi: bboxArea(world),
+    time: { start: epoch('2005-01-01T00:00:00Z'), end: T },
+    filter: ALL,
+    clip: true,
+  });
+
   const cases: [string, () => ExtractionRequest][] = [
     ['features at an instant, whole data', () => ({ kind: 'features', aoi: bboxArea(world), time: { at: T }, filter: ALL, clip: true })],
     ['features clipped to a box', () => ({ kind: 'features', aoi: bboxArea([1.5, 42.5, 1.55, 42.55]), time: { at: T }, filter: ALL, clip: true })],
@@ -95,15 +104,8 @@ describe('engine-side GeoParquet writer (DuckDB COPY) on the sample store', () =
   }
 
   it("writes the rows in the store's order: the same request gives the same bytes", async () => {
-    // Every feature alive in 2005–2016 (70,760 of the 350,292 states, in all three of DuckDB's row
-    // groups, scanned by both threads), clipped to a box around all the data, so none is cut.
-    const request: ExtractionRequest = {
-      kind: 'features',
-      aoi: bboxArea(world),
-      time: { start: epoch('2005-01-01T00:00:00Z'), end: T },
-      filter: ALL,
-      clip: true,
-    };
+    // 70,760 of the 350,292 states, in all three of DuckDB's row groups, scanned by both threads.
+    const request = everyFeatureSince2005();
     const a = await extractToFile(engine, request);
     const b = await extractToFile(engine, request);
     assert.ok(readFileSync(a.path).equals(readFileSync(b.path)), 'two extractions of the same request, byte for byte');
@@ -135,13 +137,7 @@ describe('engine-side GeoParquet writer (DuckDB COPY) on the sample store', () =
   });
 
   it('removes its files when the output fails, and when aborted mid-stream', async () => {
-    const request: ExtractionRequest = {
-      kind: 'features',
-      aoi: bboxArea(world),
-      time: { start: epoch('2005-01-01T00:00:00Z'), end: T },
-      filter: ALL,
-      clip: true,
-    };
+    const request = everyFeatureSince2005();
     let writes = 0;
     const failing = new Writable({
       write(_c, _e, cb) {
