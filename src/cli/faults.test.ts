@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { FOUR_COUNTRIES, TEST_DATA, TESTCASES_DIR } from '../testing/test-data.js';
 import { workDirRoot } from '../store/work-dir.js';
@@ -30,7 +30,7 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** Starts importing the 4-country file into `db` and resolves once its staging database exists. */
+/** Starts importing the 4-country file into `db` and resolves once its new database exists in its work directory (the build under way). */
 async function importUnderway(db: string): Promise<{ child: ChildProcess; exited: Promise<{ code: number | null; signal: string | null; stderr: string }> }> {
   const child = spawn(process.execPath, [MAIN, 'import', FOUR_COUNTRIES, '--db', db], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -38,11 +38,11 @@ async function importUnderway(db: string): Promise<{ child: ChildProcess; exited
   const exited = new Promise<{ code: number | null; signal: string | null; stderr: string }>((done) =>
     child.on('exit', (code, signal) => done({ code, signal, stderr })),
   );
-  const staging = join(workDirRoot(db), `import-${child.pid}`, 'staging.duckdb');
+  const building = join(workDirRoot(db), `import-${child.pid}`, basename(db));
   const deadline = Date.now() + 180_000;
-  while (!existsSync(staging)) {
-    if (child.exitCode !== null) assert.fail(`the import ended before its staging database existed: ${stderr}`);
-    if (Date.now() > deadline) assert.fail('no staging database after 180 s');
+  while (!existsSync(building)) {
+    if (child.exitCode !== null) assert.fail(`the import ended before its new database existed: ${stderr}`);
+    if (Date.now() > deadline) assert.fail('no new database in the work directory after 180 s');
     await sleep(50);
   }
   return { child, exited };
@@ -74,7 +74,7 @@ describe('temporary files of an import', () => {
     child.kill('SIGKILL');
     assert.equal((await exited).signal, 'SIGKILL');
     const left = filesUnder(dir);
-    assert.ok(left.includes(join('.h.duckdb.maphist-tmp', `import-${child.pid}`, 'staging.duckdb')), `the kill left files: ${left}`);
+    assert.ok(left.includes(join('.h.duckdb.maphist-tmp', `import-${child.pid}`, 'h.duckdb')), `the kill left files: ${left}`);
     assert.ok(
       left.every((f) => f === 'h.duckdb' || f.startsWith('.h.duckdb.maphist-tmp/')),
       `every temporary file in one directory: ${left}`,

@@ -81,11 +81,26 @@ export function sortPassBoundsSql(passes: number): string {
 
 /** The finish, with the sorted rows written in the ranges `bounds` makes (sortedStatesInserts). */
 export function finalizeStatements(bounds: readonly number[] = []): string[] {
-  return FINALIZE_STATEMENTS.flatMap((sql) => (sql === SORTED_STATES ? sortedStatesInserts(bounds) : [sql]));
+  return FINALIZE_STATEMENTS.flatMap((sql) => {
+    if (sql === STATES)
+      return [
+        // Every INSERT of states probes the tag sets' hash tables with the staged rows. The optimizer
+        // otherwise builds on the side it estimates smaller: for the whole-world rows (estimated at 2 of
+        // synth-x48's 53 M staged rows, in fact 350,688 with 2.9 GB of WKB) it built a hash table of
+        // those rows, WKB and all, and the ×48 import ran out of its 1.4 GiB.
+        `SET disabled_optimizers = 'join_order,build_side_probe_side'`,
+        ...sortedStatesInserts(bounds),
+        // In staged order, the rows of the elements whose extent is the whole world (element-extent.ts:
+        // sorted last, they ran the ×40 finish out of memory).
+        `${STATES_INSERT}\n   WHERE ${wholeWorldExtentSql('s.')}`,
+        'RESET disabled_optimizers',
+      ];
+    return [sql];
+  });
 }
 
-/** Where FINALIZE_STATEMENTS has the sorted INSERTs (finalizeStatements puts them there). */
-const SORTED_STATES = '-- the sorted states';
+/** Where FINALIZE_STATEMENTS has the INSERTs of the states (finalizeStatements writes them). */
+const STATES = '-- the states';
 
 const FINALIZE_STATEMENTS: string[] = [
   `CREATE TABLE tag_keys AS
@@ -119,12 +134,9 @@ const FINALIZE_STATEMENTS: string[] = [
    )
    SELECT id, kv, ${KEY_MASK('kv')} AS key_mask, tag_map FROM f`,
   `CREATE TABLE states (${STATES_COLUMNS})`,
-  // In spatial order, then (a second INSERT, in staged order) the rows of the elements whose extent
-  // is the whole world (element-extent.ts, wholeWorldExtentSql: sorted last, they ran the ×40
-  // finish out of memory).
-  SORTED_STATES,
-  `${STATES_INSERT}
-   WHERE ${wholeWorldExtentSql('s.')}`,
+  // In spatial order, then (a last INSERT, in staged order) the rows of the elements whose extent
+  // is the whole world.
+  STATES,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
   `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,
   // The staging rows already come in (relation, version, position) order: no sort; roles by list lookup.

@@ -2,8 +2,9 @@
  * Import a history file into a new maphist database, atomically: everything is written to a
  * temporary database in a directory beside the target, which replaces the target by a rename only once it is
  * complete and checkpointed. A failed or interrupted import leaves any previous database as it was.
- * Every temporary file (the new database, the staging database, the node and way stores, DuckDB's
- * spill files) lives in this run's directory under the database's temporary directory (work-dir.ts).
+ * Every temporary file (the new database, the node and way stores, DuckDB's spill files, the in-memory
+ * staging tables' evicted blocks among them) lives in this run's directory under the database's
+ * temporary directory (work-dir.ts).
  */
 import { renameSync, existsSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -118,7 +119,6 @@ async function importInto(options: ImportOptions, target: string): Promise<Impor
   const writer = new StoreWriter(
     {
       dbPath: tmp,
-      stagingPath: join(workDir, 'staging.duckdb'),
       tempDirectory: join(workDir, 'duckdb-tmp'),
       memoryLimit: memory.stagingLimit,
       finishMemoryBytes: memory.finishBytes,
