@@ -2,9 +2,9 @@
  * Import a history file into a new maphist database, atomically: everything is written to a
  * temporary database in a directory beside the target, which replaces the target by a rename only once it is
  * complete and checkpointed. A failed or interrupted import leaves any previous database as it was.
- * Every temporary file (the new database, the node and way stores, DuckDB's spill files, the in-memory
- * staging tables' evicted blocks among them) lives in this run's directory under the database's
- * temporary directory (work-dir.ts).
+ * Every temporary file (the new database, the node and way stores, the staging database or the
+ * in-memory staging tables' evicted blocks, DuckDB's spill files) lives in this run's directory under
+ * the database's temporary directory (work-dir.ts).
  */
 import { renameSync, existsSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -68,6 +68,16 @@ export function importSpaceEstimate(input: string, inputBytes: number): number {
   return Math.ceil(inputBytes * perByte) + 64e6;
 }
 
+/**
+ * The bytes the import will stage (the states' WKB plus STAGED_ROW_BYTES per row, as the finish's sort
+ * passes count them), from the input's size: 534 MB from the four-country file's 9.2 MB of PBF, 58 per
+ * byte, rounded up to 60 per byte of compressed input, a tenth of that for plain XML. It decides only
+ * where the rows are staged (store-writer-worker.ts); a wrong guess costs time, not correctness or memory.
+ */
+export function stagedBytesEstimate(input: string, inputBytes: number): number {
+  return inputBytes * (/\.(osh|osm|xml)$/i.test(input) ? 6 : 60);
+}
+
 export async function importHistory(options: ImportOptions): Promise<ImportResult> {
   const target = resolve(options.db);
   try {
@@ -119,6 +129,8 @@ async function importInto(options: ImportOptions, target: string): Promise<Impor
   const writer = new StoreWriter(
     {
       dbPath: tmp,
+      // In memory when the staged rows should fit one sort pass of the finish, else in a file.
+      stagingPath: stagedBytesEstimate(options.input, inputSize(options.input)) <= memory.sortPassBytes ? undefined : join(workDir, 'staging.duckdb'),
       tempDirectory: join(workDir, 'duckdb-tmp'),
       memoryLimit: memory.stagingLimit,
       finishMemoryBytes: memory.finishBytes,

@@ -67,7 +67,8 @@ describe('import within the smallest budget', () => {
     await importHistory({ input, db: join(dir, 'passes.duckdb'), memoryPlan: { ...importMemoryPlan(MIN_IMPORT_MEMORY_BYTES), sortPassBytes: 4e6 } });
     atMinimum = await digest(join(dir, 'min.duckdb'));
     atDefault = await digest(join(dir, 'default.duckdb'));
-    // The staging tables are in memory (store-writer-worker.ts). With a staging limit of 48 MiB DuckDB must
+    // The Maldives' rows fit one sort pass, so the staging tables are in memory (store-writer-worker.ts;
+    // the passes of 4 MB above staged them in a file). With a staging limit of 48 MiB DuckDB must
     // evict their blocks to the work directory (its temporary files reached 68 MB, measured), or the import
     // fails out of memory. (The limit must hold one flush of the appenders: at 32 MiB a flush's commit failed.)
     await importHistory({ input, db: join(dir, 'spilled.duckdb'), memoryPlan: { ...importMemoryPlan(MIN_IMPORT_MEMORY_BYTES), stagingLimit: '48MiB' } });

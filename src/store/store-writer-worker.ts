@@ -35,6 +35,8 @@ import {
 
 export interface WriterInit {
   dbPath: string;
+  /** A database file for the staging tables, or undefined to stage in memory (see the ATTACH below). */
+  stagingPath?: string;
   tempDirectory: string;
   memoryLimit: string;
   /** The limit while finishing (sorting every row), in bytes: the history builder's memory is free by then. */
@@ -82,15 +84,19 @@ async function main(): Promise<void> {
   const init = workerData as WriterInit;
   const instance = await DuckDBInstance.create(init.dbPath, { memory_limit: init.memoryLimit, temp_directory: init.tempDirectory });
   const con = await instance.connect();
-  // The staging tables live in an in-memory database of their own. Appending there costs no write-ahead
-  // log, no checkpoint and no compression of rows that the finish reads once: the four-country file's
-  // import took 13.4–14.4 s instead of 15.2–15.8 s with a staging database file, synth-x8's 124 s instead
-  // of 133 s (interleaved, bench/RESULTS.md "Session 23"). The buffer manager evicts its blocks to the
-  // temporary directory beyond the memory limit (bounded memory for any input size). The limit must
-  // hold one flush of an appender, which commits its rows at once (STATE_FLUSH_BYTES; the plan's
-  // smallest staging limit, 192 MiB, holds three; the Maldives failed to commit a flush at 32 MiB and
-  // staged at 48 MiB, spilling).
-  await con.run(`ATTACH ':memory:' AS stage`);
+  // The staging tables live in a database of their own, so that dropping them leaves no dead blocks in
+  // the target file; the buffer manager evicts its blocks to disk beyond the memory limit (bounded
+  // memory for any input size). In memory when the import expects its finish to sort them in one pass
+  // (import-history.ts, `stagedBytesEstimate`): appending there costs no write-ahead log, no checkpoint
+  // and no compression of rows the finish reads once (the four-country file's import took 13.4–14.4 s
+  // instead of 15.2–15.8 s, bench/RESULTS.md "Session 23"). In a file otherwise: each sort pass reads
+  // every staged row, and DuckDB writes an in-memory block again each time it evicts it, so synth-x48's
+  // finish (33 passes) took 449 s with in-memory staging against 219 s with a file, and its store came
+  // out 6 % larger (the INSERTs from in-memory tables merged partial row groups). The limit must hold
+  // one flush of an appender, which commits its rows at once (STATE_FLUSH_BYTES; the plan's smallest
+  // staging limit, 192 MiB, holds three; the Maldives failed to commit a flush at 32 MiB and staged at
+  // 48 MiB, spilling).
+  await con.run(`ATTACH ${init.stagingPath === undefined ? "':memory:'" : `'${init.stagingPath.replace(/'/g, "''")}'`} AS stage`);
   await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const appender = await con.createAppender('staging', 'main', 'stage');
   const stateChunks = new ChunkAppender(
