@@ -60,6 +60,7 @@ describe('import within the smallest budget', () => {
   let atDefault: { n: bigint; h: bigint }[][];
   let inPasses: { n: bigint; h: bigint }[][];
   let spilled: { n: bigint; h: bigint }[][];
+  let passesInMemory: { n: bigint; h: bigint }[][];
   before(async () => {
     await importHistory({ input, db: join(dir, 'min.duckdb'), memoryBytes: MIN_IMPORT_MEMORY_BYTES });
     await importHistory({ input, db: join(dir, 'default.duckdb') });
@@ -72,8 +73,16 @@ describe('import within the smallest budget', () => {
     // evict their blocks to the work directory (its temporary files reached 68 MB, measured), or the import
     // fails out of memory. (The limit must hold one flush of the appenders: at 32 MiB a flush's commit failed.)
     await importHistory({ input, db: join(dir, 'spilled.duckdb'), memoryPlan: { ...importMemoryPlan(MIN_IMPORT_MEMORY_BYTES), stagingLimit: '48MiB' } });
+    // The same passes from in-memory staging: what an input whose size misleads `stagedBytesEstimate` gets.
+    await importHistory({
+      input,
+      db: join(dir, 'passes-in-memory.duckdb'),
+      memoryPlan: { ...importMemoryPlan(MIN_IMPORT_MEMORY_BYTES), sortPassBytes: 4e6 },
+      staging: 'memory',
+    });
     inPasses = await digest(join(dir, 'passes.duckdb'));
     spilled = await digest(join(dir, 'spilled.duckdb'));
+    passesInMemory = await digest(join(dir, 'passes-in-memory.duckdb'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -84,6 +93,7 @@ describe('import within the smallest budget', () => {
 
   it('writes the same rows in the same order when the finish sorts them in many passes', () => {
     assert.deepEqual(inPasses, atDefault);
+    assert.deepEqual(passesInMemory, atDefault);
   });
 
   it('stages more rows than its staging limit holds, and writes the same store', () => {
