@@ -12,6 +12,7 @@ import { DEFAULT_HISTORY_CACHES } from '../history/build-history.js';
 import { DEFAULT_IMPORT_MEMORY_BYTES, importMemoryPlan, importOutOfMemory, MIN_IMPORT_MEMORY_BYTES } from './import-memory.js';
 import { importHistory } from './import-history.js';
 import { queryStore, TEST_DATA } from './test-support.js';
+import { wholeWorldExtentSql } from './element-extent.js';
 
 const MiB = 2 ** 20;
 const mib = (limit: string) => Number(/^(\d+)MiB$/.exec(limit)![1]);
@@ -53,9 +54,19 @@ describe('import within the smallest budget', () => {
   const dir = mkdtempSync(join(tmpdir(), 'maphist-import-memory-'));
   const input = join(TEST_DATA, 'history', 'maldives.osh.pbf');
   const TABLES = ['states', 'relation_members', 'way_nodes', 'current_parents', 'tag_keys', 'tag_values', 'users'];
-  // Row count and a sum of hashes of each row with its rowid: the same rows in the same order.
+  // Row count and a sum of hashes of each row with its rowid: the same rows in the same order. The rows of
+  // elements whose extent is the whole world (15 in the Maldives) come last in an order the finish leaves
+  // open (finalize-sql.ts): staged in memory and in a file they come in different orders, so their rowid is
+  // left out of the hash.
   const digest = async (db: string) =>
-    Promise.all(TABLES.map(async (t) => queryStore<{ n: bigint; h: bigint }>(db, `SELECT count(*) AS n, sum(hash(x, rowid)) AS h FROM ${t} x`)));
+    Promise.all(
+      TABLES.map(async (t) =>
+        queryStore<{ n: bigint; h: bigint }>(
+          db,
+          `SELECT count(*) AS n, sum(hash(x, ${t === 'states' ? `CASE WHEN ${wholeWorldExtentSql('x.')} THEN NULL ELSE rowid END` : 'rowid'})) AS h FROM ${t} x`,
+        ),
+      ),
+    );
   let atMinimum: { n: bigint; h: bigint }[][];
   let atDefault: { n: bigint; h: bigint }[][];
   let inPasses: { n: bigint; h: bigint }[][];

@@ -91,8 +91,7 @@ async function main(): Promise<void> {
   // and no compression of rows the finish reads once (the four-country file's import took 13.4–14.4 s
   // instead of 15.2–15.8 s, bench/RESULTS.md "Session 23"). In a file otherwise: each sort pass reads
   // every staged row, and DuckDB writes an in-memory block again each time it evicts it, so synth-x48's
-  // finish (33 passes) took 449 s with in-memory staging against 219 s with a file, and its store came
-  // out 6 % larger (the INSERTs from in-memory tables merged partial row groups). The limit must hold
+  // finish (33 passes) took 449 s with in-memory staging against 219 s with a file. The limit must hold
   // one flush of an appender, which commits its rows at once (STATE_FLUSH_BYTES; the plan's smallest
   // staging limit, 192 MiB, holds three; the Maldives failed to commit a flush at 32 MiB and staged at
   // 48 MiB, spilling).
@@ -225,7 +224,7 @@ async function main(): Promise<void> {
         ? await timed('sort pass bounds', async () => (await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null)
         : null;
     if (process.env.MAPHIST_DEBUG_SQL) console.error(`sort passes: ${passes} (${allStagedBytes} staged bytes), bounds ${JSON.stringify(bounds)}`);
-    for (const sql of finalizeStatements(bounds ?? [])) await timed(sql, () => con.run(sql));
+    for (const sql of finalizeStatements(bounds ?? [], init.stagingPath === undefined)) await timed(sql, () => con.run(sql));
     await timed('users', () => writeUsers(con, message.users));
     await timed('metadata', () => writeMetadata(con, message.metadata));
     await timed('CHECKPOINT', () => con.run('CHECKPOINT'));
