@@ -137,8 +137,7 @@ const FINALIZE_STATEMENTS: string[] = [
    )
    SELECT id, kv, ${KEY_MASK('kv')} AS key_mask, tag_map FROM f`,
   `CREATE TABLE states (${STATES_COLUMNS})`,
-  // In spatial order, then (a last INSERT, in staged order) the rows of the elements whose extent
-  // is the whole world.
+  // In spatial order, then (a last INSERT) the rows of the elements whose extent is the whole world.
   STATES,
   // relation_roles (id, role) is a temp table the writer thread filled from the role list of the main thread.
   `CREATE TABLE relation_members (${RELATION_MEMBERS_COLUMNS})`,

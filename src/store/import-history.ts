@@ -67,7 +67,7 @@ export interface ImportResult {
  * .bz2), a tenth of that for plain XML, which is about ten times its compressed size; plus 64 MB.
  */
 export function importSpaceEstimate(input: string, inputBytes: number): number {
-  const perByte = /\.(osh|osm|xml)$/i.test(input) ? 12.5 : 125;
+  const perByte = isPlainXml(input) ? 12.5 : 125;
   return Math.ceil(inputBytes * perByte) + 64e6;
 }
 
@@ -78,7 +78,12 @@ export function importSpaceEstimate(input: string, inputBytes: number): number {
  * where the rows are staged (store-writer-worker.ts); a wrong guess costs time, not correctness or memory.
  */
 export function stagedBytesEstimate(input: string, inputBytes: number): number {
-  return inputBytes * (/\.(osh|osm|xml)$/i.test(input) ? 6 : 60);
+  return inputBytes * (isPlainXml(input) ? 6 : 60);
+}
+
+/** Uncompressed XML, about ten times the size of the same history compressed (PBF, .gz, .bz2). */
+function isPlainXml(input: string): boolean {
+  return /\.(osh|osm|xml)$/i.test(input);
 }
 
 export async function importHistory(options: ImportOptions): Promise<ImportResult> {
@@ -129,14 +134,12 @@ async function importInto(options: ImportOptions, target: string): Promise<Impor
   // Bounded memory whatever the input size: DuckDB spills sorts and joins to its temp directory.
   // Staging only appends (full blocks are written out), so it needs little; the finish sorts every row.
   const memory = options.memoryPlan ?? importMemoryPlan(options.memoryBytes);
+  // In memory when the staged rows should fit one sort pass of the finish, else in a file.
+  const staging = options.staging ?? (stagedBytesEstimate(options.input, inputSize(options.input)) <= memory.sortPassBytes ? 'memory' : 'file');
   const writer = new StoreWriter(
     {
       dbPath: tmp,
-      // In memory when the staged rows should fit one sort pass of the finish, else in a file.
-      stagingPath:
-        (options.staging ?? (stagedBytesEstimate(options.input, inputSize(options.input)) <= memory.sortPassBytes ? 'memory' : 'file')) === 'memory'
-          ? undefined
-          : join(workDir, 'staging.duckdb'),
+      stagingPath: staging === 'memory' ? undefined : join(workDir, 'staging.duckdb'),
       tempDirectory: join(workDir, 'duckdb-tmp'),
       memoryLimit: memory.stagingLimit,
       finishMemoryBytes: memory.finishBytes,
