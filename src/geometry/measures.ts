@@ -89,9 +89,17 @@ export function perimeterOf(g: Geometry): number {
  */
 export function roundnessOf(g: Geometry): number {
   if (g.type !== 'Polygon' && g.type !== 'MultiPolygon') return 0;
-  const boundaryLength = perimeterOf(g);
-  if (boundaryLength === 0) return 0;
-  return (4 * Math.PI * areaOf(g)) / (boundaryLength * boundaryLength);
+  return roundnessFrom(areaOf(g), perimeterOf(g));
+}
+
+/**
+ * `roundnessOf` from the geometry's `areaOf` and `perimeterOf`, for callers that have both (the
+ * import measures every state: computing them again doubled the cost of its polygons' measures).
+ * A non-polygonal geometry has perimeter 0, hence roundness 0, as in `roundnessOf`.
+ */
+export function roundnessFrom(area: number, perimeter: number): number {
+  if (perimeter === 0) return 0;
+  return (4 * Math.PI * area) / (perimeter * perimeter);
 }
 
 /** Counts used by the `geometry.vertices|outers|inners` filters. */

@@ -38,17 +38,29 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
 
   // Many states resolve their members exactly as the state before them (a tag edit of the relation
   // or of a member way): those reuse the previous geometry object instead of assembling it again.
-  let previous: { inputs: unknown[]; geometry: Geometry; valid: boolean } | undefined;
+  // The inputs of the previous geometry and of the current state, in two arrays used in turn (a
+  // new array per state was the relation phase's largest allocation: big relations have thousands
+  // of member-induced states of hundreds of members each).
+  let previous: { inputs: Inputs; geometry: Geometry; valid: boolean } | undefined;
+  let spare: Inputs = { values: [], length: 0 };
+  // The current version's member histories, in member order: looked up once per version, not per state.
+  let memberHistories: MemberHistories = [];
+  let historiesOf = -1;
   const cache = new RingPairCache();
   const points: ResolvedPoint[] = timeline.map((p) => {
     const v = versions[p.versionIndex];
     if (!v.visible) return resolvedPoint(p, v.version, true, [], null, true);
+    if (historiesOf !== p.versionIndex) {
+      historiesOf = p.versionIndex;
+      memberHistories = v.members.map((m) => (m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined));
+    }
     const isArea = isAreaRelation(v.tags);
-    const inputs = geometryInputs(v, isArea, p.timestamp, nodeHistories, wayHistories);
+    const inputs = geometryInputs(v, isArea, p.timestamp, memberHistories, spare);
     if (previous === undefined || !sameInputs(previous.inputs, inputs)) {
       const { geometry, valid } = isArea
         ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories, cache)
         : collectionAt(v, p.timestamp, nodeHistories, wayHistories);
+      spare = previous?.inputs ?? { values: [], length: 0 };
       previous = { inputs, geometry, valid };
     }
     return resolvedPoint(p, v.version, false, v.tags, previous.geometry, previous.valid);
@@ -58,6 +70,8 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
 
 type NodeHistories = Map<number, NodeVersionRecord[] | undefined>;
 type WayHistories = Map<number, WayMemberState[] | undefined>;
+/** A version's members' histories, by member index (undefined: a relation member, or none in the input). */
+type MemberHistories = (NodeVersionRecord[] | WayMemberState[] | undefined)[];
 
 function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories, cache: RingPairCache): { geometry: Geometry; valid: boolean } {
   const outer: MemberLine[] = [];
@@ -100,33 +114,51 @@ function collectionAt(v: RelationVersion, t: number, nodes: NodeHistories, ways:
   return { geometry: { type: 'GeometryCollection', geometries }, valid: complete };
 }
 
+/** A list of values compared by identity, written in place: `values` beyond `length` are stale. */
+interface Inputs {
+  values: unknown[];
+  length: number;
+}
+
 /**
  * Everything the geometry of a visible relation state depends on, as a flat list compared by
  * identity: whether it is an area, and for each member in order its resolved content — a node's
  * coordinates, a way's role class, tags-derived area flag and node arrays (which the way store
- * shares between consecutive way states with the same nodes). Missing members are null.
+ * shares between consecutive way states with the same nodes). Missing members are null. Written
+ * over `into`, which it returns.
  */
-function geometryInputs(v: RelationVersion, isArea: boolean, t: number, nodes: NodeHistories, ways: WayHistories): unknown[] {
-  const out: unknown[] = [isArea];
-  for (const m of v.members) {
+function geometryInputs(v: RelationVersion, isArea: boolean, t: number, histories: MemberHistories, into: Inputs): Inputs {
+  const out = into.values;
+  let n = 0;
+  out[n++] = isArea;
+  const members = v.members;
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i];
     if (m.type === 'node') {
-      const h = nodes.get(m.ref);
+      const h = histories[i] as NodeVersionRecord[] | undefined;
       const nv = h ? versionAt(h, t) : undefined;
-      if (nv && nv.visible) out.push('n', nv.lon, nv.lat);
-      else out.push('n', null, null);
+      out[n++] = 'n';
+      out[n++] = nv && nv.visible ? nv.lon : null;
+      out[n++] = nv && nv.visible ? nv.lat : null;
     } else if (m.type === 'way') {
-      const h = ways.get(m.ref);
+      const h = histories[i] as WayMemberState[] | undefined;
       const ws = h ? versionAt(h, t) : undefined;
-      const role = m.role === 'inner' ? 1 : m.role === 'outer' || m.role === '' ? 0 : 2;
-      if (ws && !ws.deleted) out.push('w', role, ws.isArea, ws.nodeIds, ws.coords);
-      else out.push('w', role, null, null, null);
+      const visible = ws !== undefined && !ws.deleted;
+      out[n++] = 'w';
+      out[n++] = m.role === 'inner' ? 1 : m.role === 'outer' || m.role === '' ? 0 : 2;
+      out[n++] = visible ? ws.isArea : null;
+      out[n++] = visible ? ws.nodeIds : null;
+      out[n++] = visible ? ws.coords : null;
     }
   }
-  return out;
+  into.length = n;
+  return into;
 }
 
-function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+function sameInputs(a: Inputs, b: Inputs): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  const av = a.values;
+  const bv = b.values;
+  for (let i = 0; i < a.length; i++) if (av[i] !== bv[i]) return false;
   return true;
 }

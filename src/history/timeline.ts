@@ -31,7 +31,9 @@ export interface TimelinePoint {
 
 /**
  * @param memberChanges called for each visible version with its validity interval (from, to);
- *   returns the member changes with from < timestamp < to, in member order (any time order).
+ *   returns the member changes with from < timestamp < to, in member order (any time order), in an
+ *   array of its own, which this sorts in place. A member listed twice may give its changes twice:
+ *   the second of two changes at the same second adds nothing.
  */
 export function buildTimeline(
   versions: readonly VersionMoment[],
@@ -46,7 +48,7 @@ export function buildTimeline(
     const changes = memberChanges(i, v.timestamp, to);
     if (changes.length === 0) continue;
     // Stable sort keeps member order among changes at the same second: the first member wins.
-    const sorted = changes.slice().sort((a, b) => a.timestamp - b.timestamp);
+    const sorted = changes.sort((a, b) => a.timestamp - b.timestamp);
     let last = v.timestamp;
     for (const c of sorted) {
       if (c.timestamp <= last || c.timestamp >= to) continue;

@@ -23,12 +23,12 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
   const histories = new Map<number, NodeVersionRecord[] | undefined>();
   for (const v of versions) for (const ref of v.refs) if (!histories.has(ref)) histories.set(ref, nodes.get(ref));
 
+  // A node listed twice (a closed way's first and last) gives its changes twice: buildTimeline keeps
+  // the first of a second's changes, so the result is the same as with each node once (a Set per
+  // version to skip them was a tenth of the way phase's allocations).
   const timeline = buildTimeline(versions, (i, from, to) => {
     const out: MemberChange[] = [];
-    const seen = new Set<number>();
     for (const ref of versions[i].refs) {
-      if (seen.has(ref)) continue;
-      seen.add(ref);
       const h = histories.get(ref);
       if (h) changesWithin(h, from, to, out);
     }
@@ -42,8 +42,16 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
   // the measures and the relation geometries built from it are computed once (compared by identity).
   // Coordinate pairs are immutable and may be shared between states.
   let previous: { nodeIds: number[]; coords: Position[]; isArea: boolean; geometry: Geometry | null } | undefined;
+  // The histories of the current version's refs, in ref order: looked up once per version, not per
+  // state (a way's member-induced states resolve every ref again).
+  let refHistories: (NodeVersionRecord[] | undefined)[] = [];
+  let refVersion = -1;
   for (const p of timeline) {
     const v = versions[p.versionIndex];
+    if (p.versionIndex !== refVersion && v.visible) {
+      refVersion = p.versionIndex;
+      refHistories = v.refs.map((ref) => histories.get(ref));
+    }
     if (!v.visible) {
       points.push(resolvedPoint(p, v.version, true, [], null, true));
       memberStates.push({ timestamp: p.timestamp, changeset: p.changeset, uid: p.uid, deleted: true, isArea: false, nodeIds: [], coords: [] });
@@ -56,8 +64,10 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
     let coords: Position[] | undefined;
     let n = 0;
     let complete = true;
-    for (const ref of v.refs) {
-      const h = histories.get(ref);
+    const refs = v.refs;
+    for (let r = 0; r < refs.length; r++) {
+      const ref = refs[r];
+      const h = refHistories[r];
       const nv = h ? versionAt(h, p.timestamp) : undefined;
       if (!nv || !nv.visible) {
         complete = false;

@@ -4,7 +4,7 @@
  */
 import { bboxOf } from '../geometry/clip.js';
 import { hilbertKey } from '../geometry/hilbert.js';
-import { areaOf, lengthOf, perimeterOf, roundnessOf, shapeCounts, squarenessOf } from '../geometry/measures.js';
+import { areaOf, lengthOf, perimeterOf, roundnessFrom, shapeCounts, squarenessOf } from '../geometry/measures.js';
 import type { Geometry } from '../geometry/types.js';
 import { GEOMETRY_TYPE_CODE, PRECOMPUTED_SQUARENESS_MAX_SEGMENTS } from './schema.js';
 
@@ -52,18 +52,20 @@ export function geometryColumns(g: Geometry | null, wkb: Uint8Array | null, with
     return { typeCode, wkb, bbox, spatialKey, area: 0, length: 0, perimeter: 0, vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null };
   }
   const counts = shapeCounts(g);
+  const area = areaOf(g);
+  const perimeter = perimeterOf(g);
   return {
     typeCode,
     wkb,
     bbox,
     spatialKey,
-    area: areaOf(g),
+    area,
     length: lengthOf(g),
-    perimeter: perimeterOf(g),
+    perimeter,
     vertices: counts.vertices,
     outers: counts.outers,
     inners: counts.inners,
-    roundness: roundnessOf(g),
+    roundness: roundnessFrom(area, perimeter),
     squareness: squarenessOf(g, PRECOMPUTED_SQUARENESS_MAX_SEGMENTS),
   };
 }
