@@ -12,7 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { buildHistory } from '../src/history/build-history.js';
 import type { ElementState } from '../src/history/element-state.js';
@@ -148,7 +148,7 @@ const peakRss = process.resourceUsage().maxRSS / 1024;
 const rate = (s: number) => `${Math.round(versions / s).toLocaleString('en')} versions/s`;
 const lines = [
   `- machine: ${machineDescription()}`,
-  `- input: \`${input}\` (${(statSync(input).size / 1e6).toFixed(1)} MB, ${versions.toLocaleString('en')} versions → ${rows.toLocaleString('en')} rows)`,
+  `- input: \`${relative(process.cwd(), input)}\` (${(statSync(input).size / 1e6).toFixed(1)} MB, ${versions.toLocaleString('en')} versions → ${rows.toLocaleString('en')} rows)`,
   `- runs: ${runs}; import median **${importMedian.toFixed(2)} s = ${rate(importMedian)}** (target ≥ ${TARGET.toLocaleString('en')}, i.e. ${targetSeconds.toFixed(2)} s); ` +
     `build ${m((r) => r.build).toFixed(2)} s + finish ${m((r) => r.finish).toFixed(2)} s; CPU ${m((r) => r.cpuSeconds).toFixed(1)} s (all threads; the 2 cores give ${(2 * targetSeconds).toFixed(1)} s in ${targetSeconds.toFixed(2)} s)`,
   `- peak RSS of the benchmark process: ${peakRss.toFixed(0)} MB`,

@@ -47,13 +47,14 @@ export function elementExtent(
 
 /**
  * SQL over a row's extent columns (`prefix` + `ext_xmin` …): the element's extent is the whole
- * world. The import's finish writes such rows after all others, in their staged order: spread in
- * their own spatial order they widened the extent min/max of almost every row group (×40: 296 of
- * 365 row groups met Andorra's box only because of them), so the extent test skipped almost none.
- * A second INSERT rather than a sort key: the ×40 finish sorting them last (by an ORDER BY
- * expression, or by an offset on the staged spatial key) ran out of its memory both times, as
- * these rows hold a fifth of the geometry bytes (big relations); unsorted, they are a few row
- * groups that every query with a bbox reads.
+ * world. The import's finish writes such rows after all others: spread in their own spatial order
+ * they widened the extent min/max of almost every row group (×40: 296 of 365 row groups met
+ * Andorra's box only because of them), so the extent test skipped almost none; last, they are a
+ * few row groups that every query with a bbox reads. When one sort pass holds every staged row, the
+ * same INSERT sorts them last (this test as the first sort key, finalize-sql.ts). With several
+ * passes a second INSERT writes them unsorted: the ×40 finish sorting them with the last range (by
+ * an ORDER BY expression, or by an offset on the staged spatial key) ran out of its memory both
+ * times, as these rows hold a fifth of the geometry bytes (big relations).
  */
 export function wholeWorldExtentSql(prefix = ''): string {
   return WHOLE_WORLD_EXTENT.map((v, i) => `${prefix}${['ext_xmin', 'ext_ymin', 'ext_xmax', 'ext_ymax'][i]} = ${v}`).join(' AND ');
