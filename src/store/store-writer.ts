@@ -9,7 +9,6 @@ import type { ElementState } from '../history/element-state.js';
 import type { MetadataInput } from './metadata.js';
 import { MemberBatch, STAGING_FLAG, StagingBatch, WayNodeBatch } from './staging-batch.js';
 import type { RelationVersion, WayVersion } from '../core/osm.js';
-import { OSM_TYPE_CODE } from '../core/osm.js';
 import { geometryColumns, type GeometryColumns } from './state-row.js';
 import { elementExtent } from './element-extent.js';
 import { startsGeometryRun } from './geometry-run.js';
@@ -85,16 +84,24 @@ export class StoreWriter implements StateSink {
 
   relationVersions(versions: readonly RelationVersion[]): void {
     const b = this.members;
+    // Consecutive members mostly share their role ("outer", ""): the map is asked only when it changes.
+    let lastRole: string | undefined;
+    let role = 0;
     for (const v of versions) {
       const ms = v.members;
       for (let i = 0; i < ms.length; i++) {
         const m = ms[i];
-        let role = this.roles.get(m.role);
-        if (role === undefined) {
-          role = this.roles.size;
-          this.roles.set(m.role, role);
+        if (m.role !== lastRole) {
+          lastRole = m.role;
+          let id = this.roles.get(m.role);
+          if (id === undefined) {
+            id = this.roles.size;
+            this.roles.set(m.role, id);
+          }
+          role = id;
         }
-        b.add(v.id, v.version, i, OSM_TYPE_CODE[m.type], m.ref, role);
+        // The type's code by comparison: a keyed load of OSM_TYPE_CODE per member was about half of this loop's time.
+        b.add(v.id, v.version, i, m.type === 'way' ? 1 : m.type === 'node' ? 0 : 2, m.ref, role);
         if (b.full) this.sendMembers();
       }
     }
