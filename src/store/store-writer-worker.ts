@@ -224,7 +224,7 @@ async function main(): Promise<void> {
         ? await timed('sort pass bounds', async () => (await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null)
         : null;
     if (process.env.MAPHIST_DEBUG_SQL) console.error(`sort passes: ${passes} (${allStagedBytes} staged bytes), bounds ${JSON.stringify(bounds)}`);
-    for (const sql of finalizeStatements(bounds ?? [], init.stagingPath === undefined)) await timed(sql, () => con.run(sql));
+    for (const sql of finalizeStatements(bounds ?? [], init.stagingPath === undefined, passes === 1)) await timed(sql, () => con.run(sql));
     await timed('users', () => writeUsers(con, message.users));
     await timed('metadata', () => writeMetadata(con, message.metadata));
     await timed('CHECKPOINT', () => con.run('CHECKPOINT'));
