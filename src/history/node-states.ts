@@ -2,7 +2,7 @@
 import type { NodeVersion } from '../core/osm.js';
 import type { Point } from '../geometry/types.js';
 import type { ElementState } from './element-state.js';
-import { finishStates, type ResolvedPoint } from './finish-states.js';
+import { finishStates, resolvedPoint, type ResolvedPoint } from './finish-states.js';
 
 export function buildNodeStates(versions: readonly NodeVersion[]): ElementState[] {
   // A version that did not move the node shares the previous point (its WKB and measures are computed once).
@@ -15,20 +15,14 @@ export function buildNodeStates(versions: readonly NodeVersion[]): ElementState[
       }
       point = previous.point;
     }
-    // The resolved point's literal itself (as resolvedPoint makes it, in the same property order): a
-    // timeline point per version only to be copied was a fifth of the node phase's allocations.
-    return {
-      timestamp: v.timestamp,
-      versionIndex: i,
-      changeset: v.changeset,
-      uid: v.uid,
-      major: true,
-      version: v.version,
-      deleted: !v.visible,
-      tags: v.visible ? v.tags : [],
-      geometry: point,
-      geometryValid: true,
-    };
+    return resolvedPoint(
+      { timestamp: v.timestamp, versionIndex: i, changeset: v.changeset, uid: v.uid, major: true },
+      v.version,
+      !v.visible,
+      v.visible ? v.tags : [],
+      point,
+      true,
+    );
   });
   return finishStates(0, versions[0].id, points);
 }

@@ -27,12 +27,14 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
     }
   }
 
+  // Each version's members' histories, in member order: looked up once per version, not once per state.
+  const histories: MemberHistories[] = versions.map((v) =>
+    v.members.map((m) => (m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined)),
+  );
+
   const timeline = buildTimeline(versions, (i, from, to) => {
     const out: MemberChange[] = [];
-    for (const m of versions[i].members) {
-      const h: readonly MemberChange[] | undefined = m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined;
-      if (h) changesWithin(h, from, to, out);
-    }
+    for (const h of histories[i]) if (h) changesWithin(h as readonly MemberChange[], from, to, out);
     return out;
   });
 
@@ -43,23 +45,15 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
   // of member-induced states of hundreds of members each).
   let previous: { inputs: Inputs; geometry: Geometry; valid: boolean } | undefined;
   let spare: Inputs = { values: [], length: 0 };
-  // The current version's member histories, in member order: looked up once per version, not per state.
-  let memberHistories: MemberHistories = [];
-  let historiesOf = -1;
   const cache = new RingPairCache();
   const points: ResolvedPoint[] = timeline.map((p) => {
     const v = versions[p.versionIndex];
     if (!v.visible) return resolvedPoint(p, v.version, true, [], null, true);
-    if (historiesOf !== p.versionIndex) {
-      historiesOf = p.versionIndex;
-      memberHistories = v.members.map((m) => (m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined));
-    }
     const isArea = isAreaRelation(v.tags);
-    const inputs = geometryInputs(v, isArea, p.timestamp, memberHistories, spare);
+    const hs = histories[p.versionIndex];
+    const inputs = geometryInputs(v, isArea, p.timestamp, hs, spare);
     if (previous === undefined || !sameInputs(previous.inputs, inputs)) {
-      const { geometry, valid } = isArea
-        ? areaGeometryAt(v, p.timestamp, nodeHistories, wayHistories, cache)
-        : collectionAt(v, p.timestamp, nodeHistories, wayHistories);
+      const { geometry, valid } = isArea ? areaGeometryAt(v, p.timestamp, hs, cache) : collectionAt(v, p.timestamp, hs);
       spare = previous?.inputs ?? { values: [], length: 0 };
       previous = { inputs, geometry, valid };
     }
@@ -68,20 +62,20 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
   return finishStates(2, versions[0].id, points);
 }
 
-type NodeHistories = Map<number, NodeVersionRecord[] | undefined>;
-type WayHistories = Map<number, WayMemberState[] | undefined>;
 /** A version's members' histories, by member index (undefined: a relation member, or none in the input). */
 type MemberHistories = (NodeVersionRecord[] | WayMemberState[] | undefined)[];
 
-function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories, cache: RingPairCache): { geometry: Geometry; valid: boolean } {
+function areaGeometryAt(v: RelationVersion, t: number, histories: MemberHistories, cache: RingPairCache): { geometry: Geometry; valid: boolean } {
   const outer: MemberLine[] = [];
   const inner: MemberLine[] = [];
   let complete = true;
-  for (const m of v.members) {
+  const members = v.members;
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i];
     if (m.type !== 'way') continue;
     const role = m.role === 'inner' ? inner : m.role === 'outer' || m.role === '' ? outer : undefined;
     if (!role) continue;
-    const h = ways.get(m.ref);
+    const h = histories[i] as WayMemberState[] | undefined;
     const ws = h ? versionAt(h, t) : undefined;
     if (!ws || ws.deleted) {
       complete = false;
@@ -91,20 +85,22 @@ function areaGeometryAt(v: RelationVersion, t: number, nodes: NodeHistories, way
   }
   const assembled = assembleMultipolygon(outer, inner, { cache });
   if (assembled.geometry) return { geometry: assembled.geometry, valid: complete && assembled.problems.length === 0 };
-  return { geometry: collectionAt(v, t, nodes, ways).geometry, valid: false };
+  return { geometry: collectionAt(v, t, histories).geometry, valid: false };
 }
 
-function collectionAt(v: RelationVersion, t: number, nodes: NodeHistories, ways: WayHistories): { geometry: Geometry; valid: boolean } {
+function collectionAt(v: RelationVersion, t: number, histories: MemberHistories): { geometry: Geometry; valid: boolean } {
   const geometries: Geometry[] = [];
   let complete = true;
-  for (const m of v.members) {
+  const members = v.members;
+  for (let i = 0; i < members.length; i++) {
+    const m = members[i];
     if (m.type === 'node') {
-      const h = nodes.get(m.ref);
+      const h = histories[i] as NodeVersionRecord[] | undefined;
       const nv = h ? versionAt(h, t) : undefined;
       if (nv && nv.visible) geometries.push({ type: 'Point', coordinates: [nv.lon * 1e-7, nv.lat * 1e-7] });
       else complete = false;
     } else if (m.type === 'way') {
-      const h = ways.get(m.ref);
+      const h = histories[i] as WayMemberState[] | undefined;
       const ws = h ? versionAt(h, t) : undefined;
       const g = ws && !ws.deleted ? buildWayGeometry(ws.coords, ws.isArea) : null;
       if (g) geometries.push(g);

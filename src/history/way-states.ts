@@ -22,16 +22,15 @@ export interface WayHistory {
 export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHistoryStore): WayHistory {
   const histories = new Map<number, NodeVersionRecord[] | undefined>();
   for (const v of versions) for (const ref of v.refs) if (!histories.has(ref)) histories.set(ref, nodes.get(ref));
+  // Each version's refs' histories, in ref order: looked up once per version, not once per state.
+  const refHistories = versions.map((v) => v.refs.map((ref) => histories.get(ref)));
 
   // A node listed twice (a closed way's first and last) gives its changes twice: buildTimeline keeps
   // the first of a second's changes, so the result is the same as with each node once (a Set per
   // version to skip them was a tenth of the way phase's allocations).
   const timeline = buildTimeline(versions, (i, from, to) => {
     const out: MemberChange[] = [];
-    for (const ref of versions[i].refs) {
-      const h = histories.get(ref);
-      if (h) changesWithin(h, from, to, out);
-    }
+    for (const h of refHistories[i]) if (h) changesWithin(h, from, to, out);
     return out;
   });
 
@@ -42,16 +41,8 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
   // the measures and the relation geometries built from it are computed once (compared by identity).
   // Coordinate pairs are immutable and may be shared between states.
   let previous: { nodeIds: number[]; coords: Position[]; isArea: boolean; geometry: Geometry | null } | undefined;
-  // The histories of the current version's refs, in ref order: looked up once per version, not per
-  // state (a way's member-induced states resolve every ref again).
-  let refHistories: (NodeVersionRecord[] | undefined)[] = [];
-  let refVersion = -1;
   for (const p of timeline) {
     const v = versions[p.versionIndex];
-    if (p.versionIndex !== refVersion && v.visible) {
-      refVersion = p.versionIndex;
-      refHistories = v.refs.map((ref) => histories.get(ref));
-    }
     if (!v.visible) {
       points.push(resolvedPoint(p, v.version, true, [], null, true));
       memberStates.push({ timestamp: p.timestamp, changeset: p.changeset, uid: p.uid, deleted: true, isArea: false, nodeIds: [], coords: [] });
@@ -65,9 +56,10 @@ export function buildWayStates(versions: readonly WayVersion[], nodes: NodeHisto
     let n = 0;
     let complete = true;
     const refs = v.refs;
+    const hs = refHistories[p.versionIndex];
     for (let r = 0; r < refs.length; r++) {
       const ref = refs[r];
-      const h = refHistories[r];
+      const h = hs[r];
       const nv = h ? versionAt(h, p.timestamp) : undefined;
       if (!nv || !nv.visible) {
         complete = false;

@@ -83,30 +83,32 @@ export function sortPassBoundsSql(passes: number): string {
 }
 
 /**
- * The finish, with the sorted rows written in the ranges `bounds` makes (sortedStatesInserts), or
- * `onePass`: every staged row in one sort (sortPassCount gave one pass). `inMemory`: the rows are staged in memory (store-writer-worker.ts), and every INSERT of states
- * probes the tag sets' hash tables with them. The optimizer otherwise builds on the side it estimates
- * smaller: for the whole-world rows (estimated at 2 of synth-x48's 53 M rows staged in memory, in fact
- * 350,688 with 2.9 GB of WKB) it built a hash table of those rows, WKB and all, and the ×48 import ran
- * out of its 1.4 GiB. Not for rows staged in a file: there the optimizer's own plans finished ×48
- * (session 23), and the forced ones left 1.5 GB of free blocks in its store (5,948 against 4).
+ * The finish. `bounds`: the ranges of spatial keys the sorted rows are written in (sortedStatesInserts),
+ * or null when one sort pass holds every staged row (sortPassCount gave one). `inMemory`: the rows
+ * are staged in memory (store-writer-worker.ts), and every INSERT of states probes the tag sets' hash
+ * tables with them. The optimizer otherwise builds on the side it estimates smaller: for the
+ * whole-world rows (estimated at 2 of synth-x48's 53 M rows staged in memory, in fact 350,688 with
+ * 2.9 GB of WKB) it built a hash table of those rows, WKB and all, and the ×48 import ran out of its
+ * 1.4 GiB. Not for rows staged in a file: there the optimizer's own plans finished ×48 (session 23),
+ * and the forced ones left 1.5 GB of free blocks in its store (5,948 against 4).
  */
-export function finalizeStatements(bounds: readonly number[] = [], inMemory = false, onePass = bounds.length === 0): string[] {
+export function finalizeStatements(bounds: readonly number[] | null = null, inMemory = false): string[] {
   return FINALIZE_STATEMENTS.flatMap((sql) => {
     if (sql !== STATES) return [sql];
-    const states = onePass
-      ? // One sort pass holds every staged row, the whole-world ones included (sortPassCount counts
-        // their WKB): one INSERT sorts them all, those rows last and in spatial order too. Two
-        // INSERTs scanned the staged rows and built the tag sets' hash tables twice (the
-        // four-country finish 0.25 s longer), and left the whole-world rows in the join's order.
-        [`${STATES_INSERT}\n   ORDER BY (${wholeWorldExtentSql('s.')}), ${SPATIAL_ORDER}`]
-      : [
-          ...sortedStatesInserts(bounds),
-          // Last, the rows of the elements whose extent is the whole world, in no order the store promises
-          // (the staged order when the plans are forced, else the hash join's; element-extent.ts: sorted
-          // last with the last range, they ran the ×40 finish out of memory).
-          `${STATES_INSERT}\n   WHERE ${wholeWorldExtentSql('s.')}`,
-        ];
+    const states =
+      bounds === null
+        ? // One sort pass holds every staged row, the whole-world ones included (sortPassCount counts
+          // their WKB): one INSERT sorts them all, those rows last and in spatial order too. Two
+          // INSERTs scanned the staged rows and built the tag sets' hash tables twice (the
+          // four-country finish 0.25 s longer), and left the whole-world rows in the join's order.
+          [`${STATES_INSERT}\n   ORDER BY (${wholeWorldExtentSql('s.')}), ${SPATIAL_ORDER}`]
+        : [
+            ...sortedStatesInserts(bounds),
+            // Last, the rows of the elements whose extent is the whole world, in no order the store promises
+            // (the staged order when the plans are forced, else the hash join's; element-extent.ts: sorted
+            // last with the last range, they ran the ×40 finish out of memory).
+            `${STATES_INSERT}\n   WHERE ${wholeWorldExtentSql('s.')}`,
+          ];
     return inMemory ? [`SET disabled_optimizers = 'join_order,build_side_probe_side'`, ...states, 'RESET disabled_optimizers'] : states;
   });
 }

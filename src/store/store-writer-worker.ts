@@ -219,12 +219,13 @@ async function main(): Promise<void> {
     await timed('dictionary', () => writeDictionary(con, message.dictionary));
     // Sorted in ranges of spatial keys when the rows are larger than a sort may hold (finalize-sql.ts).
     const passes = sortPassCount(allStagedBytes, init.sortPassBytes);
+    // null: one pass. With several, none when every row is a whole-world one (no keys to cut).
     const bounds =
       passes > 1
-        ? await timed('sort pass bounds', async () => (await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null)
+        ? await timed('sort pass bounds', async () => ((await con.runAndReadAll(sortPassBoundsSql(passes))).getRowsJS()[0]![0] as number[] | null) ?? [])
         : null;
     if (process.env.MAPHIST_DEBUG_SQL) console.error(`sort passes: ${passes} (${allStagedBytes} staged bytes), bounds ${JSON.stringify(bounds)}`);
-    for (const sql of finalizeStatements(bounds ?? [], init.stagingPath === undefined, passes === 1)) await timed(sql, () => con.run(sql));
+    for (const sql of finalizeStatements(bounds, init.stagingPath === undefined)) await timed(sql, () => con.run(sql));
     await timed('users', () => writeUsers(con, message.users));
     await timed('metadata', () => writeMetadata(con, message.metadata));
     await timed('CHECKPOINT', () => con.run('CHECKPOINT'));

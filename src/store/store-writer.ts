@@ -84,21 +84,14 @@ export class StoreWriter implements StateSink {
 
   relationVersions(versions: readonly RelationVersion[]): void {
     const b = this.members;
-    // Consecutive members mostly share their role ("outer", ""): the map is asked only when it changes.
-    let lastRole: string | undefined;
-    let role = 0;
     for (const v of versions) {
       const ms = v.members;
       for (let i = 0; i < ms.length; i++) {
         const m = ms[i];
-        if (m.role !== lastRole) {
-          lastRole = m.role;
-          let id = this.roles.get(m.role);
-          if (id === undefined) {
-            id = this.roles.size;
-            this.roles.set(m.role, id);
-          }
-          role = id;
+        let role = this.roles.get(m.role);
+        if (role === undefined) {
+          role = this.roles.size;
+          this.roles.set(m.role, role);
         }
         // The type's code by comparison: a keyed load of OSM_TYPE_CODE per member was about half of this loop's time.
         b.add(v.id, v.version, i, m.type === 'way' ? 1 : m.type === 'node' ? 0 : 2, m.ref, role);
