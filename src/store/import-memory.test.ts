@@ -13,6 +13,7 @@ import { DEFAULT_IMPORT_MEMORY_BYTES, importMemoryPlan, importOutOfMemory, MIN_I
 import { importHistory } from './import-history.js';
 import { queryStore, TEST_DATA } from './test-support.js';
 import { wholeWorldExtentSql } from './element-extent.js';
+import { STORE_ROW_GROUP_SIZE } from './schema.js';
 
 const MiB = 2 ** 20;
 const mib = (limit: string) => Number(/^(\d+)MiB$/.exec(limit)![1]);
@@ -113,6 +114,17 @@ describe('import within the smallest budget', () => {
 
   it('stages more rows than its staging limit holds, and writes the same store', () => {
     assert.deepEqual(spilled, atDefault);
+  });
+
+  it("cuts the tables in row groups of STORE_ROW_GROUP_SIZE rows, not DuckDB's default", async () => {
+    // Finer zone maps and more scan tasks for the two cores (store-writer-worker.ts); a store written in
+    // the default 122,880-row groups would have one group for the Maldives' states.
+    const [groups] = await queryStore<{ n: bigint; largest: bigint }>(
+      join(dir, 'default.duckdb'),
+      `SELECT count(*) AS n, max(count) AS largest FROM (SELECT row_group_id, max(count) AS count FROM pragma_storage_info('states') GROUP BY row_group_id)`,
+    );
+    assert.ok(groups!.n > 1n, String(groups!.n));
+    assert.equal(groups!.largest, BigInt(STORE_ROW_GROUP_SIZE));
   });
 
   it('writes every row in the same place when one pass sorts them all, staged in memory or in a file', () => {

@@ -22,6 +22,7 @@ import {
 } from '@duckdb/node-api';
 import { collectGarbage } from './collect-garbage.js';
 import { finalizeStatements, sortPassBoundsSql, sortPassCount, STAGED_ROW_BYTES } from './finalize-sql.js';
+import { STORE_ROW_GROUP_SIZE } from './schema.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
 import {
   MEMBER_STAGING_COLUMNS,
@@ -82,8 +83,11 @@ const TYPES: Record<string, DuckDBType> = { UTINYINT, INTEGER, DOUBLE, BLOB, 'DO
 
 async function main(): Promise<void> {
   const init = workerData as WriterInit;
-  const instance = await DuckDBInstance.create(init.dbPath, { memory_limit: init.memoryLimit, temp_directory: init.tempDirectory });
+  const instance = await DuckDBInstance.create(':memory:', { memory_limit: init.memoryLimit, temp_directory: init.tempDirectory });
   const con = await instance.connect();
+  // The store is attached rather than opened, for its row group size (schema.ts, STORE_ROW_GROUP_SIZE).
+  await con.run(`ATTACH '${init.dbPath.replace(/'/g, "''")}' AS store (ROW_GROUP_SIZE ${STORE_ROW_GROUP_SIZE})`);
+  await con.run('USE store');
   // The staging tables live in a database of their own, so that dropping them leaves no dead blocks in
   // the target file; the buffer manager evicts its blocks to disk beyond the memory limit (bounded
   // memory for any input size). In memory when the import expects its finish to sort them in one pass
