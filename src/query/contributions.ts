@@ -14,6 +14,7 @@
  * prev = the element's previous kept state, also when it lies before the range (so the first
  * contribution in the range is typed against the state just before it).
  */
+import { sameBytes } from '../core/same-bytes.js';
 import { decodeWkb } from '../geometry/wkb.js';
 import type { Geometry, Position } from '../geometry/types.js';
 import type { ContributionType } from './model.js';
@@ -176,10 +177,7 @@ export function comparedGeometry(clipped: Geometry | null, unclipped: () => Geom
  */
 export function sameWkb(a: Uint8Array | null, b: Uint8Array | null): boolean {
   if (a === null || b === null) return a === b;
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return sameBytes(a, b);
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Geometry } from '../../geometry/types.js';
 import { decodeWkb, encodeWkb } from '../../geometry/wkb.js';
+import { sameBytes } from '../../core/same-bytes.js';
 import type { AreaPlan } from '../../query/area-plan.js';
 import type { AreaOfInterest } from '../../query/model.js';
 import { planOfTask } from './boundary-measure-task.js';
@@ -16,12 +17,6 @@ import { planOfTask } from './boundary-measure-task.js';
  * the geometry (its WKB is unchanged); else the clipped geometry's WKB.
  */
 export type ClipOutcome = null | 'same' | Uint8Array;
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 /** The outcome of clipping `wkb` to the plan's area. */
 export function clipOutcome(plan: Pick<AreaPlan, 'clip'>, wkb: Uint8Array): ClipOutcome {
