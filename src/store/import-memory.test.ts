@@ -117,8 +117,8 @@ describe('import within the smallest budget', () => {
   });
 
   it("cuts the tables in row groups of STORE_ROW_GROUP_SIZE rows, not DuckDB's default", async () => {
-    // Finer zone maps and more scan tasks for the two cores (store-writer-worker.ts); a store written in
-    // the default 122,880-row groups would have one group for the Maldives' states.
+    // Finer zone maps and more scan tasks for the two cores (store-writer-worker.ts); in DuckDB's default
+    // size the largest of the three for the Maldives' 288,124 states would hold 122,880.
     const [groups] = await queryStore<{ n: bigint; largest: bigint }>(
       join(dir, 'default.duckdb'),
       `SELECT count(*) AS n, max(count) AS largest FROM (SELECT row_group_id, max(count) AS count FROM pragma_storage_info('states') GROUP BY row_group_id)`,

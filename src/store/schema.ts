@@ -22,9 +22,9 @@ export const PRECOMPUTED_SQUARENESS_MAX_SEGMENTS = 100;
  * Rows per row group of the store's tables (DuckDB's default: 122,880). A query's scan is cut into
  * tasks by row group, and its zone maps (min/max per column) skip by row group: the four-country
  * store's 1.1 million states made 10 row groups, so a scan that the spatial order narrows to a few
- * of them ran on one core, and a zone map spanned a tenth of the map. With 16,384 rows: every v1
- * benchmark request 12–17 % faster over HTTP (alternated, bench/RESULTS.md "Session 25"), the file
- * 0.8 % larger. Rows that `maphist update` appends later go to row groups of DuckDB's default size.
+ * of them ran on one core, and a zone map spanned a tenth of the map. With 16,384 rows: the v1
+ * benchmark requests 14–21 % faster over HTTP, users/count 4 % (alternated, bench/RESULTS.md
+ * "Session 25"), the file 0.8 % larger. Rows that `maphist update` appends later go to row groups of DuckDB's default size.
  */
 export const STORE_ROW_GROUP_SIZE = 16384;
 
