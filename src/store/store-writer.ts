@@ -243,7 +243,7 @@ export class StoreWriter implements StateSink {
    * worker while it is inside a DuckDB call (an append or a flush) aborts the whole process
    * ('Napi::Error', as with signals: import-history.ts). The likely cause of the abort the full-disk
    * test (cli/faults.test.ts) met once in a full `npm test` run, when the main thread's node store
-   * hit ENOSPC with batches still being appended (not reproduced in 20 runs of that test alone, under
+   * hit ENOSPC with batches still being appended (not reproduced in 15 runs of that test alone, under
    * load or beside other suites). Between messages the thread makes no DuckDB call.
    */
   async abort(): Promise<void> {
