@@ -34,7 +34,8 @@ import { readChangesets, type ChangesetRecord } from '../io/changesets/open-chan
 import { prepareReplicationUpdate } from '../io/replication/prepare.js';
 import { openReplicationSource, type ReplicationSourceOptions } from '../io/replication/source.js';
 import type { StartResult } from '../io/replication/start.js';
-import { appendChunk, CHANGESET_POSITION_KEYS, CHUNK_ROWS, CHUNK_TYPES, sqlString } from './changesets.js';
+import { appendChunk, CHANGESET_POSITION_KEYS, CHUNK_ROWS, CHUNK_TYPES } from './changesets.js';
+import { sqlString } from './sql-string.js';
 import { diskFullError } from './disk-full.js';
 import { iso } from './metadata.js';
 import { openStore } from './open-store.js';

@@ -27,6 +27,7 @@ import { dirname, join, resolve } from 'node:path';
 import { MaphistError } from '../core/errors.js';
 import { readChangesets, type ChangesetRecord } from '../io/changesets/open-changesets.js';
 import { iso } from './metadata.js';
+import { sqlString } from './sql-string.js';
 import { openStore } from './open-store.js';
 import { asWriteFailure } from './write-failure.js';
 import { createWorkDir } from './work-dir.js';
@@ -65,8 +66,6 @@ export const CHUNK_ROWS = 2048;
 
 /** The `changesets` columns in table order (schema.ts CHANGESETS_COLUMNS). */
 export const CHUNK_TYPES = [BIGINT, TIMESTAMP, TIMESTAMP, BOOLEAN, INTEGER, VARCHAR, INTEGER, INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, MAP(VARCHAR, VARCHAR)];
-
-export const sqlString = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 const timestamp = (epochSeconds: number | null) => (epochSeconds === null ? null : timestampValue(BigInt(Math.round(epochSeconds)) * 1_000_000n));
 

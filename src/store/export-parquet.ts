@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writ
 import { basename, dirname, join, resolve } from 'node:path';
 import { MaphistError } from '../core/errors.js';
 import { openStore } from './open-store.js';
+import { sqlString } from './sql-string.js';
 import { processRunning, trackTemporaryDir } from './work-dir.js';
 import { asWriteFailure } from './write-failure.js';
 
@@ -47,10 +48,6 @@ export interface ExportResult {
   rows: number;
   files: number;
   seconds: number;
-}
-
-function sqlString(text: string): string {
-  return `'${text.replaceAll("'", "''")}'`;
 }
 
 function parquetFiles(dir: string): string[] {

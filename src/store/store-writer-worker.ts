@@ -23,6 +23,7 @@ import {
 import { collectGarbage } from './collect-garbage.js';
 import { finalizeStatements, sortPassBoundsSql, sortPassCount, STAGED_ROW_BYTES } from './finalize-sql.js';
 import { STORE_ROW_GROUP_SIZE } from './schema.js';
+import { sqlString } from './sql-string.js';
 import { writeMetadata, type MetadataInput } from './metadata.js';
 import {
   MEMBER_STAGING_COLUMNS,
@@ -86,7 +87,7 @@ async function main(): Promise<void> {
   const instance = await DuckDBInstance.create(':memory:', { memory_limit: init.memoryLimit, temp_directory: init.tempDirectory });
   const con = await instance.connect();
   // The store is attached rather than opened, for its row group size (schema.ts, STORE_ROW_GROUP_SIZE).
-  await con.run(`ATTACH '${init.dbPath.replace(/'/g, "''")}' AS store (ROW_GROUP_SIZE ${STORE_ROW_GROUP_SIZE})`);
+  await con.run(`ATTACH ${sqlString(init.dbPath)} AS store (ROW_GROUP_SIZE ${STORE_ROW_GROUP_SIZE})`);
   await con.run('USE store');
   // The staging tables live in a database of their own, so that dropping them leaves no dead blocks in
   // the target file; the buffer manager evicts its blocks to disk beyond the memory limit (bounded
@@ -99,7 +100,7 @@ async function main(): Promise<void> {
   // one flush of an appender, which commits its rows at once (STATE_FLUSH_BYTES; the plan's smallest
   // staging limit, 192 MiB, holds three; the Maldives failed to commit a flush at 32 MiB and staged at
   // 48 MiB, spilling).
-  await con.run(`ATTACH ${init.stagingPath === undefined ? "':memory:'" : `'${init.stagingPath.replace(/'/g, "''")}'`} AS stage`);
+  await con.run(`ATTACH ${sqlString(init.stagingPath ?? ':memory:')} AS stage`);
   await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const appender = await con.createAppender('staging', 'main', 'stage');
   const stateChunks = new ChunkAppender(
