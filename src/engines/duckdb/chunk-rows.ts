@@ -11,6 +11,7 @@ import { DuckDBBlobVector, DuckDBListVector, type DuckDBDataChunk, type DuckDBVe
 import type { Store } from '../../store/open-store.js';
 import { streamRows } from './statements.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
+import { isPlainType, plainAt, plainColumn, pushPlain } from './plain-vectors.js';
 
 /**
  * A blob's bytes, owned by the caller: payloads of more than 12 bytes already come back as a
@@ -36,10 +37,21 @@ function valueAt(v: DuckDBVector, i: number): unknown {
   return v.getItem(i);
 }
 
+/** How to read column c of a chunk, row by row: plain columns from the vector's memory (plain-vectors.ts). */
+function readerOf(chunk: DuckDBDataChunk, c: number): (i: number) => unknown {
+  const v = chunk.getColumnVector(c);
+  const typeId = v.type.typeId;
+  if (isPlainType(typeId)) {
+    const plain = plainColumn(chunk, c, typeId);
+    return (i) => plainAt(plain, i);
+  }
+  return (i) => valueAt(v, i);
+}
+
 /** The rows of a chunk, each converted when the iteration reaches it (list columns must be NOT NULL, as in `chunkRows`). */
 export function lazyChunkRows(chunk: DuckDBDataChunk): Iterable<unknown[]> {
-  const vectors: DuckDBVector[] = [];
-  for (let c = 0; c < chunk.columnCount; c++) vectors.push(chunk.getColumnVector(c));
+  const readers: ((i: number) => unknown)[] = [];
+  for (let c = 0; c < chunk.columnCount; c++) readers.push(readerOf(chunk, c));
   return {
     *[Symbol.iterator]() {
       // `chunk.rowCount`, not `n`: the generator must hold the chunk itself, not only its vectors.
@@ -47,8 +59,8 @@ export function lazyChunkRows(chunk: DuckDBDataChunk): Iterable<unknown[]> {
       // run; a chunk no longer referenced is freed with its native memory, and the vectors then
       // read garbage (found by the fuzzer as WKB errors mid-extraction).
       for (let i = 0; i < chunk.rowCount; i++) {
-        const row: unknown[] = new Array(vectors.length);
-        for (let c = 0; c < vectors.length; c++) row[c] = valueAt(vectors[c], i);
+        const row: unknown[] = new Array(readers.length);
+        for (let c = 0; c < readers.length; c++) row[c] = readers[c](i);
         yield row;
       }
     },
@@ -60,21 +72,28 @@ export function lazyChunkRows(chunk: DuckDBDataChunk): Iterable<unknown[]> {
  * `streamRecords` checked them): one object per row, built when the iteration reaches it.
  */
 export function lazyChunkRecords<R>(chunk: DuckDBDataChunk, columns: readonly (keyof R & string)[]): Iterable<R> {
-  const vectors: DuckDBVector[] = [];
-  for (let c = 0; c < columns.length; c++) vectors.push(chunk.getColumnVector(c));
+  const readers: ((i: number) => unknown)[] = [];
+  for (let c = 0; c < columns.length; c++) readers.push(readerOf(chunk, c));
   return {
     *[Symbol.iterator]() {
       // `chunk.rowCount`: the generator holds the chunk alive while it reads its vectors (lazyChunkRows).
       for (let i = 0; i < chunk.rowCount; i++) {
         const row: Record<string, unknown> = {};
-        for (let c = 0; c < vectors.length; c++) row[columns[c]] = valueAt(vectors[c], i);
+        for (let c = 0; c < readers.length; c++) row[columns[c]] = readers[c](i);
         yield row as R;
       }
     },
   };
 }
 
-function columnValues(v: DuckDBVector, n: number): unknown[] {
+function columnValues(chunk: DuckDBDataChunk, c: number, n: number): unknown[] {
+  const v = chunk.getColumnVector(c);
+  const typeId = v.type.typeId;
+  if (isPlainType(typeId)) {
+    const out: unknown[] = [];
+    pushPlain(plainColumn(chunk, c, typeId), n, out);
+    return out;
+  }
   const out: unknown[] = new Array(n);
   if (v instanceof DuckDBListVector) {
     const child = v.childVector;
@@ -101,7 +120,7 @@ export function chunkRows(chunk: DuckDBDataChunk): unknown[][] {
   const rows: unknown[][] = new Array(n);
   for (let i = 0; i < n; i++) rows[i] = new Array(cols);
   for (let c = 0; c < cols; c++) {
-    const values = columnValues(chunk.getColumnVector(c), n);
+    const values = columnValues(chunk, c, n);
     for (let i = 0; i < n; i++) rows[i][c] = values[i];
   }
   return rows;

@@ -6,10 +6,11 @@
  * ENGINE_FAILURE, with DuckDB's message and DuckDB's error as its `cause` (the APIs log it and
  * answer 500): this is the engine seam every statement of the DuckDB engines passes.
  */
-import { DuckDBTypeId, JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
+import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, type DuckDBResult } from '@duckdb/node-api';
 import { isMaphistError, MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
+import { isPlainType, plainAt, plainColumn, pushPlain } from './plain-vectors.js';
 import { slicer, type Pause } from '../../core/yielding.js';
 import type { Statement } from '../sql/statement.js';
 import { checkAborted, type Columns, type StreamOptions } from '../common/statements.js';
@@ -108,34 +109,26 @@ async function readChunks(
 export async function readRecords<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false, pause?: Pause): Promise<R[]> {
   const records: Record<string, unknown>[] = [];
   const each = (chunk: DuckDBDataChunk, names: readonly string[]) => {
+    // Plain columns from the vectors' memory (plain-vectors.ts), the others through the converter.
+    const readers = names.map((_, column) => {
+      const vector = chunk.getColumnVector(column);
+      const typeId = vector.type.typeId;
+      if (isPlainType(typeId)) {
+        const plain = plainColumn(chunk, column, typeId);
+        return (row: number) => plainAt(plain, row);
+      }
+      const type = vector.type;
+      return (row: number) => JSDuckDBValueConverter(vector.getItem(row), type, JSDuckDBValueConverter);
+    });
     for (let row = 0; row < chunk.rowCount; row++) {
       const record: Record<string, unknown> = {};
-      chunk.visitRowValues(row, (value, _row, column, type) => {
-        record[names[column]] = JSDuckDBValueConverter(value, type, JSDuckDBValueConverter);
-      });
+      for (let column = 0; column < names.length; column++) record[names[column]] = readers[column](row);
       records.push(record);
     }
   };
   await readChunks(store, st.text, signal, spilling, each, pause, st);
   return records as R[];
 }
-
-/**
- * The types whose vector items are already the JS values `JSDuckDBValueConverter` gives (a number,
- * a boolean or null): `readColumns` pushes them as they are. Through the converter, the ~180,000
- * values of a contributions/count over Andorra took about 14 ms a request (issue 21).
- */
-const PLAIN_TYPES: ReadonlySet<DuckDBTypeId> = new Set([
-  DuckDBTypeId.BOOLEAN,
-  DuckDBTypeId.TINYINT,
-  DuckDBTypeId.SMALLINT,
-  DuckDBTypeId.INTEGER,
-  DuckDBTypeId.UTINYINT,
-  DuckDBTypeId.USMALLINT,
-  DuckDBTypeId.UINTEGER,
-  DuckDBTypeId.FLOAT,
-  DuckDBTypeId.DOUBLE,
-]);
 
 /**
  * Runs a statement and returns its result by column name, one array per column: for results of
@@ -150,8 +143,12 @@ export async function readColumns<R>(store: Store, st: Statement<R>, signal: Abo
       const values = byName[names[column]];
       const vector = chunk.getColumnVector(column);
       const n = vector.itemCount;
-      if (PLAIN_TYPES.has(vector.type.typeId)) {
-        for (let row = 0; row < n; row++) values.push(vector.getItem(row));
+      // Numbers and booleans from the vector's memory (plain-vectors.ts): through the converter,
+      // the ~180,000 values of a contributions/count over Andorra took about 14 ms a request, and
+      // through `getItem` its BigInt validity test allocated for every value (issue 21).
+      const typeId = vector.type.typeId;
+      if (isPlainType(typeId)) {
+        pushPlain(plainColumn(chunk, column, typeId), n, values);
       } else {
         const type = vector.type;
         for (let row = 0; row < n; row++) values.push(JSDuckDBValueConverter(vector.getItem(row), type, JSDuckDBValueConverter));
