@@ -97,29 +97,35 @@ async function main(): Promise<void> {
   // instead of 15.2–15.8 s, bench/RESULTS.md "Session 23"). In a file otherwise: each sort pass reads
   // every staged row, and DuckDB writes an in-memory block again each time it evicts it, so synth-x48's
   // finish (33 passes) took 449 s with in-memory staging against 219 s with a file. The limit must hold
-  // one flush of an appender, which commits its rows at once (STATE_FLUSH_BYTES; the plan's smallest
+  // one flush of an appender, which moves its rows into the table at once (STATE_FLUSH_BYTES; the plan's smallest
   // staging limit, 192 MiB, holds three; the Maldives failed to commit a flush at 32 MiB and staged at
   // 48 MiB, spilling).
   await con.run(`ATTACH ${sqlString(init.stagingPath ?? ':memory:')} AS stage`);
   await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  await con.run(`CREATE TABLE stage.way_node_staging (${WAY_NODE_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  await con.run(`CREATE TABLE stage.tag_sets (${TAG_SET_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
+  // Every staged row is appended in one transaction, committed once the appenders are closed. An
+  // appender's flush outside a transaction commits its rows, and a commit that ends inside a row
+  // group (the states' flushes go by bytes, STATE_FLUSH_BYTES) made the next one slower: appending
+  // 1.1 M rows like the four-country file's took 1.9–2.0 s flushed so, 1.2–1.4 s in one transaction
+  // (bench/RESULTS.md, session 26). The staging tables are the import's own: no reader waits for them.
+  await con.run('BEGIN TRANSACTION');
   const appender = await con.createAppender('staging', 'main', 'stage');
   const stateChunks = new ChunkAppender(
     appender,
     STAGING_COLUMNS.map(([, sql]) => TYPES[sql]),
   );
-  await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const memberAppender = await con.createAppender('member_staging', 'main', 'stage');
   const memberChunks = new ChunkAppender(
     memberAppender,
     MEMBER_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]),
   );
-  await con.run(`CREATE TABLE stage.way_node_staging (${WAY_NODE_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const wayNodeAppender = await con.createAppender('way_node_staging', 'main', 'stage');
   const wayNodeChunks = new ChunkAppender(
     wayNodeAppender,
     WAY_NODE_STAGING_COLUMNS.map(([, sql]) => TYPES[sql]),
   );
-  await con.run(`CREATE TABLE stage.tag_sets (${TAG_SET_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   const tagSetAppender = await con.createAppender('tag_sets', 'main', 'stage');
   const tagSetChunks = new ChunkAppender(
     tagSetAppender,
@@ -219,6 +225,7 @@ async function main(): Promise<void> {
         a.closeSync();
       }
     });
+    await timed('COMMIT', () => con.run('COMMIT'));
     await timed('roles', () => writeRoles(con, message.roles));
     await con.run(`SET memory_limit = '${Math.floor(init.finishMemoryBytes / 2 ** 20)}MiB'`);
     await timed('dictionary', () => writeDictionary(con, message.dictionary));
