@@ -109,9 +109,10 @@ async function main(): Promise<void> {
   // appender's flush outside a transaction commits its rows: in memory, a commit that ends inside a
   // row group (the states' flushes go by bytes, STATE_FLUSH_BYTES) made the next one slower (1.1 M
   // rows like the four-country file's appended in 1.9–2.0 s so, 1.2–1.4 s in one transaction); in a
-  // staging file, each commit also wrote the write-ahead log. The imports took 0.95× (four-country
-  // file), 0.73× (synth-x8) and 0.79× (synth-x24) of their time before (bench/RESULTS.md, session 26).
-  // The staging tables are the import's own: no reader waits for them.
+  // staging file, each commit also wrote to disk (in one transaction, synth-x8's system CPU time fell
+  // from 55 to 26 s). The imports took 0.95× (four-country file), 0.73× (synth-x8) and 0.79×
+  // (synth-x24) of their time before (bench/RESULTS.md, session 26). The staging tables are the
+  // import's own: no reader waits for them.
   await con.run('BEGIN TRANSACTION');
   const appender = await con.createAppender('staging', 'main', 'stage');
   const stateChunks = new ChunkAppender(
