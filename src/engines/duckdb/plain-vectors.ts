@@ -41,9 +41,10 @@ export function isPlainType(typeId: DuckDBTypeId): boolean {
 }
 
 /**
- * A plain column of a chunk: its items and its validity mask (null: every item valid; else bit i,
- * least significant first in each byte, is item i's). Views into the chunk's memory: read them while
- * the chunk is alive, before the next fetch.
+ * A plain column of a chunk: its items and its validity mask (null: every item valid; else DuckDB's
+ * 64-bit words, read here by byte: item i's bit is bit i & 7 of byte i >> 3, which holds on the
+ * little-endian platforms the bindings are built for). Views into the chunk's memory: read them
+ * while the chunk is alive, before the next fetch.
  */
 export interface PlainColumn {
   items: View;
