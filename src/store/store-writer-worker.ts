@@ -97,9 +97,9 @@ async function main(): Promise<void> {
   // instead of 15.2–15.8 s, bench/RESULTS.md "Session 23"). In a file otherwise: each sort pass reads
   // every staged row, and DuckDB writes an in-memory block again each time it evicts it, so synth-x48's
   // finish (33 passes) took 449 s with in-memory staging against 219 s with a file. The limit must hold
-  // one flush of an appender, which moves its rows into the table at once (STATE_FLUSH_BYTES; the plan's smallest
-  // staging limit, 192 MiB, holds three; the Maldives failed to commit a flush at 32 MiB and staged at
-  // 48 MiB, spilling).
+  // one flush of an appender, which moves its rows into the table at once (STATE_FLUSH_BYTES; the
+  // plan's smallest staging limit, 192 MiB, holds three; the Maldives failed to commit a flush at
+  // 32 MiB and staged at 48 MiB, spilling).
   await con.run(`ATTACH ${sqlString(init.stagingPath ?? ':memory:')} AS stage`);
   await con.run(`CREATE TABLE stage.staging (${STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
   await con.run(`CREATE TABLE stage.member_staging (${MEMBER_STAGING_COLUMNS.map(([n, sql]) => `${n} ${sql}`).join(', ')})`);
