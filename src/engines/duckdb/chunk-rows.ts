@@ -11,7 +11,7 @@ import { DuckDBBlobVector, DuckDBListVector, type DuckDBDataChunk, type DuckDBVe
 import type { Store } from '../../store/open-store.js';
 import { streamRows } from './statements.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
-import { isPlainType, plainAt, plainColumn, pushPlain } from './plain-vectors.js';
+import { plainAt, plainColumnOf, pushPlain } from './plain-vectors.js';
 
 /**
  * A blob's bytes, owned by the caller: payloads of more than 12 bytes already come back as a
@@ -39,12 +39,9 @@ function valueAt(v: DuckDBVector, i: number): unknown {
 
 /** How to read column c of a chunk, row by row: plain columns from the vector's memory (plain-vectors.ts). */
 function readerOf(chunk: DuckDBDataChunk, c: number): (i: number) => unknown {
+  const plain = plainColumnOf(chunk, c);
+  if (plain !== null) return (i) => plainAt(plain, i);
   const v = chunk.getColumnVector(c);
-  const typeId = v.type.typeId;
-  if (isPlainType(typeId)) {
-    const plain = plainColumn(chunk, c, typeId);
-    return (i) => plainAt(plain, i);
-  }
   return (i) => valueAt(v, i);
 }
 
@@ -87,13 +84,13 @@ export function lazyChunkRecords<R>(chunk: DuckDBDataChunk, columns: readonly (k
 }
 
 function columnValues(chunk: DuckDBDataChunk, c: number, n: number): unknown[] {
-  const v = chunk.getColumnVector(c);
-  const typeId = v.type.typeId;
-  if (isPlainType(typeId)) {
+  const plain = plainColumnOf(chunk, c);
+  if (plain !== null) {
     const out: unknown[] = [];
-    pushPlain(plainColumn(chunk, c, typeId), n, out);
+    pushPlain(plain, n, out);
     return out;
   }
+  const v = chunk.getColumnVector(c);
   const out: unknown[] = new Array(n);
   if (v instanceof DuckDBListVector) {
     const child = v.childVector;

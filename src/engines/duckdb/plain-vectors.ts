@@ -63,6 +63,12 @@ export function plainColumn(chunk: DuckDBDataChunk, column: number, typeId: Duck
   return { items: new View(bytes.buffer, bytes.byteOffset, n), valid: valid ? valid : null, bool: typeId === DuckDBTypeId.BOOLEAN };
 }
 
+/** Column `column` of `chunk` as a PlainColumn, or null when its type is not a plain one (the caller reads it otherwise). */
+export function plainColumnOf(chunk: DuckDBDataChunk, column: number): PlainColumn | null {
+  const typeId = chunk.getColumnVector(column).type.typeId;
+  return isPlainType(typeId) ? plainColumn(chunk, column, typeId) : null;
+}
+
 /** Item i of a PlainColumn as a JS value: a number, a boolean or null. */
 export function plainAt(c: PlainColumn, i: number): number | boolean | null {
   if (c.valid !== null && ((c.valid[i >> 3] >> (i & 7)) & 1) === 0) return null;

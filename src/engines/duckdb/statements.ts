@@ -10,7 +10,7 @@ import { JSDuckDBValueConverter, type DuckDBConnection, type DuckDBDataChunk, ty
 import { isMaphistError, MaphistError } from '../../core/errors.js';
 import type { Store } from '../../store/open-store.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
-import { isPlainType, plainAt, plainColumn, pushPlain } from './plain-vectors.js';
+import { plainAt, plainColumnOf, pushPlain } from './plain-vectors.js';
 import { slicer, type Pause } from '../../core/yielding.js';
 import type { Statement } from '../sql/statement.js';
 import { checkAborted, type Columns, type StreamOptions } from '../common/statements.js';
@@ -111,12 +111,9 @@ export async function readRecords<R>(store: Store, st: Statement<R>, signal: Abo
   const each = (chunk: DuckDBDataChunk, names: readonly string[]) => {
     // Plain columns from the vectors' memory (plain-vectors.ts), the others through the converter.
     const readers = names.map((_, column) => {
+      const plain = plainColumnOf(chunk, column);
+      if (plain !== null) return (row: number) => plainAt(plain, row);
       const vector = chunk.getColumnVector(column);
-      const typeId = vector.type.typeId;
-      if (isPlainType(typeId)) {
-        const plain = plainColumn(chunk, column, typeId);
-        return (row: number) => plainAt(plain, row);
-      }
       const type = vector.type;
       return (row: number) => JSDuckDBValueConverter(vector.getItem(row), type, JSDuckDBValueConverter);
     });
@@ -146,9 +143,9 @@ export async function readColumns<R>(store: Store, st: Statement<R>, signal: Abo
       // Numbers and booleans from the vector's memory (plain-vectors.ts): through the converter,
       // the ~180,000 values of a contributions/count over Andorra took about 14 ms a request, and
       // through `getItem` its BigInt validity test allocated for every value (issue 21).
-      const typeId = vector.type.typeId;
-      if (isPlainType(typeId)) {
-        pushPlain(plainColumn(chunk, column, typeId), n, values);
+      const plain = plainColumnOf(chunk, column);
+      if (plain !== null) {
+        pushPlain(plain, n, values);
       } else {
         const type = vector.type;
         for (let row = 0; row < n; row++) values.push(JSDuckDBValueConverter(vector.getItem(row), type, JSDuckDBValueConverter));
