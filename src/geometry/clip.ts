@@ -24,7 +24,8 @@ export function bboxOf(g: Geometry): BBox | null {
   return box[0] <= box[2] && box[1] <= box[3] ? box : null;
 }
 
-function extendBBox(box: BBox, g: Geometry): void {
+/** Widens `box` ([minLon, minLat, maxLon, maxLat], Infinity and −Infinity to start) by every coordinate of `g`. */
+export function extendBBox(box: BBox, g: Geometry): void {
   switch (g.type) {
     case 'Point':
       extendByPositions(box, [g.coordinates]);

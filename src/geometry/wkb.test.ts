@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { geometry } from './testing/arbitrary-geometry.js';
 import type { Geometry } from './types.js';
-import { decodeWkb, encodedSize, encodeWkb } from './wkb.js';
+import { decodeWkb, encodedSize, encodeWkb, encodeWkbWithMembers } from './wkb.js';
 
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('hex');
@@ -49,6 +49,28 @@ describe('WKB', () => {
         assert.deepEqual(decodeWkb(bytes), g);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('encodes collections with shared members as encodeWkb does, each member once (property)', () => {
+    // Collections drawn from one pool of members, as a relation's states share the unchanged ones;
+    // the pool's first member is large enough to be written outside the scratch buffer.
+    const big: Geometry = { type: 'LineString', coordinates: Array.from({ length: 5000 }, (_, i) => [i * 1e-3, -i * 1e-3]) };
+    fc.assert(
+      fc.property(
+        fc.array(geometry, { minLength: 1, maxLength: 6 }),
+        fc.array(fc.array(fc.nat(6), { maxLength: 8 }), { minLength: 1, maxLength: 5 }),
+        (pool, picks) => {
+          const members = [big, ...pool];
+          const memo = new WeakMap<Geometry, Uint8Array>();
+          for (const pick of picks) {
+            const g: Geometry = { type: 'GeometryCollection', geometries: pick.map((i) => members[i % members.length]!) };
+            assert.deepEqual(encodeWkbWithMembers(g, memo), encodeWkb(g));
+          }
+          for (const m of pool) assert.deepEqual(encodeWkbWithMembers(m, memo), encodeWkb(m));
+        },
+      ),
+      { numRuns: 200 },
     );
   });
 

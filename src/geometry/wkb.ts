@@ -32,6 +32,48 @@ export function encodeWkb(g: Geometry): Uint8Array {
   return scratch.slice(0, size);
 }
 
+/**
+ * `encodeWkb` of a GeometryCollection whose members come again and again as the same objects (the
+ * states of a relation without area geometry: a route's members change one at a time, and the
+ * history builder gives the unchanged ones the same objects): each member is encoded once, kept in
+ * `memberWkb` while it lives, and copied into every collection that holds it. The same bytes as
+ * `encodeWkb` (a collection's WKB is its header, its count and its members' WKB in order); other
+ * geometries are encoded as by `encodeWkb`.
+ */
+export function encodeWkbWithMembers(g: Geometry, memberWkb: WeakMap<Geometry, Uint8Array>): Uint8Array {
+  if (g.type !== 'GeometryCollection') return encodeWkb(g);
+  const parts: Uint8Array[] = new Array(g.geometries.length);
+  let size = HEADER_BYTES + COUNT_BYTES;
+  for (let i = 0; i < parts.length; i++) {
+    const member = g.geometries[i]!;
+    let bytes = memberWkb.get(member);
+    if (bytes === undefined) {
+      bytes = encodeWkb(member);
+      memberWkb.set(member, bytes);
+    }
+    parts[i] = bytes;
+    size += bytes.length;
+  }
+  // Byte by byte (little-endian), without a DataView: see encodeWkb on small typed arrays.
+  const out = new Uint8Array(size);
+  out[0] = 1;
+  writeUint32(out, 1, WKB_TYPE.GeometryCollection);
+  writeUint32(out, HEADER_BYTES, parts.length);
+  let o = HEADER_BYTES + COUNT_BYTES;
+  for (const bytes of parts) {
+    out.set(bytes, o);
+    o += bytes.length;
+  }
+  return out;
+}
+
+function writeUint32(bytes: Uint8Array, offset: number, value: number): void {
+  bytes[offset] = value & 0xff;
+  bytes[offset + 1] = (value >>> 8) & 0xff;
+  bytes[offset + 2] = (value >>> 16) & 0xff;
+  bytes[offset + 3] = (value >>> 24) & 0xff;
+}
+
 /** Geometries up to this size are encoded in `scratch` (larger ones, rare, in an array of their own). */
 const SCRATCH_BYTES = 64 * 1024;
 const scratch = new Uint8Array(SCRATCH_BYTES);

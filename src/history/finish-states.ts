@@ -41,7 +41,8 @@ export function resolvedPoint(
   };
 }
 
-export function finishStates(type: 0 | 1 | 2, id: number, points: readonly ResolvedPoint[]): ElementState[] {
+/** `encode`: the WKB of a geometry (the relation builder's shares its collections' member encodings). */
+export function finishStates(type: 0 | 1 | 2, id: number, points: readonly ResolvedPoint[], encode: (g: Geometry) => Uint8Array = encodeWkb): ElementState[] {
   const states: ElementState[] = new Array(points.length);
   let minor = 0;
   let lastVisibleGeometry: Geometry | null = null;
@@ -53,8 +54,7 @@ export function finishStates(type: 0 | 1 | 2, id: number, points: readonly Resol
     minor = p.major ? 0 : minor + 1;
     const geometry = p.deleted ? lastVisibleGeometry : p.geometry;
     // Builders hand the same geometry object to consecutive states whose geometry did not change: encode it once.
-    const wkb: Uint8Array | null =
-      p.deleted || (p.geometry !== null && p.geometry === lastVisibleGeometry) ? lastVisibleWkb : p.geometry && encodeWkb(p.geometry);
+    const wkb: Uint8Array | null = p.deleted || (p.geometry !== null && p.geometry === lastVisibleGeometry) ? lastVisibleWkb : p.geometry && encode(p.geometry);
     if (!p.deleted) {
       lastVisibleGeometry = p.geometry;
       lastVisibleWkb = wkb;

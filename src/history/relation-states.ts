@@ -10,7 +10,8 @@ import { isAreaRelation } from '../geometry/area-rules.js';
 import { assembleMultipolygon, type MemberLine } from '../geometry/multipolygon.js';
 import { RingPairCache } from '../geometry/ring-pair-cache.js';
 import { buildWayGeometry } from '../geometry/way-geometry.js';
-import type { Geometry } from '../geometry/types.js';
+import type { Geometry, Point } from '../geometry/types.js';
+import { encodeWkbWithMembers } from '../geometry/wkb.js';
 import type { ElementState } from './element-state.js';
 import { finishStates, resolvedPoint, type ResolvedPoint } from './finish-states.js';
 import { versionAt, type NodeHistoryStore, type NodeVersionRecord } from './node-history-store.js';
@@ -46,6 +47,7 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
   let previous: { inputs: Inputs; geometry: Geometry; valid: boolean } | undefined;
   let spare: Inputs = { values: [], length: 0 };
   const cache = new RingPairCache();
+  const members = new CollectionMembers();
   const points: ResolvedPoint[] = timeline.map((p) => {
     const v = versions[p.versionIndex];
     if (!v.visible) return resolvedPoint(p, v.version, true, [], null, true);
@@ -53,19 +55,58 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
     const hs = histories[p.versionIndex];
     const inputs = geometryInputs(v, isArea, p.timestamp, hs, spare);
     if (previous === undefined || !sameInputs(previous.inputs, inputs)) {
-      const { geometry, valid } = isArea ? areaGeometryAt(v, p.timestamp, hs, cache) : collectionAt(v, p.timestamp, hs);
+      const { geometry, valid } = isArea ? areaGeometryAt(v, p.timestamp, hs, cache, members) : collectionAt(v, p.timestamp, hs, members);
       spare = previous?.inputs ?? { values: [], length: 0 };
       previous = { inputs, geometry, valid };
     }
     return resolvedPoint(p, v.version, false, v.tags, previous.geometry, previous.valid);
   });
-  return finishStates(2, versions[0].id, points);
+  return finishStates(2, versions[0].id, points, (g) => encodeWkbWithMembers(g, members.wkb));
+}
+
+/**
+ * The members of one relation's GeometryCollections, as the same objects for as long as they do
+ * not change: a route of hundreds of ways has a state for every change of any of them, and each
+ * state's collection holds the unchanged ways' geometries again. Shared, each member is encoded
+ * once (`wkb`, encodeWkbWithMembers) and measured once (the store writer's member measures,
+ * store/state-row.ts) instead of once per state.
+ */
+class CollectionMembers {
+  private readonly ofWay = new Map<WayMemberState, Geometry | null>();
+  private readonly ofNode = new Map<NodeVersionRecord, Point>();
+  readonly wkb = new WeakMap<Geometry, Uint8Array>();
+
+  /** The geometry of a way member's state (buildWayGeometry), the same object every time. */
+  way(ws: WayMemberState): Geometry | null {
+    let g = this.ofWay.get(ws);
+    if (g === undefined) {
+      g = buildWayGeometry(ws.coords, ws.isArea);
+      this.ofWay.set(ws, g);
+    }
+    return g;
+  }
+
+  /** The point of a visible node member's version, the same object every time. */
+  node(nv: NodeVersionRecord): Point {
+    let g = this.ofNode.get(nv);
+    if (g === undefined) {
+      g = { type: 'Point', coordinates: [nv.lon * 1e-7, nv.lat * 1e-7] };
+      this.ofNode.set(nv, g);
+    }
+    return g;
+  }
 }
 
 /** A version's members' histories, by member index (undefined: a relation member, or none in the input). */
 type MemberHistories = (NodeVersionRecord[] | WayMemberState[] | undefined)[];
 
-function areaGeometryAt(v: RelationVersion, t: number, histories: MemberHistories, cache: RingPairCache): { geometry: Geometry; valid: boolean } {
+function areaGeometryAt(
+  v: RelationVersion,
+  t: number,
+  histories: MemberHistories,
+  cache: RingPairCache,
+  shared: CollectionMembers,
+): { geometry: Geometry; valid: boolean } {
   const outer: MemberLine[] = [];
   const inner: MemberLine[] = [];
   let complete = true;
@@ -85,10 +126,10 @@ function areaGeometryAt(v: RelationVersion, t: number, histories: MemberHistorie
   }
   const assembled = assembleMultipolygon(outer, inner, { cache });
   if (assembled.geometry) return { geometry: assembled.geometry, valid: complete && assembled.problems.length === 0 };
-  return { geometry: collectionAt(v, t, histories).geometry, valid: false };
+  return { geometry: collectionAt(v, t, histories, shared).geometry, valid: false };
 }
 
-function collectionAt(v: RelationVersion, t: number, histories: MemberHistories): { geometry: Geometry; valid: boolean } {
+function collectionAt(v: RelationVersion, t: number, histories: MemberHistories, shared: CollectionMembers): { geometry: Geometry; valid: boolean } {
   const geometries: Geometry[] = [];
   let complete = true;
   const members = v.members;
@@ -97,12 +138,12 @@ function collectionAt(v: RelationVersion, t: number, histories: MemberHistories)
     if (m.type === 'node') {
       const h = histories[i] as NodeVersionRecord[] | undefined;
       const nv = h ? versionAt(h, t) : undefined;
-      if (nv && nv.visible) geometries.push({ type: 'Point', coordinates: [nv.lon * 1e-7, nv.lat * 1e-7] });
+      if (nv && nv.visible) geometries.push(shared.node(nv));
       else complete = false;
     } else if (m.type === 'way') {
       const h = histories[i] as WayMemberState[] | undefined;
       const ws = h ? versionAt(h, t) : undefined;
-      const g = ws && !ws.deleted ? buildWayGeometry(ws.coords, ws.isArea) : null;
+      const g = ws && !ws.deleted ? shared.way(ws) : null;
       if (g) geometries.push(g);
       else complete = false;
     }

@@ -9,7 +9,7 @@ import type { ElementState } from '../history/element-state.js';
 import type { MetadataInput } from './metadata.js';
 import { MemberBatch, STAGING_FLAG, StagingBatch, WayNodeBatch } from './staging-batch.js';
 import type { RelationVersion, WayVersion } from '../core/osm.js';
-import { geometryColumns, type GeometryColumns } from './state-row.js';
+import { geometryColumns, type GeometryColumns, type MemberMeasures } from './state-row.js';
 import { elementExtent } from './element-extent.js';
 import { startsGeometryRun } from './geometry-run.js';
 import type { Geometry } from '../geometry/types.js';
@@ -191,6 +191,9 @@ export class StoreWriter implements StateSink {
     if (b.full) this.send();
   }
 
+  /** The measures of collection members, while they live (state-row.ts; relation-states.ts shares them). */
+  private readonly memberMeasures = new WeakMap<Geometry, MemberMeasures>();
+
   private lastColumns: { geometry: Geometry | null; measured: boolean; wkb: Uint8Array | null; columns: GeometryColumns } | undefined;
 
   /**
@@ -203,7 +206,7 @@ export class StoreWriter implements StateSink {
     if (last !== undefined && s.geometry !== null && last.geometry === s.geometry && last.wkb === s.wkb && last.measured === measured) {
       return last.columns;
     }
-    const columns = geometryColumns(s.geometry, s.wkb, measured);
+    const columns = geometryColumns(s.geometry, s.wkb, measured, this.memberMeasures);
     this.lastColumns = { geometry: s.geometry, measured, wkb: s.wkb, columns };
     return columns;
   }
