@@ -41,7 +41,7 @@ export function resolvedPoint(
   };
 }
 
-/** `encode`: the WKB of a geometry (the relation builder's shares its collections' member encodings). */
+/** `encode`: the WKB of a geometry (the relation builder passes one that reuses its collections' member encodings). */
 export function finishStates(type: 0 | 1 | 2, id: number, points: readonly ResolvedPoint[], encode: (g: Geometry) => Uint8Array = encodeWkb): ElementState[] {
   const states: ElementState[] = new Array(points.length);
   let minor = 0;
