@@ -51,12 +51,10 @@ export function geometryColumns(
   if (g === null) return NO_GEOMETRY;
   if (members !== undefined && g.type === 'GeometryCollection') return collectionColumns(g, wkb, withMeasures, members);
   const bbox = geometryBbox(g);
-  const spatialKey = bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0;
+  const spatialKey = spatialKeyOf(bbox);
   const typeCode = GEOMETRY_TYPE_CODE[g.type];
   // One object literal per call (no spreads): this runs once per state, millions of times.
-  if (!withMeasures) {
-    return { typeCode, wkb, bbox, spatialKey, area: 0, length: 0, perimeter: 0, vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null };
-  }
+  if (!withMeasures) return unmeasuredColumns(typeCode, wkb, bbox, spatialKey);
   const counts = shapeCounts(g);
   const area = areaOf(g);
   const perimeter = perimeterOf(g);
@@ -121,12 +119,20 @@ function collectionColumns(g: GeometryCollection, wkb: Uint8Array | null, withMe
     vertices += m.vertices;
   }
   const bbox: [number, number, number, number] | null = x0 <= x1 && y0 <= y1 ? [x0, y0, x1, y1] : null;
-  const spatialKey = bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0;
+  const spatialKey = spatialKeyOf(bbox);
   const typeCode = GEOMETRY_TYPE_CODE.GeometryCollection;
-  if (!withMeasures) {
-    return { typeCode, wkb, bbox, spatialKey, area: 0, length: 0, perimeter: 0, vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null };
-  }
+  if (!withMeasures) return unmeasuredColumns(typeCode, wkb, bbox, spatialKey);
   return { typeCode, wkb, bbox, spatialKey, area, length, perimeter: 0, vertices, outers: -1, inners: -1, roundness: 0, squareness: 0 };
+}
+
+/** The Hilbert key of a bbox's centre, the store's spatial order; 0 without a bbox. */
+function spatialKeyOf(bbox: [number, number, number, number] | null): number {
+  return bbox ? hilbertKey((bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2) : 0;
+}
+
+/** A deleted state's columns: its last geometry for spatial search, every measure 0. */
+function unmeasuredColumns(typeCode: number, wkb: Uint8Array | null, bbox: [number, number, number, number] | null, spatialKey: number): GeometryColumns {
+  return { typeCode, wkb, bbox, spatialKey, area: 0, length: 0, perimeter: 0, vertices: 0, outers: 0, inners: 0, roundness: 0, squareness: null };
 }
 
 /** The bbox the store keeps for a geometry (`xmin` … `ymax`): null without one or for an empty geometry. */
