@@ -21,17 +21,32 @@ import type { WayMemberState, WayStateStore } from './way-state-store.js';
 export function buildRelationStates(versions: readonly RelationVersion[], nodes: NodeHistoryStore, ways: WayStateStore): ElementState[] {
   const nodeHistories = new Map<number, NodeVersionRecord[] | undefined>();
   const wayHistories = new Map<number, WayMemberState[] | undefined>();
-  for (const v of versions) {
-    for (const m of v.members) {
-      if (m.type === 'node' && !nodeHistories.has(m.ref)) nodeHistories.set(m.ref, nodes.get(m.ref));
-      else if (m.type === 'way' && !wayHistories.has(m.ref)) wayHistories.set(m.ref, ways.get(m.ref));
+  // Each version's members' histories, in member order: looked up once per version, not once per
+  // state, and once for versions that share their members array (the reader gives a version the
+  // array of the version before when no member changed, io/pbf/materialize.ts).
+  const histories: MemberHistories[] = [];
+  for (let i = 0; i < versions.length; i++) {
+    const members = versions[i].members;
+    if (i > 0 && members === versions[i - 1].members) {
+      histories.push(histories[i - 1]);
+      continue;
     }
+    histories.push(
+      members.map((m) => {
+        if (m.type === 'node') {
+          let h = nodeHistories.get(m.ref);
+          if (h === undefined && !nodeHistories.has(m.ref)) nodeHistories.set(m.ref, (h = nodes.get(m.ref)));
+          return h;
+        }
+        if (m.type === 'way') {
+          let h = wayHistories.get(m.ref);
+          if (h === undefined && !wayHistories.has(m.ref)) wayHistories.set(m.ref, (h = ways.get(m.ref)));
+          return h;
+        }
+        return undefined;
+      }),
+    );
   }
-
-  // Each version's members' histories, in member order: looked up once per version, not once per state.
-  const histories: MemberHistories[] = versions.map((v) =>
-    v.members.map((m) => (m.type === 'node' ? nodeHistories.get(m.ref) : m.type === 'way' ? wayHistories.get(m.ref) : undefined)),
-  );
 
   const timeline = buildTimeline(versions, (i, from, to) => {
     const out: MemberChange[] = [];

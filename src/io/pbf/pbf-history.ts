@@ -21,7 +21,7 @@ import { BlockPipeline } from './block-pipeline.js';
 import { DecodePool } from './decode-pool.js';
 import type { BlockTransport } from './decode-task.js';
 import { decodeHeaderBlock } from './header-block.js';
-import { materializeRows, nextBatchEnd } from './materialize.js';
+import { materializeRows, nextBatchEnd, PreviousMembers } from './materialize.js';
 
 export interface PbfReaderOptions {
   /** Decoder threads; default max(1, CPUs − 1); 0 decodes on the main thread. */
@@ -90,6 +90,7 @@ class PbfHistory implements OpenedHistory {
     // gains nothing (it is the same thread), so only the next block is prepared.
     const pipeline = (this.pipeline = new BlockPipeline(this.framer, pool, workers === 0 ? 1 : 2 * workers));
     const order = new VersionOrderChecker();
+    const previousMembers = new PreviousMembers();
     try {
       for (;;) {
         const item = await pipeline.next();
@@ -101,7 +102,7 @@ class PbfHistory implements OpenedHistory {
           const block = outcome.block;
           for (let from = 0; from < block.count; ) {
             const to = nextBatchEnd(block, from);
-            yield materializeRows(block, from, to, order);
+            yield materializeRows(block, from, to, order, previousMembers);
             from = to;
           }
         } else {

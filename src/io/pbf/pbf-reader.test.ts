@@ -267,6 +267,57 @@ test('a block with more members than one batch holds is delivered in several bat
   assert.ok(batchSizes.length >= 4, `batches: ${batchSizes.join(',')}`);
 });
 
+test("a relation's versions share the members that did not change, within a block and from block to block", async () => {
+  // strings: 1 user, 2 outer, 3 inner, 4 the empty role
+  const strings = ['', 'u', 'outer', 'inner', ''];
+  const relation = (id: number, version: number, memids: number[], roles: number[]) => ({
+    id,
+    memids,
+    types: memids.map(() => 1),
+    roles,
+    info: info(version, 1000 * version),
+  });
+  const path = writePbf({}, [
+    {
+      strings,
+      groups: [
+        {
+          relations: [
+            relation(9, 1, [1, 2, 3], [2, 2, 3]),
+            relation(9, 2, [1, 2, 3], [2, 2, 3]), // unchanged: the same array
+            relation(9, 3, [1, 5, 2, 3], [2, 2, 2, 3]), // 5 inserted: 1 before it, 2 and 3 after it shared
+            relation(9, 4, [1, 5, 2, 3], [2, 2, 2, 2]), // the last member's role changed
+          ],
+        },
+      ],
+    },
+    // The next block: version 5 as version 4; relation 10 has version 5's members but is another relation.
+    { strings, groups: [{ relations: [relation(9, 5, [1, 5, 2, 3], [2, 2, 2, 2]), relation(10, 1, [1, 5, 2, 3], [2, 2, 2, 2])] }] },
+  ]);
+  const versions = (await readAllVersions(path, { workers: 1 })) as RelationVersion[];
+  const members = versions.map((v) => v.members.map((m) => `${m.type} ${m.ref} ${m.role}`).join(', '));
+  assert.deepStrictEqual(members, [
+    'way 1 outer, way 2 outer, way 3 inner',
+    'way 1 outer, way 2 outer, way 3 inner',
+    'way 1 outer, way 5 outer, way 2 outer, way 3 inner',
+    'way 1 outer, way 5 outer, way 2 outer, way 3 outer',
+    'way 1 outer, way 5 outer, way 2 outer, way 3 outer',
+    'way 1 outer, way 5 outer, way 2 outer, way 3 outer',
+  ]);
+  const [v1, v2, v3, v4, v5, other] = versions as [RelationVersion, RelationVersion, RelationVersion, RelationVersion, RelationVersion, RelationVersion];
+  assert.equal(v2.members, v1.members);
+  assert.deepStrictEqual(
+    v3.members.map((m) => v1.members.indexOf(m)),
+    [0, -1, 1, 2],
+  );
+  assert.deepStrictEqual(
+    v4.members.map((m) => v3.members.indexOf(m)),
+    [0, 1, 2, -1],
+  );
+  assert.equal(v5.members, v4.members);
+  assert.ok(other.members.every((m) => !v5.members.includes(m)));
+});
+
 test('leaving the loop early releases the reader (no hanging worker), and close() is idempotent', async () => {
   const blocks: TestBlock[] = Array.from({ length: 20 }, (_, b) => ({
     strings: ['', 'u'],
