@@ -62,7 +62,7 @@ export class PreviousMembers {
  */
 export function materializeRows(block: DecodedBlock, from: number, to: number, order: OrderCheck, previous?: PreviousMembers): OsmVersion[] {
   const { strings, types, ids, versions, timestamps, changesets, uids, userSids, visibles, lons, lats } = block;
-  const { tagOffsets, tagSids, memberOffsets, memberRefs, memberTypes, memberRoleSids } = block;
+  const { tagOffsets, tagSids, memberOffsets, memberRefs } = block;
   const records: OsmVersion[] = [];
 
   for (let i = from; i < to; i++) {
@@ -110,13 +110,8 @@ export function materializeRows(block: DecodedBlock, from: number, to: number, o
     } else {
       const start = memberOffsets[i]!;
       const end = memberOffsets[i + 1]!;
-      let members: RelationMember[];
-      if (previous === undefined) {
-        const built: RelationMember[] = [];
-        for (let m = start; m < end; m++) built.push({ type: MEMBER_TYPE_NAME[memberTypes[m]!]!, ref: memberRefs[m]!, role: strings[memberRoleSids[m]!]! });
-        members = built;
-      } else {
-        members = sharedMembers(block, start, end, previous.id === id ? previous.members : []);
+      const members = sharedMembers(block, start, end, previous !== undefined && previous.id === id ? previous.members : []);
+      if (previous !== undefined) {
         previous.id = id;
         previous.members = members;
       }
@@ -144,9 +139,9 @@ function isMember(block: DecodedBlock, m: number, p: RelationMember): boolean {
 }
 
 /**
- * The members [start, end) of the block, sharing with `before` (the previous version's): the
- * longest common prefix and then suffix are its objects, the rest new; all of it is `before`
- * itself when nothing changed.
+ * The members [start, end) of the block, sharing with `before` (the previous version's, or a new
+ * empty array): the longest common prefix and then suffix are its objects, the rest new; all of
+ * it is `before` itself when nothing changed.
  */
 function sharedMembers(block: DecodedBlock, start: number, end: number, before: RelationMember[]): RelationMember[] {
   const count = end - start;
