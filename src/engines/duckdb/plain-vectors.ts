@@ -8,16 +8,10 @@
  * users/count over the benchmark's box reads 6,498 rows of 25 such columns per request: 5.3 ms
  * through `getItem`, 2.4 ms so (bench/RESULTS.md, session 26).
  *
- * The C API is reached through the @duckdb/node-bindings that @duckdb/node-api itself loads
- * (resolved from node-api's own location), so the chunk's native handle is always read by the
- * library that made it: a second copy of the bindings at another version would be another DuckDB.
+ * The C API through store/duckdb-bindings.ts (the bindings node-api itself loads).
  */
-import { createRequire } from 'node:module';
 import { DuckDBTypeId, type DuckDBDataChunk } from '@duckdb/node-api';
-import type * as Bindings from '@duckdb/node-bindings';
-
-const requireHere = createRequire(import.meta.url);
-const bindings = createRequire(requireHere.resolve('@duckdb/node-api'))('@duckdb/node-bindings') as typeof Bindings;
+import { bindings } from '../../store/duckdb-bindings.js';
 
 type View = Uint8Array | Int8Array | Int16Array | Uint16Array | Int32Array | Uint32Array | Float32Array | Float64Array;
 type ViewOf = { BYTES_PER_ELEMENT: number; new (buffer: ArrayBufferLike, byteOffset: number, length: number): View };
