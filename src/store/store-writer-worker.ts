@@ -374,7 +374,7 @@ function setBlobs(chunk: DuckDBDataChunk, column: number, part: { bytes: Uint8Ar
       validity[(r - start) >> 3] &= ~(1 << ((r - start) & 7));
     }
   }
-  // A reset chunk has no validity mask; should a mask outlive the reset, it is written whole.
+  // Only this column ever has NULLs: should its mask of an earlier chunk outlive the reset, it is written whole.
   if (validity === null && bindings.vector_get_validity(vector, 8) !== null) validity = new Uint8Array(Math.ceil((end - start) / 64) * 8).fill(0xff);
   if (validity !== null) {
     bindings.vector_ensure_validity_writable(vector);
