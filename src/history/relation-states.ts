@@ -32,19 +32,7 @@ export function buildRelationStates(versions: readonly RelationVersion[], nodes:
       continue;
     }
     histories.push(
-      members.map((m) => {
-        if (m.type === 'node') {
-          let h = nodeHistories.get(m.ref);
-          if (h === undefined && !nodeHistories.has(m.ref)) nodeHistories.set(m.ref, (h = nodes.get(m.ref)));
-          return h;
-        }
-        if (m.type === 'way') {
-          let h = wayHistories.get(m.ref);
-          if (h === undefined && !wayHistories.has(m.ref)) wayHistories.set(m.ref, (h = ways.get(m.ref)));
-          return h;
-        }
-        return undefined;
-      }),
+      members.map((m) => (m.type === 'node' ? lookedUp(nodeHistories, m.ref, nodes) : m.type === 'way' ? lookedUp(wayHistories, m.ref, ways) : undefined)),
     );
   }
 
@@ -110,6 +98,13 @@ class CollectionMembers {
     }
     return g;
   }
+}
+
+/** `store.get(id)`, asked once per id (`seen` keeps the answers, a missing history included). */
+function lookedUp<T>(seen: Map<number, T | undefined>, id: number, store: { get(id: number): T | undefined }): T | undefined {
+  let h = seen.get(id);
+  if (h === undefined && !seen.has(id)) seen.set(id, (h = store.get(id)));
+  return h;
 }
 
 /** A version's members' histories, by member index (undefined: a relation member, or none in the input). */

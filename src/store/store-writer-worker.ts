@@ -369,17 +369,22 @@ function setBlobs(chunk: DuckDBDataChunk, column: number, part: { bytes: Uint8Ar
     if (a < b) {
       bindings.vector_assign_string_element_len(vector, r - start, part.bytes.subarray(a, b));
     } else {
-      // The validity mask: 64-bit words, least significant bit first; a cleared bit is NULL.
-      validity ??= new Uint8Array(Math.ceil((end - start) / 64) * 8).fill(0xff);
+      // A cleared bit is NULL.
+      validity ??= allValid(end - start);
       validity[(r - start) >> 3] &= ~(1 << ((r - start) & 7));
     }
   }
   // Only this column ever has NULLs: should its mask of an earlier chunk outlive the reset, it is written whole.
-  if (validity === null && bindings.vector_get_validity(vector, 8) !== null) validity = new Uint8Array(Math.ceil((end - start) / 64) * 8).fill(0xff);
+  if (validity === null && bindings.vector_get_validity(vector, 8) !== null) validity = allValid(end - start);
   if (validity !== null) {
     bindings.vector_ensure_validity_writable(vector);
     bindings.copy_data_to_vector_validity(vector, 0, validity.buffer as ArrayBuffer, 0, validity.byteLength);
   }
+}
+
+/** A validity mask of `rows` rows, every one valid: 64-bit words, least significant bit first. */
+function allValid(rows: number): Uint8Array {
+  return new Uint8Array(Math.ceil(rows / 64) * 8).fill(0xff);
 }
 
 function lists(part: { values: Float64Array; offsets: Int32Array }, start: number, end: number): DuckDBValue[] {
