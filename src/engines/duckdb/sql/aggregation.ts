@@ -166,7 +166,8 @@ export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
  * never-tagged nodes were 4/5 of the windowed rows of contributions/count over Andorra, the window
  * 528 of its 580 ms); `s` their kept (not collapsed) states up to the end of the
  * range with m (matches the filter), hit (bbox meets the area), interior, the `carried` columns
- * (`derived` ones are computed per state first) and the stored geometry run (`geometry_run`, a
+ * (`derived` ones are computed per state first; only those the statement reads: each costs in the
+ * materialized `s` and its self join) and the stored geometry run (`geometry_run`, a
  * maximal sequence of an element's kept states with the same WKB: a new one starts at a creation,
  * a deletion, or a geometry change, so one state per (type, id, run) stands for all); `c` the
  * states in [t_0, t_last), each with its previous kept state's facts and rowid (p_rid), and ci / pi:
@@ -205,7 +206,7 @@ function contributionCandidatesSql(p: {
   }
 ),
 s AS MATERIALIZED (
-  SELECT st.rid, st.type, st.id, st.valid_from, st.version, st.minor_version, st.edits, st.user_id, st.deleted,
+  SELECT st.rid, st.type, st.id, st.valid_from, st.edits, st.deleted,
          coalesce(${p.filterSql}, FALSE) AS m, ${placed ? `(coalesce(${p.area.intersectsSql}, FALSE) OR ${placed.test('st.rid')})` : `coalesce(${p.area.intersectsSql}, FALSE)`} AS hit,
          ${placed ? `(coalesce(${p.area.interiorWithSql}, FALSE) OR ${placed.test('st.rid')})` : `coalesce(${p.area.interiorWithSql}, FALSE)`} AS interior,
          st.tag_change, st.geometry_change,${p.carried.map((c) => ` st.${c},`).join('')}
@@ -261,7 +262,7 @@ const CONTRIBUTION_LIST_COLUMNS = [
  */
 export function contributionListSql(p: ContributionListParams): Statement<ContributionListRow> {
   return statement(
-    `${contributionCandidatesSql({ ...p, carried: ['tag_kv', 'tag_kv_before'] })}
+    `${contributionCandidatesSql({ ...p, carried: ['version', 'minor_version', 'user_id', 'tag_kv', 'tag_kv_before'] })}
 SELECT type::INTEGER AS type, id::DOUBLE AS id, valid_from::DOUBLE AS valid_from, user_id::DOUBLE AS user_id,
        deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        tag_kv::DOUBLE[] AS tags, tag_kv_before::DOUBLE[] AS tags_before,
@@ -283,6 +284,9 @@ function passesTypesSql(types: readonly string[] | undefined): string | null {
   );
   return parts.length === 0 ? 'FALSE' : `(${parts.join(' OR ')})`;
 }
+
+/** A group code that is a number, the same for every row (no groupBy). */
+const INTEGER_LITERAL = /^-?\d+$/;
 
 const CONTRIBUTION_AGGREGATE_COLUMNS = [
   'k',
@@ -323,7 +327,9 @@ const CONTRIBUTION_AGGREGATE_COLUMNS = [
  * rows that classify alike (`singleGroups`, b its smallest rowid; for latest, `ord` its last row's).
  *
  * The group codes are computed per state (g over the state's tags, gb over the previous
- * contribution's, `tag_kv_before`), so the join carries no tag lists.
+ * contribution's, `tag_kv_before`), so the join carries no tag lists; constant codes (no groupBy)
+ * and the user (users/count only) are not carried at all: every column the candidate rows carry
+ * costs (issue 21: without them, contributions/count's statement took 0.82–0.85 of the time).
  *
  * Output columns: k, g, gb, kind, user_id, n, b, then (boundary rows only) type, id,
  * valid_from, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change,
@@ -352,16 +358,20 @@ export function contributionAggregateSql(p: ContributionAggregateParams): Statem
   const bin = countBelowWithSql('(valid_from + 1)', ts, 'bin_edges');
   const kind = 'CASE WHEN ci AND NOT pi THEN 0 WHEN pi AND NOT ci THEN 1 ELSE 2 END';
   const user = p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE';
+  // Constant group codes (no groupBy) are written into the output, not carried through every candidate row.
+  const constant = INTEGER_LITERAL.test(p.codeSql) && INTEGER_LITERAL.test(p.codeBeforeSql);
+  const codes = constant ? { g: p.codeSql, gb: p.codeBeforeSql } : { g: 'g', gb: 'gb' };
+  const carried = [...(p.users ? ['user_id'] : []), ...(constant ? [] : ['g', 'gb'])];
   // Sure rows are counted per group in a narrow aggregate; single rows (b = their rowid, each its
   // own group) pass unaggregated with their facts. One GROUP BY over both carried 18 columns of
   // CASE WHEN sure THEN NULL … and any_value(…) through every sure row (issue 21: 70 of users/count's 230 ms).
   return statement(
-    `${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried: ['g', 'gb'] })},
+    `${contributionCandidatesSql({ ...p, extraWith: bin.withSql, derived: constant ? undefined : `${p.codeSql} AS g, ${p.codeBeforeSql} AS gb`, carried })},
 d0 AS${p.latest ? ' MATERIALIZED' : ''} (
   SELECT *, coalesce(${sure}, FALSE) AS sure${p.latest ? '' : ', NULL::BIGINT AS ord'} FROM c WHERE ci OR pi
 ),
 d AS MATERIALIZED (SELECT *, (${bin.sql} - 1)::INTEGER AS k, ${kind} AS kind FROM ${p.latest ? latestRows : 'd0'})
-SELECT k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${user} AS user_id, count(*)::DOUBLE AS n, -1::DOUBLE AS b,
+SELECT k, ${codes.g}::DOUBLE AS g, ${codes.gb}::DOUBLE AS gb, kind::INTEGER AS kind, ${user} AS user_id, count(*)::DOUBLE AS n, -1::DOUBLE AS b,
        NULL::INTEGER AS type, NULL::DOUBLE AS id, NULL::DOUBLE AS valid_from, NULL::BOOLEAN AS deleted,
        NULL::BOOLEAN AS m, NULL::BOOLEAN AS hit, NULL::BOOLEAN AS interior,
        NULL::BOOLEAN AS p_deleted, NULL::BOOLEAN AS p_m, NULL::BOOLEAN AS p_hit, NULL::BOOLEAN AS p_interior,
@@ -369,9 +379,9 @@ SELECT k, g::DOUBLE AS g, gb::DOUBLE AS gb, kind::INTEGER AS kind, ${user} AS us
        NULL::DOUBLE AS g_rid, NULL::DOUBLE AS p_rid, NULL::DOUBLE AS run, NULL::DOUBLE AS p_run, NULL::DOUBLE AS ord
 FROM d
 WHERE sure AND ${types ?? 'TRUE'}
-GROUP BY k, g, gb, kind${p.users ? ', user_id' : ''}
+GROUP BY k, ${constant ? '' : 'g, gb, '}kind${p.users ? ', user_id' : ''}
 UNION ALL
-${singleGroups(p.users, p.latest === true)}`,
+${singleGroups(p.users, p.latest === true, codes)}`,
     CONTRIBUTION_AGGREGATE_COLUMNS,
   );
 }
@@ -389,8 +399,9 @@ ${singleGroups(p.users, p.latest === true)}`,
  * classify alike stand or fall together, so a group's last row (`ord`, the largest) is the one
  * that may be picked, and its interval and group codes are the group's.
  */
-function singleGroups(users: boolean, latest: boolean): string {
-  return `SELECT k, g::DOUBLE, gb::DOUBLE, kind::INTEGER, ${users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'}, count(*)::DOUBLE, min(rid)::DOUBLE,
+function singleGroups(users: boolean, latest: boolean, codes: { g: string; gb: string }): string {
+  const grouped = codes.g === 'g' ? 'g, gb, ' : '';
+  return `SELECT k, ${codes.g}::DOUBLE, ${codes.gb}::DOUBLE, kind::INTEGER, ${users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'}, count(*)::DOUBLE, min(rid)::DOUBLE,
        type::INTEGER, id::DOUBLE, min(valid_from)::DOUBLE, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        min(g_rid)::DOUBLE, min(p_rid)::DOUBLE, g_run::DOUBLE, p_run::DOUBLE, ${latest ? 'max(ord)' : 'NULL'}::DOUBLE
 FROM (
@@ -399,7 +410,7 @@ FROM (
                CASE WHEN NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END AS g_rid
         FROM d WHERE NOT sure)
 )
-GROUP BY k, g, gb, kind${users ? ', user_id' : ''}, type, id, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change, g_run, p_run`;
+GROUP BY k, ${grouped}kind${users ? ', user_id' : ''}, type, id, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change, g_run, p_run`;
 }
 
 /**
