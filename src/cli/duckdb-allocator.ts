@@ -9,11 +9,22 @@
  * fresh server streaming the x48 way extraction held about 50 MB less outside V8 with one
  * (bench/RESULTS.md, extract-rss-notes). Aggregation timings on the same store did not change
  * measurably (2 cores; there is little allocation contention to lose).
+ *
+ * A server (`serve`, `start`) also keeps freed pages for 10 s instead of DuckDB's 1 s before it
+ * gives them back to the system: with 1 s, every request faulted its hash tables' and
+ * materializations' memory in afresh (about 1,000 page faults per contributions/count over the
+ * benchmark's box, each some 10 µs on a virtual machine), and answers took 0.8–0.95 of the time
+ * without them (bench/RESULTS.md, session 29); an idle server still returns its memory. The import
+ * keeps 1 s: a longer decay gained nothing there and held about 0.3 GB more (session 28).
  */
 export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
 export const DUCKDB_ALLOCATOR_DEFAULT = 'narenas:1';
+export const DUCKDB_ALLOCATOR_SERVER_DEFAULT = `${DUCKDB_ALLOCATOR_DEFAULT},dirty_decay_ms:10000,muzzy_decay_ms:10000`;
 
-/** The allocator configuration DuckDB runs with: the user's own `DUCKDB_JE_MALLOC_CONF`, or maphist's default. */
-export function duckDbAllocatorConf(env: NodeJS.ProcessEnv): string {
-  return env[DUCKDB_ALLOCATOR_ENV] ?? DUCKDB_ALLOCATOR_DEFAULT;
+/** The commands that run a server (the server default). */
+const SERVER_COMMANDS: readonly string[] = ['serve', 'start'];
+
+/** The allocator configuration DuckDB runs with: the user's own `DUCKDB_JE_MALLOC_CONF`, or maphist's default for the command. */
+export function duckDbAllocatorConf(env: NodeJS.ProcessEnv, command: string | undefined): string {
+  return env[DUCKDB_ALLOCATOR_ENV] ?? (command !== undefined && SERVER_COMMANDS.includes(command) ? DUCKDB_ALLOCATOR_SERVER_DEFAULT : DUCKDB_ALLOCATOR_DEFAULT);
 }

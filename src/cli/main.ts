@@ -5,7 +5,7 @@
  */
 import { DUCKDB_ALLOCATOR_ENV, duckDbAllocatorConf } from './duckdb-allocator.js';
 
-process.env[DUCKDB_ALLOCATOR_ENV] = duckDbAllocatorConf(process.env);
+process.env[DUCKDB_ALLOCATOR_ENV] = duckDbAllocatorConf(process.env, process.argv[2]);
 const { runCommand } = await import('./run-command.js');
 const code = await runCommand(process.argv.slice(2));
 if (code !== 0 || !['serve', 'start'].includes(process.argv[2] ?? '')) process.exitCode = code;
