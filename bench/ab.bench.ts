@@ -11,7 +11,10 @@
  * `--only "v1 (c),v2 (b)"`: those cases only (the contributions by kind, v1 (f)–(i), are run only so).
  * `--raw`: each round also runs the case's raw work (bench/cases.ts `runRaw`, in this process on the
  * after side's store), and the table has each side's median ratio to it (issue 21's figure, read in
- * the same rounds, so the machine's drift cancels).
+ * the same rounds, so the machine's drift cancels). The raw work runs on stock DuckDB, whose allocator
+ * gives freed pages back after 1 s, while `maphist serve` keeps them 10 s (src/cli/duckdb-allocator.ts):
+ * for a like-for-like ratio run the bench under the server's setting, which both servers inherit,
+ * `DUCKDB_JE_MALLOC_CONF=narenas:1,dirty_decay_ms:10000,muzzy_decay_ms:10000` (bench/RESULTS.md, session 29).
  *
  * Prints, per case: the median ms of each side, the median of the per-round ratios after/before,
  * and whether both answered the same numbers. Writes its section of bench/RESULTS.md.
