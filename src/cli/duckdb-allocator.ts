@@ -13,7 +13,7 @@
  * A server (`serve`, `start`) also keeps freed pages for 10 s instead of DuckDB's 1 s before it
  * gives them back to the system: with 1 s, every request faulted its hash tables' and
  * materializations' memory in afresh (about 1,000 page faults per contributions/count over the
- * benchmark's box, each some 10 µs on a virtual machine), and answers took 0.8–0.95 of the time
+ * benchmark's box, each some 10 µs on a virtual machine), and answers took 0.83–0.99 of the time
  * without them (bench/RESULTS.md, session 29); an idle server still returns its memory. The import
  * keeps 1 s: a longer decay gained nothing there and held about 0.3 GB more (session 28).
  */

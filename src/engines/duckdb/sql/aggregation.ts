@@ -398,6 +398,9 @@ ${singleGroups(p.users, p.latest === true, codes)}`,
  * contributions/latest takes each element's last row that classifies as a contribution: rows that
  * classify alike stand or fall together, so a group's last row (`ord`, the largest) is the one
  * that may be picked, and its interval and group codes are the group's.
+ *
+ * `codes`: the group codes as SQL, the carried columns `g` and `gb` (grouped by), or the constants
+ * written into every row (no groupBy).
  */
 function singleGroups(users: boolean, latest: boolean, codes: { g: string; gb: string }): string {
   const grouped = codes.g === 'g' ? 'g, gb, ' : '';
