@@ -21,10 +21,12 @@ export const DUCKDB_ALLOCATOR_ENV = 'DUCKDB_JE_MALLOC_CONF';
 export const DUCKDB_ALLOCATOR_DEFAULT = 'narenas:1';
 export const DUCKDB_ALLOCATOR_SERVER_DEFAULT = `${DUCKDB_ALLOCATOR_DEFAULT},dirty_decay_ms:10000,muzzy_decay_ms:10000`;
 
-/** The commands that run a server (the server default). */
-const SERVER_COMMANDS: readonly string[] = ['serve', 'start'];
+/** Whether `command` runs a server (it keeps running after the command returns; the server default). */
+export function isServerCommand(command: string | undefined): boolean {
+  return command === 'serve' || command === 'start';
+}
 
 /** The allocator configuration DuckDB runs with: the user's own `DUCKDB_JE_MALLOC_CONF`, or maphist's default for the command. */
 export function duckDbAllocatorConf(env: NodeJS.ProcessEnv, command: string | undefined): string {
-  return env[DUCKDB_ALLOCATOR_ENV] ?? (command !== undefined && SERVER_COMMANDS.includes(command) ? DUCKDB_ALLOCATOR_SERVER_DEFAULT : DUCKDB_ALLOCATOR_DEFAULT);
+  return env[DUCKDB_ALLOCATOR_ENV] ?? (isServerCommand(command) ? DUCKDB_ALLOCATOR_SERVER_DEFAULT : DUCKDB_ALLOCATOR_DEFAULT);
 }

@@ -288,6 +288,16 @@ function passesTypesSql(types: readonly string[] | undefined): string | null {
 /** A group code that is a number, the same for every row (no groupBy). */
 const INTEGER_LITERAL = /^-?\d+$/;
 
+/**
+ * The group codes of the aggregate's output as SQL: the carried columns `g` and `gb`, grouped by
+ * (`groupBy`, the GROUP BY's prefix), or constants written into every row (no groupBy; '').
+ */
+interface GroupCodes {
+  g: string;
+  gb: string;
+  groupBy: string;
+}
+
 const CONTRIBUTION_AGGREGATE_COLUMNS = [
   'k',
   'g',
@@ -360,7 +370,7 @@ export function contributionAggregateSql(p: ContributionAggregateParams): Statem
   const user = p.users ? 'user_id::DOUBLE' : 'NULL::DOUBLE';
   // Constant group codes (no groupBy) are written into the output, not carried through every candidate row.
   const constant = INTEGER_LITERAL.test(p.codeSql) && INTEGER_LITERAL.test(p.codeBeforeSql);
-  const codes = constant ? { g: p.codeSql, gb: p.codeBeforeSql } : { g: 'g', gb: 'gb' };
+  const codes: GroupCodes = constant ? { g: p.codeSql, gb: p.codeBeforeSql, groupBy: '' } : { g: 'g', gb: 'gb', groupBy: 'g, gb, ' };
   const carried = [...(p.users ? ['user_id'] : []), ...(constant ? [] : ['g', 'gb'])];
   // Sure rows are counted per group in a narrow aggregate; single rows (b = their rowid, each its
   // own group) pass unaggregated with their facts. One GROUP BY over both carried 18 columns of
@@ -379,7 +389,7 @@ SELECT k, ${codes.g}::DOUBLE AS g, ${codes.gb}::DOUBLE AS gb, kind::INTEGER AS k
        NULL::DOUBLE AS g_rid, NULL::DOUBLE AS p_rid, NULL::DOUBLE AS run, NULL::DOUBLE AS p_run, NULL::DOUBLE AS ord
 FROM d
 WHERE sure AND ${types ?? 'TRUE'}
-GROUP BY k, ${constant ? '' : 'g, gb, '}kind${p.users ? ', user_id' : ''}
+GROUP BY k, ${codes.groupBy}kind${p.users ? ', user_id' : ''}
 UNION ALL
 ${singleGroups(p.users, p.latest === true, codes)}`,
     CONTRIBUTION_AGGREGATE_COLUMNS,
@@ -399,11 +409,8 @@ ${singleGroups(p.users, p.latest === true, codes)}`,
  * classify alike stand or fall together, so a group's last row (`ord`, the largest) is the one
  * that may be picked, and its interval and group codes are the group's.
  *
- * `codes`: the group codes as SQL, the carried columns `g` and `gb` (grouped by), or the constants
- * written into every row (no groupBy).
  */
-function singleGroups(users: boolean, latest: boolean, codes: { g: string; gb: string }): string {
-  const grouped = codes.g === 'g' ? 'g, gb, ' : '';
+function singleGroups(users: boolean, latest: boolean, codes: GroupCodes): string {
   return `SELECT k, ${codes.g}::DOUBLE, ${codes.gb}::DOUBLE, kind::INTEGER, ${users ? 'user_id::DOUBLE' : 'NULL::DOUBLE'}, count(*)::DOUBLE, min(rid)::DOUBLE,
        type::INTEGER, id::DOUBLE, min(valid_from)::DOUBLE, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change,
        min(g_rid)::DOUBLE, min(p_rid)::DOUBLE, g_run::DOUBLE, p_run::DOUBLE, ${latest ? 'max(ord)' : 'NULL'}::DOUBLE
@@ -413,7 +420,7 @@ FROM (
                CASE WHEN NOT ci OR ${NEEDS_NO_GEOMETRY} THEN NULL ELSE rid END AS g_rid
         FROM d WHERE NOT sure)
 )
-GROUP BY k, ${grouped}kind${users ? ', user_id' : ''}, type, id, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change, g_run, p_run`;
+GROUP BY k, ${codes.groupBy}kind${users ? ', user_id' : ''}, type, id, deleted, m, hit, interior, p_deleted, p_m, p_hit, p_interior, tag_change, geometry_change, g_run, p_run`;
 }
 
 /**
