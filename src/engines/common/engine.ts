@@ -5,7 +5,6 @@
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
 import { compilePredicate, type Filter } from '../../filter/index.js';
-import { decodeWkb, encodeWkb } from '../../geometry/wkb.js';
 import type { BBox, Geometry } from '../../geometry/types.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, type Columns } from './statements.js';
@@ -17,7 +16,7 @@ import { wkbVertexStrictlyInsideTest } from '../../geometry/clip.js';
 import { unionOfAreas } from '../../query/area-plan.js';
 import { bboxIntersectsSql, planAreaSql as planSqlArea, type SqlAreaPlan } from '../sql/area.js';
 import { placedRowids, type EmptyGeometryState } from '../../query/empty-placement.js';
-import { classifyWith, comparedGeometry, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
+import { classifyWith, passesTypes, sameGeometry, type Contribution, type SideGeometry } from '../../query/contributions.js';
 import { contributionTypeLabels, finishGroups, labelsOfCodes, MAX_ELEMENT_GROUPS, type Grouping } from '../../query/groups.js';
 import { MaphistError } from '../../core/errors.js';
 import { groupCoder as sqlGroupCoder } from '../sql/groups.js';
@@ -47,7 +46,8 @@ import type { Statement } from '../sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
-import { outcomeGeometry, outcomeOf, type ClipOutcome } from './boundary-clip-task.js';
+import { outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
+import { EdgeSide, type EdgeSideContext } from './edge-side.js';
 import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOptions } from './boundary-clipper.js';
 
 /**
@@ -535,50 +535,15 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
       if (outcome === undefined) return plan.clip(unclipped()!);
       return outcome === 'same' ? unclipped() : outcomeGeometry(outcome, wkb);
     };
-    const sides = new Map<number, SideGeometry>();
+    const ctx: EdgeSideContext = { plan, outcomes, clipOf, meetsOf, surelyMeets, compared: boundaryCache.compared, areaId };
+    const sides = new Map<number, EdgeSide>();
     const none: SideGeometry = { clipped: () => null, unclipped: () => null };
     return (type, id, run) => {
       const rowid = run === null ? undefined : rowidOfRun.get(type, id, run);
       const wkb = rowid === undefined ? undefined : wkbOf.get(rowid);
       if (rowid === undefined || !wkb) return none;
       let side = sides.get(rowid);
-      if (!side) {
-        let unclipped: Geometry | null | undefined;
-        let clipped: Geometry | null | undefined;
-        let meets: boolean | undefined;
-        let compared: Geometry | null | undefined;
-        let comparedWkb: Uint8Array | null | undefined;
-        const s: SideGeometry = {
-          key: rowid,
-          wkb,
-          // Without decoding when the clip left the geometry whole or removed it; else the
-          // compared geometry's bytes (the clip's own when it has no repeated coordinates).
-          comparedWkb: () => {
-            if (comparedWkb !== undefined) return comparedWkb;
-            const outcome = outcomeOf(outcomes, plan, wkb);
-            if (outcome === null || outcome === 'same') return (comparedWkb = outcome === null ? null : wkb);
-            const cacheKey = `${areaId}#${rowid}`;
-            const known = boundaryCache.compared.get(cacheKey);
-            if (known !== undefined) return (comparedWkb = known);
-            const c = s.compared!();
-            comparedWkb = c === null ? null : c === s.unclipped() ? wkb : c === s.clipped() ? outcome : encodeWkb(c);
-            boundaryCache.compared.set(cacheKey, comparedWkb);
-            return comparedWkb;
-          },
-          unclipped: () => (unclipped === undefined ? (unclipped = decodeWkb(wkb)) : unclipped),
-          clipped: () => (clipped === undefined ? (clipped = s.unclipped() === null ? null : clipOf(wkb, s.unclipped)) : clipped),
-          meets: () => {
-            if (meets !== undefined) return meets;
-            const known = meetsOf.get(rowid);
-            if (known !== undefined) return (meets = known !== null);
-            meets = surelyMeets(wkb) || s.clipped() !== null;
-            meetsOf.set(rowid, meets ? 1 : null);
-            return meets;
-          },
-          compared: () => (compared === undefined ? (compared = comparedGeometry(s.clipped(), s.unclipped)) : compared),
-        };
-        sides.set(rowid, (side = s));
-      }
+      if (!side) sides.set(rowid, (side = new EdgeSide(rowid, wkb, ctx)));
       return side;
     };
   }

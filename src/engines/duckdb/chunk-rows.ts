@@ -11,7 +11,7 @@ import { DuckDBBlobVector, DuckDBListVector, type DuckDBDataChunk, type DuckDBVe
 import type { Store } from '../../store/open-store.js';
 import { streamRows } from './statements.js';
 import { chunkCollectionPacer } from './chunk-collection.js';
-import { plainAt, plainColumnOf, pushPlain } from './plain-vectors.js';
+import { plainAt, plainColumnOf, writePlain } from './plain-vectors.js';
 
 /**
  * A blob's bytes, owned by the caller: payloads of more than 12 bytes already come back as a
@@ -86,8 +86,8 @@ export function lazyChunkRecords<R>(chunk: DuckDBDataChunk, columns: readonly (k
 function columnValues(chunk: DuckDBDataChunk, c: number, n: number): unknown[] {
   const plain = plainColumnOf(chunk, c);
   if (plain !== null) {
-    const out: unknown[] = [];
-    pushPlain(plain, n, out);
+    const out: unknown[] = new Array(n);
+    writePlain(plain, n, out, 0);
     return out;
   }
   const v = chunk.getColumnVector(c);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DuckDBInstance, JSDuckDBValueConverter } from '@duckdb/node-api';
-import { isPlainType, plainAt, plainColumn, pushPlain } from './plain-vectors.js';
+import { isPlainType, plainAt, plainColumn, writePlain } from './plain-vectors.js';
 
 // Every plain type, with NULLs at the validity mask's word and byte edges (rows 0, 7, 8, 63, 64,
 // 127, 2047: the last row of a chunk) and every 5th row, values at each type's extremes and, for
@@ -36,11 +36,15 @@ test('plain columns read from the vectors memory give what the converter gives, 
         const expected: unknown[] = [];
         for (let i = 0; i < chunk.rowCount; i++) expected.push(JSDuckDBValueConverter(vector.getItem(i), vector.type, JSDuckDBValueConverter));
         const plain = plainColumn(chunk, c, typeId);
-        const pushed: unknown[] = [];
-        pushPlain(plain, chunk.rowCount, pushed);
+        const appended: unknown[] = [];
+        writePlain(plain, chunk.rowCount, appended, 0);
+        // From an offset into an array made to length (readColumns writes each chunk so).
+        const placed: unknown[] = new Array(chunk.rowCount + 2);
+        writePlain(plain, chunk.rowCount, placed, 2);
         const one = expected.map((_, i) => plainAt(plain, i));
         // deepStrictEqual tells -0 from 0 and takes NaN as equal to NaN (Object.is).
-        assert.deepStrictEqual(pushed, expected, `column ${c}, rows ${rows}…`);
+        assert.deepStrictEqual(appended, expected, `column ${c}, rows ${rows}…`);
+        assert.deepStrictEqual(placed.slice(2), expected, `column ${c}, rows ${rows}…, at 2`);
         assert.deepStrictEqual(one, expected, `column ${c}, rows ${rows}…`);
       }
       rows += chunk.rowCount;

@@ -69,12 +69,15 @@ export function plainAt(c: PlainColumn, i: number): number | boolean | null {
   return c.bool ? c.items[i] !== 0 : c.items[i];
 }
 
-/** Appends the column's first `n` items to `out` as JS values (plainAt). */
-export function pushPlain(c: PlainColumn, n: number, out: unknown[]): void {
+/**
+ * Writes the column's first `n` items to `out` from index `at` on, as JS values (plainAt): into an
+ * array made to the result's length (`readColumns`: no copies as it grows), or appended (at = out.length).
+ */
+export function writePlain(c: PlainColumn, n: number, out: unknown[], at: number): void {
   const { items, valid, bool } = c;
   if (valid === null && !bool) {
-    for (let i = 0; i < n; i++) out.push(items[i]);
+    for (let i = 0; i < n; i++) out[at + i] = items[i];
     return;
   }
-  for (let i = 0; i < n; i++) out.push(plainAt(c, i));
+  for (let i = 0; i < n; i++) out[at + i] = plainAt(c, i);
 }
