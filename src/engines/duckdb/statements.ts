@@ -134,7 +134,7 @@ export async function readRecords<R>(store: Store, st: Statement<R>, signal: Abo
 export async function readColumns<R>(store: Store, st: Statement<R>, signal: AbortSignal | undefined, spilling = false, pause?: Pause): Promise<Columns<R>> {
   // One array per column made to the result's length (it is materialized: its row count is known
   // before the first chunk), so no array is copied as it grows (issue 21: the growing arrays were
-  // a fifth of the JavaScript a contributions/count request allocated).
+  // about a quarter of the JavaScript a contributions/count request allocated).
   const byName: Record<string, unknown[]> = {};
   let rowCount = 0;
   const each = (chunk: DuckDBDataChunk, names: readonly string[], resultRows: number) => {
