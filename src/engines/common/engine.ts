@@ -48,6 +48,7 @@ import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import { outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
 import { EdgeSide, type EdgeSideContext } from './edge-side.js';
+import { slicer } from '../../core/yielding.js';
 import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOptions } from './boundary-clipper.js';
 
 /**
@@ -88,7 +89,6 @@ const EAGER_CLIP_BYTES = 4096;
  * tuples: a generator of tuples allocated about 2.4 MB per contributions/count request (issue 21).
  */
 type SideRef = (type: number, id: number, rowid: number | null, run: number | null) => void;
-import { slicer } from '../../core/yielding.js';
 
 /**
  * What the aggregation engine asks of its database: the statements, written in its SQL, and how
