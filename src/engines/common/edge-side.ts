@@ -35,7 +35,7 @@ export class EdgeSide implements SideGeometry {
   private unclippedGeometry: Geometry | null | undefined;
   private clippedGeometry: Geometry | null | undefined;
   private meetsArea: boolean | undefined;
-  private comparedGeometry: Geometry | null | undefined;
+  private comparedForm: Geometry | null | undefined;
   private comparedBytes: Uint8Array | null | undefined;
 
   constructor(
@@ -67,8 +67,8 @@ export class EdgeSide implements SideGeometry {
   }
 
   compared(): Geometry | null {
-    if (this.comparedGeometry === undefined) this.comparedGeometry = comparedGeometry(this.clipped(), () => this.unclipped());
-    return this.comparedGeometry;
+    if (this.comparedForm === undefined) this.comparedForm = comparedGeometry(this.clipped(), () => this.unclipped());
+    return this.comparedForm;
   }
 
   /**
