@@ -13,21 +13,20 @@ import { comparedGeometry, type SideGeometry } from '../../query/contributions.j
 import { decodeWkb, encodeWkb } from '../../geometry/wkb.js';
 import type { Geometry } from '../../geometry/types.js';
 import type { SqlAreaPlan } from '../sql/area.js';
-import { outcomeOf, type ClipOutcome } from './boundary-clip-task.js';
+import { outcomeGeometry, outcomeOf, type ClipOutcome } from './boundary-clip-task.js';
+import type { BoundaryCache } from './boundary-cache.js';
 
 /** What every side of one request over one area shares. */
 export interface EdgeSideContext {
   plan: SqlAreaPlan;
-  /** The clips made up front (by WKB), as `outcomeOf` reads them. */
+  /** The clips made up front (by WKB); a side without one is clipped by `plan.clip` when asked. */
   outcomes: Map<Uint8Array, ClipOutcome>;
-  /** The clip of a geometry: the one made up front, else `plan.clip` of the decoded geometry. */
-  clipOf(wkb: Uint8Array, unclipped: () => Geometry | null): Geometry | null;
   /** Whether a representative meets the area, as earlier requests found (1) or not (null); written here. */
   meetsOf: Map<number, number | null>;
   /** A vertex of the WKB strictly inside the area (then it meets it without a clip). */
   surelyMeets(wkb: Uint8Array): boolean;
   /** The compared bytes by `${areaId}#${rowid}`, kept across requests (the boundary cache's). */
-  compared: { get(key: string): Uint8Array | null | undefined; set(key: string, value: Uint8Array | null): void };
+  compared: BoundaryCache['compared'];
   areaId: string;
 }
 
@@ -50,11 +49,14 @@ export class EdgeSide implements SideGeometry {
     return this.unclippedGeometry;
   }
 
+  /** The clip made up front (`outcomes`) when there is one, else `plan.clip` of the decoded geometry. */
   clipped(): Geometry | null {
-    if (this.clippedGeometry === undefined) {
-      this.clippedGeometry = this.unclipped() === null ? null : this.ctx.clipOf(this.wkb, () => this.unclipped());
-    }
-    return this.clippedGeometry;
+    if (this.clippedGeometry !== undefined) return this.clippedGeometry;
+    const unclipped = this.unclipped();
+    if (unclipped === null) return (this.clippedGeometry = null);
+    const outcome = this.ctx.outcomes.get(this.wkb);
+    if (outcome === undefined) return (this.clippedGeometry = this.ctx.plan.clip(unclipped));
+    return (this.clippedGeometry = outcome === 'same' ? unclipped : outcomeGeometry(outcome, this.wkb));
   }
 
   meets(): boolean {

@@ -5,7 +5,7 @@
  * boundary rows and contributions in TypeScript (src/query/README.md describes the plan).
  */
 import { compilePredicate, type Filter } from '../../filter/index.js';
-import type { BBox, Geometry } from '../../geometry/types.js';
+import type { BBox } from '../../geometry/types.js';
 import type { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { checkAborted, type Columns } from './statements.js';
 import type { SqlFlavor } from '../sql/flavor.js';
@@ -46,7 +46,7 @@ import type { Statement } from '../sql/statement.js';
 import { DiffSeries } from '../../query/time-plan.js';
 import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
-import { outcomeGeometry, type ClipOutcome } from './boundary-clip-task.js';
+import type { ClipOutcome } from './boundary-clip-task.js';
 import { EdgeSide, type EdgeSideContext } from './edge-side.js';
 import { slicer } from '../../core/yielding.js';
 import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOptions } from './boundary-clipper.js';
@@ -530,12 +530,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
       upFront.length > 0
         ? await clipAllRemembered(boundaryClipper(plan, area, clipperOptions), upFront, boundaryCache.clips, areaId, signal)
         : new Map<Uint8Array, ClipOutcome>();
-    const clipOf = (wkb: Uint8Array, unclipped: () => Geometry | null): Geometry | null => {
-      const outcome = outcomes.get(wkb);
-      if (outcome === undefined) return plan.clip(unclipped()!);
-      return outcome === 'same' ? unclipped() : outcomeGeometry(outcome, wkb);
-    };
-    const ctx: EdgeSideContext = { plan, outcomes, clipOf, meetsOf, surelyMeets, compared: boundaryCache.compared, areaId };
+    const ctx: EdgeSideContext = { plan, outcomes, meetsOf, surelyMeets, compared: boundaryCache.compared, areaId };
     const sides = new Map<number, EdgeSide>();
     const none: SideGeometry = { clipped: () => null, unclipped: () => null };
     return (type, id, run) => {
