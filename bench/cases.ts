@@ -73,24 +73,30 @@ const T1 = MONTHLY[MONTHLY.length - 1];
 /** SQL: the index of the month of 2008–2016 holding `valid_from` (the interval [t_k, t_k+1) of the monthly series). */
 const MONTH_OF_VALID_FROM = `datediff('month', TIMESTAMP '2008-01-01', make_timestamp(valid_from * 1000000))`;
 
+/** SQL: the element extent of the row (every state of its element) meets BBOX. */
+const extentSql = `ext_xmax >= ${BBOX[0]} AND ext_xmin <= ${BBOX[2]} AND ext_ymax >= ${BBOX[1]} AND ext_ymin <= ${BBOX[3]}`;
+
 /**
  * The raw form of the v1 contributions over BBOX, monthly 2008–2016, with no filter, as the engine
  * computes them from the SQL facts (src/engines/duckdb/sql/aggregation.ts, `contributionCandidatesSql`):
- * the v1 scope (no never-tagged node: the elements of `e`), a state is "in" (i) when it is not
- * deleted and its bbox meets BBOX; a contribution is a kept (not collapsed) state of [t_0, t_last)
- * that is in or whose previous kept state was (pi: the kept state with `edits - 1`, by a self join;
- * until schema version 6 a window over the element's history, 54 against 43 ms for (d)). `c`:
- * those states with their month `k` and `cols`. What the engine adds: the states on the box's edge
- * are clipped to it rather than taken by their bbox, and states without geometry are placed by their
- * history's bbox (src/query/empty-placement.ts) — the answers differ by 0.3 % (bench/RESULTS.md).
+ * `s0` the kept states before t_last of the v1 scope (no never-tagged node) whose element's extent
+ * meets BBOX, with i: "in" (not deleted and its bbox meets BBOX); `e` the elements with a state in;
+ * `s` their states. A contribution is a kept (not collapsed) state of [t_0, t_last) that is in or
+ * whose previous kept state was (pi: the kept state with `edits - 1`, by a self join; until schema
+ * version 6 a window over the element's history, 54 against 43 ms for (d)). `c`: those states with
+ * their month `k` and `cols`. Until session 31, `e` was a scan of its own by the bbox and `s` a
+ * semi join of the whole table with it (25.3 against 14.9 ms for (d) on the same machine); the
+ * engine reads once too since then. What the engine adds: the states on the box's edge are clipped
+ * to it rather than taken by their bbox, and states without geometry are placed by their history's
+ * bbox (src/query/empty-placement.ts) — the answers differ by 0.3 % (bench/RESULTS.md).
  * `latest`: only each element's last contribution (contributions/latest).
  */
 function contributionFactsSql(cols: string, latest = false): string {
-  return `WITH e AS (
-  SELECT DISTINCT type, id FROM states WHERE NOT collapsed AND NOT deleted AND valid_from < ${T1} AND (type <> 0 OR ever_tagged) AND ${bboxSql}),
-s AS MATERIALIZED (
+  return `WITH s0 AS MATERIALIZED (
   SELECT type, id, version, minor_version, valid_from, edits, ${cols}${cols ? ', ' : ''}NOT deleted AND coalesce(${bboxSql}, FALSE) AS i
-  FROM states SEMI JOIN e USING (type, id) WHERE NOT collapsed AND valid_from < ${T1}),
+  FROM states WHERE NOT collapsed AND valid_from < ${T1} AND (type <> 0 OR ever_tagged) AND ${extentSql}),
+e AS (SELECT type, id FROM s0 WHERE i GROUP BY type, id),
+s AS MATERIALIZED (SELECT * FROM s0 SEMI JOIN e USING (type, id)),
 w AS (SELECT s.*, coalesce(p.i, FALSE) AS pi FROM s LEFT JOIN s p ON p.type = s.type AND p.id = s.id AND p.edits = s.edits - 1),
 c AS (
   SELECT *, ${MONTH_OF_VALID_FROM} AS k FROM w WHERE valid_from >= ${T0} AND (i OR pi)${

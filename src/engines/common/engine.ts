@@ -105,6 +105,13 @@ export interface AggregationSql {
   readonly contributionAlias: string;
   /** SQL: a version 1 filter, with the version 1 scope, on the rows of `alias`. */
   filterSql(filter: Filter, alias?: string): string;
+  /**
+   * SQL: the version 1 scope alone on the rows of `alias` (src/engines/common/scope.ts): the same on
+   * every row of an element, and met by every element with a row `filterSql` matches, whatever the
+   * filter. A contribution statement may drop the rows that fail it before it looks for the
+   * elements with a matching row.
+   */
+  elementScopeSql(alias?: string): string;
   /** The states without geometry (src/engines/duckdb/empty-geometry.ts), read whole. */
   emptyGeometryStates(signal: AbortSignal | undefined): Promise<EmptyGeometryState[]>;
   snapshot(p: SnapshotParams): Statement<SnapshotRow>;
@@ -302,8 +309,8 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
 
   /**
    * The rows of a snapshot answer, with turns between every 1,024: an interior row (b = -1) is added
-   * to its label's series, a boundary row kept to be clipped; `target` says whose (one area's, or
-   * the row's box's).
+   * to its label's series, a boundary row kept to be clipped, a row alive at no timestamp skipped;
+   * `target` says whose (one area's, or the row's box's).
    */
   async function splitSnapshotRows(
     rows: Columns<SnapshotRow>,
@@ -315,6 +322,8 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
         checkAborted(signal);
         await pause();
       }
+      // Alive at no timestamp (DuckDB's statement leaves this test to us: SnapshotRow).
+      if (rows.f[row] >= rows.e[row]) continue;
       const { seriesOf, boundary } = target(row);
       const b = rows.b[row];
       if (b === -1) {
@@ -550,7 +559,12 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
   async function contributionsIn(area: AreaOfInterest, q: ContributionQuery): Promise<Contribution[]> {
     const plan = await withPlaced(planAreaSql(area, db.contributionAlias), [q.filter], false, q.signal);
     const rows = await queryRecords(
-      db.contributionList({ area: plan, timestamps: q.timestamps, filterSql: filterSql(q.filter, db.contributionAlias || undefined) }),
+      db.contributionList({
+        area: plan,
+        timestamps: q.timestamps,
+        filterSql: filterSql(q.filter, db.contributionAlias || undefined),
+        elementScopeSql: db.elementScopeSql(db.contributionAlias || undefined),
+      }),
       q.signal,
     );
     const refs = (visit: SideRef) => {
@@ -635,6 +649,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
       area: plan,
       timestamps: q.timestamps,
       filterSql: filterSql(q.filter, db.contributionAlias || undefined),
+      elementScopeSql: db.elementScopeSql(db.contributionAlias || undefined),
       codeSql: coder.codeSql,
       codeBeforeSql: before.codeSql,
       users,

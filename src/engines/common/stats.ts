@@ -251,8 +251,9 @@ export function createSqlStatsEngine(db: StatsSql, cache: BoundaryCache = create
       if (!s) groups.set(g, (s = new DiffSeries(n)));
       s.add(v, c, f, e);
     };
-    const boundary = rows.filter((r) => r.b !== -1);
-    for (const { f, e, g, v, n: c, b } of rows) if (b === -1) add(g, v, c, f, e);
+    // Rows alive at no timestamp (f = e) are the engine's to skip (FeatureStatsRow).
+    const boundary = rows.filter((r) => r.b !== -1 && r.f < r.e);
+    for (const { f, e, g, v, n: c, b } of rows) if (b === -1 && f < e) add(g, v, c, f, e);
     const undecided: BoundaryRow[] = boundary.map((r) => ({ rowid: r.b, type: r.bt, id: r.bi }));
     const exact = await exactOf(plan, q.aoi, undecided, q.clip ? q.measure : null, q.signal);
     for (const { f, e, g, v, b: rid } of boundary) {

@@ -8,7 +8,11 @@ import type { BBox } from '../../geometry/types.js';
 import type { Measure } from '../../query/model.js';
 import type { SqlAreaPlan } from './area.js';
 
-/** A snapshot scan row: alive at the timestamps [f, e), group code g, summed measure v over n rows; b -1 (interior, summed) or the rowid of a boundary row. */
+/**
+ * A snapshot scan row: alive at the timestamps [f, e), group code g, summed measure v over n rows;
+ * b -1 (interior, summed) or the rowid of a boundary row. A statement may return rows with f = e
+ * (alive between two timestamps, at none): the engine skips them.
+ */
 export interface SnapshotRow {
   f: number;
   e: number;
@@ -125,6 +129,8 @@ export interface ContributionAggregateParams {
   area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
+  /** The API's scope alone (`AggregationSql.elementScopeSql`). */
+  elementScopeSql: string;
   codeSql: string;
   codeBeforeSql: string;
   users: boolean;
@@ -138,4 +144,6 @@ export interface ContributionListParams {
   area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
+  /** The API's scope alone (`AggregationSql.elementScopeSql`). */
+  elementScopeSql: string;
 }

@@ -22,7 +22,7 @@ export interface ScanRow {
   bi: number;
 }
 
-/** A features row: alive at the timestamps [f, e), group code g, summed measure v. */
+/** A features row: alive at the timestamps [f, e), group code g, summed measure v; rows with f = e (alive at no timestamp) may come and are skipped. */
 export interface FeatureStatsRow extends ScanRow {
   f: number;
   e: number;

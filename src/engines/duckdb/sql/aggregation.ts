@@ -26,30 +26,47 @@ const PLACED_IDS_CTE = 'placed_ids';
 const PLACED_CTE = 'placed_rows';
 
 /**
- * The rows placed by their history's bbox (`SqlAreaPlan.placedRowids`, ascending), or null when
- * there are none: `withSql`, a CTE `placed_ids` of their rowids and a CTE `placed_rows` of those
- * `states` rows (all columns, and `rid` their rowid), and `test(col)`, SQL: the rowid column `col` is
- * one of them. Statements read them as a branch of their own (`UNION ALL`) rather than an OR in the
- * scan's predicate, which would keep DuckDB from pruning row groups by the bbox columns' zone maps.
- * The CTE is MATERIALIZED and tests the rowid alone: DuckDB then reads only the row groups of the
- * rowid range (the store puts rows without bbox first); with the statement's other conditions
- * pushed into the same scan it reads every row group (4-country store: about 2 ms against 10).
- *
- * The rowids are one string constant split at run time, not a literal list or `IN (…)`: DuckDB
- * binds and rewrites every element of those one by one. Contributions/count over the benchmark's
- * box (184 placed rows, tested three times) spent 12.6 ms preparing its statement, 8.4 ms this
- * way; 10,000 rowids take 35 ms to prepare as a list literal, 41 ms as `IN (…)` and 4 ms split.
+ * The rows placed by their history's bbox (`SqlAreaPlan.placedRowids`, ascending) as one SQL
+ * constant, a BIGINT[] (null when there are none). The rowids are one string split at run time,
+ * not a literal list or `IN (…)`: DuckDB binds and rewrites every element of those one by one.
+ * Contributions/count over the benchmark's box (184 placed rows, tested three times) spent 12.6 ms
+ * preparing its statement, 8.4 ms this way; 10,000 rowids take 35 ms to prepare as a list literal,
+ * 41 ms as `IN (…)` and 4 ms split.
  */
-function placedRows(area: SqlAreaPlan): { withSql: string; test: (col: string) => string } | null {
+function placedListSql(area: SqlAreaPlan): string | null {
   const rowids = area.placedRowids ?? [];
   if (rowids.length === 0) return null;
   for (const r of rowids) if (!Number.isSafeInteger(r) || r < 0) throw new RangeError(`not a rowid: ${r}`);
-  const test = (col: string) => `(${col} BETWEEN ${rowids[0]} AND ${rowids[rowids.length - 1]} AND ${col} IN (SELECT rid FROM ${PLACED_IDS_CTE}))`;
-  return {
-    withSql: `${PLACED_IDS_CTE} AS (SELECT unnest(string_split('${rowids.join(',')}', ',')::BIGINT[]) AS rid),
-${PLACED_CTE} AS MATERIALIZED (SELECT *, rowid AS rid FROM states WHERE ${test('rowid')})`,
-    test,
-  };
+  return `string_split('${rowids.join(',')}', ',')::BIGINT[]`;
+}
+
+/**
+ * The placed rows for a statement that reads them as a branch of its own (`UNION ALL`; an OR in
+ * the scan's predicate would keep DuckDB from pruning row groups by the bbox columns' zone maps),
+ * or null: a CTE `placed_ids` of their rowids and a CTE `placed_rows` of those `states` rows (all
+ * columns, and `rid` their rowid). The CTE is MATERIALIZED and tests the rowid alone: DuckDB then
+ * reads only the row groups of the rowid range (the store puts rows without bbox first); with the
+ * statement's other conditions pushed into the same scan it reads every row group (4-country
+ * store: about 2 ms against 10).
+ */
+function placedRows(area: SqlAreaPlan): string | null {
+  const list = placedListSql(area);
+  if (list === null) return null;
+  const rowids = area.placedRowids!;
+  return `${PLACED_IDS_CTE} AS (SELECT unnest(${list}) AS rid),
+${PLACED_CTE} AS MATERIALIZED (SELECT *, rowid AS rid FROM states WHERE rowid BETWEEN ${rowids[0]} AND ${rowids[rowids.length - 1]} AND rowid IN (SELECT rid FROM ${PLACED_IDS_CTE}))`;
+}
+
+/**
+ * SQL: `condition`, or the row of `alias` (with `xmin` and `rid`) is placed (`placedListSql`). Placed
+ * rows have no bbox, so only the rows without one look into the list (a `CASE`, which DuckDB
+ * evaluates per branch on its own rows): the same test as `rid IN (SELECT …)`, which DuckDB plans
+ * as a mark join probed by every row (issue 21: contributions/count over the benchmark's box 33.5 →
+ * 32.0 ms, its two mark joins gone).
+ */
+function orPlacedSql(area: SqlAreaPlan, condition: string, alias: string): string {
+  const list = placedListSql(area);
+  return list === null ? condition : `(CASE WHEN ${alias}.xmin IS NULL THEN ${condition} OR list_contains((${list}), ${alias}.rid) ELSE ${condition} END)`;
 }
 
 const SNAPSHOT_COLUMNS = ['f', 'e', 'g', 'v', 'n', 'b'] as const satisfies readonly (keyof SnapshotRow)[];
@@ -65,7 +82,12 @@ const SNAPSHOT_COLUMNS = ['f', 'e', 'g', 'v', 'n', 'b'] as const satisfies reado
  *   SELECT first, end, code, sum(value), count(*), b
  *   FROM (SELECT …, CASE WHEN interior THEN -1 ELSE rowid END AS b FROM states
  *         WHERE NOT deleted AND valid_from <= t_last AND valid_to > t_0 AND <bbox meets area> AND <filter>)
- *   WHERE first < end GROUP BY first, end, code, b
+ *   GROUP BY first, end, code, b
+ *
+ * A state alive between two timestamps but at none (first = end) comes too and the engine skips it:
+ * DuckDB pushes a `first < end` test into the scan's filter, ahead of the filter's selective tests,
+ * and computes both buckets for every state there (issue 21: v2 features/count monthly 13.9 → 9.4 ms
+ * without it, src/engines/sql/aggregation-rows.ts).
  *
  * Rows placed by their history's bbox (`SqlAreaPlan.placedRowids`) join the inner scan as a
  * `UNION ALL` branch of their own, interior.
@@ -80,7 +102,7 @@ export function snapshotSql(p: SnapshotParams): Statement<SnapshotRow> {
   const f = countBelowWithSql('valid_from', ts, 'ts_from');
   const e = countBelowWithSql('valid_to', ts, 'ts_to');
   const placed = placedRows(p.area);
-  const ctes = [p.area.withSql, f.withSql, e.withSql, placed?.withSql ?? ''].filter((x) => x !== '');
+  const ctes = [p.area.withSql, f.withSql, e.withSql, placed ?? ''].filter((x) => x !== '');
   return statement(
     `${
       ctes.length > 0
@@ -104,7 +126,6 @@ FROM (
     }
   )
 )
-WHERE f < e
 GROUP BY f, e, g, b`,
     SNAPSHOT_COLUMNS,
   );
@@ -169,33 +190,40 @@ export const PREVIOUS_CONTRIBUTION_CTE = `w AS (
 )`;
 
 /**
- * The contribution candidates, shared by the aggregation and the list: `e` the elements with a
- * kept state "in" by the SQL facts (not deleted, matching the filter, bbox meeting the area) before
- * t_last: a candidate row is kept only when it or its previous kept state is such a state, so the
- * other elements' histories need not be read and windowed (issue 21: with the v1 scope alone, the
- * never-tagged nodes were 4/5 of the windowed rows of contributions/count over Andorra, the window
- * 528 of its 580 ms); `s` their kept (not collapsed) states up to the end of the
- * range with m (matches the filter), hit (bbox meets the area), interior, the `carried` columns
- * (`derived` ones are computed per state first; only those the statement reads: each costs in the
- * materialized `s` and its self join) and the stored geometry run (`geometry_run`, a
- * maximal sequence of an element's kept states with the same WKB: a new one starts at a creation,
- * a deletion, or a geometry change, so one state per (type, id, run) stands for all); `c` the
- * states in [t_0, t_last), each with its previous kept state's facts and rowid (p_rid), and ci / pi:
- * "in" now / before by the SQL facts (not deleted, matching, bbox meeting the area). The previous
- * kept state is the one with `edits - 1`, found by a self join of the materialized `s`: a window
- * (lag over (type, id) by valid_from) sorted every candidate timeline, 49 of contributions/count's
- * 100 ms over Andorra; the join takes 7 (issue 21, src/store/geometry-run.ts). Returns the WITH
- * clause up to and including `c`. Rows placed by their
- * history's bbox (`SqlAreaPlan.placedRowids`) add their elements to `e` (`UNION ALL`: an element
- * twice in `e` changes nothing in the semi join, and a second DISTINCT over `e` would cost) and
- * are hit and interior in `s`. `s` reads only the rows whose element's extent meets the area
- * (`SqlAreaPlan.elementKeySql`: every state of a candidate element passes it), so DuckDB skips the
- * row groups of other elements instead of scanning the whole table for the semi join.
+ * The contribution candidates, shared by the aggregation and the list. `s0`: one scan of the kept
+ * (not collapsed) states up to the end of the range of the elements in scope (`elementScopeSql`)
+ * whose extent meets the area (`SqlAreaPlan.elementKeySql`: every state of an element with a state
+ * meeting the area passes it, so DuckDB skips the row groups of other elements), each with m
+ * (matches the filter), hit (bbox meets the area), interior, the `carried` columns (`derived` ones
+ * are computed per state first; only those the statement reads: each costs in the materialized
+ * rows and the self join) and the stored geometry run (`geometry_run`, a maximal sequence of an
+ * element's kept states with the same WKB: a new one starts at a creation, a deletion, or a
+ * geometry change, so one state per (type, id, run) stands for all). `e`: the elements of `s0`
+ * with a state "in" by the SQL facts (not deleted, matching, hit); `s`: their rows of `s0` — a
+ * candidate row is kept only when it or its previous kept state is "in", so the other elements'
+ * histories need not be joined (issue 21: with the v1 scope alone, the never-tagged nodes were 4/5
+ * of the windowed rows of contributions/count over Andorra). `c`: the states in [t_0, t_last), each
+ * with its previous kept state's facts and rowid (p_rid), and ci / pi: "in" now / before by the
+ * SQL facts. The previous kept state is the one with `edits - 1`, found by a self join of the
+ * materialized `s`: a window (lag over (type, id) by valid_from) sorted every candidate timeline,
+ * 49 of contributions/count's 100 ms over Andorra; the join takes 7 (issue 21,
+ * src/store/geometry-run.ts). Returns the WITH clause up to and including `c`.
+ *
+ * `e` comes from `s0`, not from a scan of its own by the area's bbox: an element with an "in" state
+ * has all its states in `s0` (the scope and the extent are the same on every state of an element),
+ * so the rows are the same, and the table is read once. Contributions/count over the benchmark's
+ * box: 32.0 → 25.9 ms (the second scan read 281,457 rows for `e`, and the semi join probed the
+ * 308,449 rows of the element extent's scan; `s0` keeps 67,543 of them); with `building=*`,
+ * `highway=*` and a small box 6–20 % less too. Without the scope in `s0` it was slower (the
+ * never-tagged nodes near the box). Rows placed by their history's bbox
+ * (`SqlAreaPlan.placedRowids`) are hit and interior in `s0` (`orPlacedSql`), so they bring their
+ * elements into `e` as well.
  */
 function contributionCandidatesSql(p: {
   area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
+  elementScopeSql: string;
   extraWith?: string;
   derived?: string;
   carried: readonly string[];
@@ -203,27 +231,19 @@ function contributionCandidatesSql(p: {
   const ts = p.timestamps;
   const t0 = ts[0];
   const t1 = ts[ts.length - 1];
-  const placed = placedRows(p.area);
-  const ctes = [p.area.withSql, p.extraWith ?? '', placed?.withSql ?? ''].filter((x) => x !== '');
-  return `WITH ${ctes.map((c) => `${c},\n`).join('')}e AS (
-  SELECT DISTINCT type, id FROM states st
-  WHERE NOT st.collapsed AND NOT st.deleted AND st.valid_from < ${t1} AND ${p.area.intersectsSql} AND coalesce(${p.filterSql}, FALSE)${
-    placed
-      ? `
-  UNION ALL
-  SELECT type, id FROM ${PLACED_CTE} st WHERE NOT st.collapsed AND NOT st.deleted AND st.valid_from < ${t1} AND coalesce(${p.filterSql}, FALSE)`
-      : ''
-  }
-),
-s AS MATERIALIZED (
+  const orPlaced = (condition: string) => orPlacedSql(p.area, condition, 'st');
+  const ctes = [p.area.withSql, p.extraWith ?? ''].filter((x) => x !== '');
+  return `WITH ${ctes.map((c) => `${c},\n`).join('')}s0 AS MATERIALIZED (
   SELECT st.rid, st.type, st.id, st.valid_from, st.edits, st.deleted,
-         coalesce(${p.filterSql}, FALSE) AS m, ${placed ? `(coalesce(${p.area.intersectsSql}, FALSE) OR ${placed.test('st.rid')})` : `coalesce(${p.area.intersectsSql}, FALSE)`} AS hit,
-         ${placed ? `(coalesce(${p.area.interiorWithSql}, FALSE) OR ${placed.test('st.rid')})` : `coalesce(${p.area.interiorWithSql}, FALSE)`} AS interior,
+         coalesce(${p.filterSql}, FALSE) AS m, ${orPlaced(`coalesce(${p.area.intersectsSql}, FALSE)`)} AS hit,
+         ${orPlaced(`coalesce(${p.area.interiorWithSql}, FALSE)`)} AS interior,
          st.tag_change, st.geometry_change,${p.carried.map((c) => ` st.${c},`).join('')}
          (st.deleted OR st.is_creation OR st.geometry_change) AS new_run, st.geometry_run AS run
-  FROM (SELECT *, rowid AS rid${p.derived ? `, ${p.derived}` : ''} FROM states) st SEMI JOIN e ON st.type = e.type AND st.id = e.id
-  WHERE NOT st.collapsed AND st.valid_from < ${t1}${p.area.elementKeySql ? ` AND ${p.area.elementKeySql}` : ''}
+  FROM (SELECT *, rowid AS rid${p.derived ? `, ${p.derived}` : ''} FROM states) st
+  WHERE NOT st.collapsed AND st.valid_from < ${t1} AND ${p.elementScopeSql}${p.area.elementKeySql ? ` AND ${p.area.elementKeySql}` : ''}
 ),
+e AS (SELECT type, id FROM s0 WHERE NOT deleted AND m AND hit GROUP BY type, id),
+s AS MATERIALIZED (SELECT * FROM s0 SEMI JOIN e USING (type, id)),
 c AS (
   SELECT s.*, p.deleted AS p_deleted, p.m AS p_m, p.hit AS p_hit, p.interior AS p_interior, p.rid AS p_rid,
          (NOT s.deleted AND s.m AND s.hit) AS ci, coalesce(p.deleted = FALSE AND p.m AND p.hit, FALSE) AS pi

@@ -52,7 +52,11 @@ function integer(x: number): string {
  * timestamps [f, e)), its group code g, the precomputed unclipped measure v.
  *
  *   SELECT f, e, g, sum(v), count(*), b FROM (… WHERE NOT deleted AND valid geometry, not a
- *   GeometryCollection, alive in [t_0, t_last], bbox meets the aoi, filter) WHERE f < e GROUP BY f, e, g, b
+ *   GeometryCollection, alive in [t_0, t_last], bbox meets the aoi, filter) GROUP BY f, e, g, b
+ *
+ * Rows alive at no timestamp (f = e) come too and the engine skips them (as in `snapshotSql`: a
+ * `WHERE f < e` here put both buckets' computation into the scan's filter, 13.9 against 9.4 ms for
+ * features/count monthly over Andorra).
  */
 export function featureStatsSql(p: FeatureStatsParams): Statement<FeatureStatsRow> {
   const ts = p.timestamps;
@@ -69,7 +73,6 @@ FROM (
   WHERE NOT deleted AND ${V2_FEATURE_GEOMETRY_SQL} AND valid_from <= ${integer(ts[ts.length - 1])} AND valid_to > ${integer(ts[0])}
     AND ${p.area.intersectsSql} AND ${p.filterSql}
 )
-WHERE f < e
 GROUP BY f, e, g, b`,
     ['f', 'e', 'g', 'v', 'n', 'b', 'bt', 'bi'],
   );
