@@ -32,7 +32,7 @@ export function countBelowSql(col: string, ts: readonly number[], flavor: SqlFla
 
 /**
  * countBelowSql whose lookup lists are read from a one-row common table expression named `cte`
- * (`withSql`: `cte AS (SELECT … AS below, … AS inside)`, '' when the tree is used), which the
+ * (`withSql`: `cte AS (SELECT … AS below, … AS inside)`, '' for the other forms), which the
  * statement must put in its WITH clause: DuckDB copies a list literal for every row it is indexed
  * on, a list read from a one-row CTE is a constant (contributors monthly over Andorra: the bin
  * computation 23 → 3 ms of the scan). Without `cte`, the lists are inline literals.
