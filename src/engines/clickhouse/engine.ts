@@ -12,7 +12,7 @@ import type { EmptyGeometryState } from '../../query/empty-placement.js';
 import { StoreTagDictionary } from '../../store/store-tag-dictionary.js';
 import { createSqlQueryEngine, type AggregationSql, type SqlQueryEngine, type SqlQueryEngineOptions } from '../common/engine.js';
 import { emptyGeometryStatesOf } from '../common/empty-geometry.js';
-import { v1ScopeSql, withV1Scope } from '../common/scope.js';
+import { withV1Scope } from '../common/scope.js';
 import type { Statement } from '../sql/statement.js';
 import { CLICKHOUSE_FLAVOR } from '../sql/flavor.js';
 import type { Columns } from '../common/statements.js';
@@ -117,8 +117,6 @@ export async function clickHouseAggregationSql(store: ClickHouseStore, dictionar
     contributionAlias: '',
     // The columns are unqualified in every ClickHouse statement (a join's other side names its own p_*).
     filterSql: (filter) => withV1Scope(filter, compileSql(filter, { dialect: clickhouseDialect, dictionary: dict }).sql),
-    // Not read by the ClickHouse statements (their scans are bounded by the element key instead).
-    elementScopeSql: () => v1ScopeSql(),
     emptyGeometryStates: async (signal): Promise<EmptyGeometryState[]> => {
       const st = emptyStatesSql(store.database);
       return emptyGeometryStatesOf((await readChRecords<Record<string, unknown>>(store, st, signal)).map((r) => st.columns.map((c) => r[c])));

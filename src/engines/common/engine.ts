@@ -48,6 +48,7 @@ import { measureClipped } from './boundary-measure-task.js';
 import { sharedGeometryPool, worthPooling, type GeometryPool } from './geometry-pool.js';
 import type { ClipOutcome } from './boundary-clip-task.js';
 import { EdgeSide, type EdgeSideContext } from './edge-side.js';
+import { v1ScopeSql } from './scope.js';
 import { slicer } from '../../core/yielding.js';
 import { areaKey, boundaryClipper, clipAllRemembered, type BoundaryClipperOptions } from './boundary-clipper.js';
 
@@ -105,13 +106,6 @@ export interface AggregationSql {
   readonly contributionAlias: string;
   /** SQL: a version 1 filter, with the version 1 scope, on the rows of `alias`. */
   filterSql(filter: Filter, alias?: string): string;
-  /**
-   * SQL: the version 1 scope alone on the rows of `alias` (src/engines/common/scope.ts): the same on
-   * every row of an element, and met by every element with a row `filterSql` matches, whatever the
-   * filter. A contribution statement may drop the rows that fail it before it looks for the
-   * elements with a matching row.
-   */
-  elementScopeSql(alias?: string): string;
   /** The states without geometry (src/engines/duckdb/empty-geometry.ts), read whole. */
   emptyGeometryStates(signal: AbortSignal | undefined): Promise<EmptyGeometryState[]>;
   snapshot(p: SnapshotParams): Statement<SnapshotRow>;
@@ -175,6 +169,8 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
   const dict = db.dictionary;
   const flavor = db.flavor;
   const filterSql = db.filterSql;
+  /** The version 1 scope alone on the contribution statements' rows (`ContributionAggregateParams.elementScopeSql`). */
+  const elementScopeSql = v1ScopeSql(db.contributionAlias || undefined);
   const planAreaSql = (area: AreaOfInterest, alias = '') => planSqlArea(area, alias, flavor);
   const groupCoder = (grouping: Grouping, d: StoreTagDictionary, cols?: { kv: string; mask: string }) => sqlGroupCoder(grouping, d, cols, flavor);
 
@@ -563,7 +559,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
         area: plan,
         timestamps: q.timestamps,
         filterSql: filterSql(q.filter, db.contributionAlias || undefined),
-        elementScopeSql: db.elementScopeSql(db.contributionAlias || undefined),
+        elementScopeSql,
       }),
       q.signal,
     );
@@ -649,7 +645,7 @@ export async function createSqlQueryEngine(db: AggregationSql, options: SqlQuery
       area: plan,
       timestamps: q.timestamps,
       filterSql: filterSql(q.filter, db.contributionAlias || undefined),
-      elementScopeSql: db.elementScopeSql(db.contributionAlias || undefined),
+      elementScopeSql,
       codeSql: coder.codeSql,
       codeBeforeSql: before.codeSql,
       users,

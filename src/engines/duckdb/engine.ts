@@ -6,7 +6,7 @@ import { compileSql, duckdbDialect } from '../../filter/index.js';
 import type { Store } from '../../store/open-store.js';
 import { dictionaryOf } from '../../store/store-tag-dictionary.js';
 import { createSqlQueryEngine, type AggregationSql, type SqlQueryEngine, type SqlQueryEngineOptions } from '../common/engine.js';
-import { v1ScopeSql, withV1Scope } from '../common/scope.js';
+import { withV1Scope } from '../common/scope.js';
 import { DUCKDB_FLAVOR } from '../sql/flavor.js';
 import { EMPTY_GEOMETRY_STATES_SQL } from './empty-geometry.js';
 import { emptyGeometryStatesOf } from '../common/empty-geometry.js';
@@ -27,7 +27,6 @@ export async function duckDbAggregationSql(store: Store): Promise<AggregationSql
     contributionAlias: 'st',
     // Every v1 query's filter, with the v1 scope: never-tagged nodes are in no result (src/engines/common/scope.ts).
     filterSql: (filter, alias) => withV1Scope(filter, compileSql(filter, { dialect: duckdbDialect, dictionary, tableAlias: alias }).sql, alias),
-    elementScopeSql: v1ScopeSql,
     emptyGeometryStates: async (signal) => emptyGeometryStatesOf(await readAllRows(store, EMPTY_GEOMETRY_STATES_SQL, signal)),
     snapshot: snapshotSql,
     snapshotBoxes: snapshotBoxesSql,

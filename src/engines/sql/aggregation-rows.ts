@@ -129,7 +129,11 @@ export interface ContributionAggregateParams {
   area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
-  /** The API's scope alone (`AggregationSql.elementScopeSql`). */
+  /**
+   * The version 1 scope alone (src/engines/common/scope.ts `v1ScopeSql`): the same on every row of an
+   * element, and met by every element with a row `filterSql` matches; a statement may drop the rows
+   * that fail it before it looks for those elements (ClickHouse's do not read it).
+   */
   elementScopeSql: string;
   codeSql: string;
   codeBeforeSql: string;
@@ -144,6 +148,10 @@ export interface ContributionListParams {
   area: SqlAreaPlan;
   timestamps: readonly number[];
   filterSql: string;
-  /** The API's scope alone (`AggregationSql.elementScopeSql`). */
+  /**
+   * The version 1 scope alone (src/engines/common/scope.ts `v1ScopeSql`): the same on every row of an
+   * element, and met by every element with a row `filterSql` matches; a statement may drop the rows
+   * that fail it before it looks for those elements (ClickHouse's do not read it).
+   */
   elementScopeSql: string;
 }

@@ -46,8 +46,9 @@ export function countBelowWithSql(col: string, ts: readonly number[], cte?: stri
   const span = ts[n - 1] - t0;
   const w = Math.floor(minGap);
   const clamped = (inner: string) => `(CASE WHEN ${col} <= ${integer(t0)} THEN 0 WHEN ${col} > ${integer(ts[n - 1])} THEN ${n} ELSE ${inner} END)`;
+  const cells = w >= 1 && Number.isSafeInteger(t0) && Number.isSafeInteger(span);
   const arithmetic = flavor.name === 'duckdb';
-  if (arithmetic && w >= 1 && Number.isSafeInteger(t0) && Number.isSafeInteger(span) && ts.every((t, k) => t === t0 + k * w)) {
+  if (arithmetic && cells && ts.every((t, k) => t === t0 + k * w)) {
     return { sql: clamped(`${flavor.intDiv(`${col} - ${integer(t0 + 1)}`, w)} + 1`), withSql: '' };
   }
   const months = arithmetic ? calendarStep(ts) : undefined;
@@ -55,7 +56,7 @@ export function countBelowWithSql(col: string, ts: readonly number[], cte?: stri
     const since = `datediff('month', TIMESTAMP '${new Date(t0 * 1000).toISOString().slice(0, 10)}', make_timestamp((${col} - 1) * 1000000))`;
     return { sql: clamped(`${months === 1 ? since : `${since} // ${months}`} + 1`), withSql: '' };
   }
-  if (w >= 1 && Number.isSafeInteger(t0) && Number.isSafeInteger(span) && Math.floor(span / w) + 1 <= MAX_LOOKUP_CELLS) {
+  if (cells && Math.floor(span / w) + 1 <= MAX_LOOKUP_CELLS) {
     const m = Math.floor(span / w) + 1;
     const below: number[] = new Array(m);
     const inside: number[] = new Array(m).fill(SENTINEL);

@@ -58,14 +58,14 @@ ${PLACED_CTE} AS MATERIALIZED (SELECT *, rowid AS rid FROM states WHERE rowid BE
 }
 
 /**
- * SQL: `condition`, or the row of `alias` (with `xmin` and `rid`) is placed (`placedListSql`). Placed
+ * SQL: `condition`, or the row of `alias` (with `xmin` and `rid`) is one of the placed rows `list`
+ * (`placedListSql`; null: none, `condition` as it is). Placed
  * rows have no bbox, so only the rows without one look into the list (a `CASE`, which DuckDB
  * evaluates per branch on its own rows): the same test as `rid IN (SELECT …)`, which DuckDB plans
  * as a mark join probed by every row (issue 21: contributions/count over the benchmark's box 33.5 →
  * 32.0 ms, its two mark joins gone).
  */
-function orPlacedSql(area: SqlAreaPlan, condition: string, alias: string): string {
-  const list = placedListSql(area);
+function orPlacedSql(list: string | null, condition: string, alias: string): string {
   return list === null ? condition : `(CASE WHEN ${alias}.xmin IS NULL THEN ${condition} OR list_contains((${list}), ${alias}.rid) ELSE ${condition} END)`;
 }
 
@@ -231,7 +231,8 @@ function contributionCandidatesSql(p: {
   const ts = p.timestamps;
   const t0 = ts[0];
   const t1 = ts[ts.length - 1];
-  const orPlaced = (condition: string) => orPlacedSql(p.area, condition, 'st');
+  const placed = placedListSql(p.area);
+  const orPlaced = (condition: string) => orPlacedSql(placed, condition, 'st');
   const ctes = [p.area.withSql, p.extraWith ?? ''].filter((x) => x !== '');
   return `WITH ${ctes.map((c) => `${c},\n`).join('')}s0 AS MATERIALIZED (
   SELECT st.rid, st.type, st.id, st.valid_from, st.edits, st.deleted,
