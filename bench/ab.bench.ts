@@ -19,24 +19,15 @@
  * Prints, per case: the median ms of each side, the median of the per-round ratios after/before,
  * and whether both answered the same numbers. Writes its section of bench/RESULTS.md.
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 import { EXTRACTION_CASES, runRaw, V1_CASES, V1_KIND_CASES, V2_CASES } from './cases.js';
 import { openStore } from '../src/store/open-store.js';
-import { machineDescription, median, replaceResultsSection } from './support.js';
-
-/**
- * `--answer-cache 0` for a build that has the answer cache (src/api/answer-cache.ts): the bench
- * repeats its requests to measure the engines, not the cache. Older builds have no such flag.
- */
-function noAnswerCache(checkout: string): string[] {
-  const serve = join(checkout, 'src', 'cli', 'commands', 'serve.ts');
-  return existsSync(serve) && readFileSync(serve, 'utf8').includes("'answer-cache'") ? ['--answer-cache', '0'] : [];
-}
+import { machineDescription, median, noAnswerCache, replaceResultsSection, startServe } from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -132,19 +123,7 @@ async function startSide(name: Side['name'], dir: string, work: string): Promise
   execFileSync(process.execPath, [cli, 'import', INPUT, '--db', db], { stdio: 'ignore' });
   const importSeconds = (performance.now() - t) / 1000;
   const commit = execFileSync('git', ['-C', dir, 'rev-parse', '--short', 'HEAD']).toString().trim();
-  const child = spawn(process.execPath, [cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', ...noAnswerCache(dir)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const base = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /http:\/\/[0-9.]+:\d+/.exec(out);
-      if (m) ok(m[0]);
-    });
-    child.once('exit', (code) => fail(new Error(`${name} server exited (${code}) before listening: ${out}`)));
-  });
-  child.stdout!.resume();
+  const { child, base } = await startServe(dir, ['--db', db, '--no-api-keys', ...noAnswerCache(dir)]);
   return { name, dir, commit, base, importSeconds, child };
 }
 

@@ -24,23 +24,14 @@
  * bench/RESULTS.md. `--node-args`: Node's own flags for the server process (a CPU profile of the
  * server under load, written when the bench stops it: `scripts/cpuprofile-summary.mjs DIR`).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
 import { EXTRACTION_CASES, V1_CASES, V2_CASES } from './cases.js';
-import { machineDescription, replaceResultsSection } from './support.js';
-
-/**
- * `--answer-cache 0` for a build that has the answer cache (src/api/answer-cache.ts): the bench
- * repeats its requests to measure the engines, not the cache. Older builds have no such flag.
- */
-function noAnswerCache(checkout: string): string[] {
-  const serve = join(checkout, 'src', 'cli', 'commands', 'serve.ts');
-  return existsSync(serve) && readFileSync(serve, 'utf8').includes("'answer-cache'") ? ['--answer-cache', '0'] : [];
-}
+import { machineDescription, noAnswerCache, percentile, processCpuSeconds, replaceResultsSection, startServe } from './support.js';
 
 const { values } = parseArgs({
   options: {
@@ -102,29 +93,8 @@ async function send(base: string, r: Req): Promise<Outcome> {
   }
 }
 
-function percentile(xs: number[], p: number): number {
-  if (xs.length === 0) return Number.NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
-}
-
 /** Per client count: the statuses other than 200 (0: the connection failed or timed out). */
 const otherStatuses: string[] = [];
-
-/**
- * The CPU seconds a process has used (user + system), from /proc/PID/stat (fields 14 and 15, in
- * clock ticks of 1/100 s: Linux's USER_HZ); `undefined` where there is no /proc.
- */
-function processCpuSeconds(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
 
 /** The CPU seconds of this process (the clients), user + system. */
 function ownCpuSeconds(): number {
@@ -210,23 +180,9 @@ try {
   const commit = execFileSync('git', ['-C', checkout, 'rev-parse', '--short', 'HEAD']).toString().trim();
   const extra = values['serve-args']!.split(' ').filter((s) => s.length > 0);
   const nodeArgs = values['node-args']!.split(' ').filter((s) => s.length > 0);
-  child = spawn(
-    process.execPath,
-    [...nodeArgs, cli, 'serve', '--db', db, '--port', '0', '--no-api-keys', '--log-format', 'json', ...noAnswerCache(checkout), ...extra],
-    {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  const base = await new Promise<string>((ok, fail) => {
-    let out = '';
-    child!.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /http:\/\/[0-9.]+:\d+/.exec(out);
-      if (m) ok(m[0]);
-    });
-    child!.once('exit', (code) => fail(new Error(`server exited (${code}) before listening: ${out}`)));
-  });
-  child.stdout!.resume();
+  const server = await startServe(checkout, ['--db', db, '--no-api-keys', '--log-format', 'json', ...noAnswerCache(checkout), ...extra], nodeArgs);
+  child = server.child;
+  const base = server.base;
   // Warm-up: each request once.
   for (const r of REQUESTS) {
     const o = await send(base, r);

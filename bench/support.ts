@@ -1,5 +1,7 @@
-/** Shared benchmark helpers: machine description, medians, and the sections of bench/RESULTS.md. */
+/** Shared benchmark helpers: machine description, medians and percentiles, a server process and its CPU time, and the sections of bench/RESULTS.md. */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -29,4 +31,55 @@ export function replaceResultsSection(name: string, body: string): void {
   const j = text.indexOf(end);
   text = i >= 0 && j > i ? text.slice(0, i) + block + text.slice(j + end.length) : `${text.trimEnd()}\n\n${block}\n`;
   writeFileSync(RESULTS, text);
+}
+
+/** The p-th percentile (nearest rank) of `xs`; NaN when empty. */
+export function percentile(xs: number[], p: number): number {
+  if (xs.length === 0) return Number.NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)];
+}
+
+/**
+ * The CPU seconds a process has used (user + system), from /proc/PID/stat (fields 14 and 15, in
+ * clock ticks of 1/100 s: Linux's USER_HZ); `undefined` where there is no /proc.
+ */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after it.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `maphist serve` of a checkout (`dir`) in its own process on a free port: resolves with the
+ * process and its base URL once it listens. `args` follow `serve`.
+ */
+export async function startServe(dir: string, args: readonly string[], nodeArgs: readonly string[] = []): Promise<{ child: ChildProcess; base: string }> {
+  const cli = join(resolve(dir), 'dist/src/cli/main.js');
+  const child = spawn(process.execPath, [...nodeArgs, cli, 'serve', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const base = await new Promise<string>((ok, fail) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /http:\/\/[0-9.]+:\d+/.exec(out);
+      if (m) ok(m[0]);
+    });
+    child.once('exit', (code) => fail(new Error(`the server of ${dir} exited (${code}) before listening: ${out}`)));
+  });
+  child.stdout!.resume();
+  return { child, base };
+}
+
+/**
+ * `--answer-cache 0` for a build that has the answer cache (src/api/answer-cache.ts): benches that
+ * repeat their requests to measure the engines, not the cache. Older builds have no such flag.
+ */
+export function noAnswerCache(checkout: string): string[] {
+  const serve = join(checkout, 'src', 'cli', 'commands', 'serve.ts');
+  return existsSync(serve) && readFileSync(serve, 'utf8').includes("'answer-cache'") ? ['--answer-cache', '0'] : [];
 }

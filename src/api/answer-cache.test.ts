@@ -5,7 +5,8 @@
  * request's identity.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createDuckDbEngines } from '../engines/duckdb/engines.js';
 import type { QueryEngine, SnapshotQuery } from '../query/model.js';
@@ -145,5 +146,126 @@ describe('answer cache over HTTP (Andorra)', () => {
     swapIn();
     await (await count('&format=csv')).text();
     assert.equal(calls, before + 1, 'a new generation: computed again');
+  });
+});
+
+describe('answers in flight and admission (Andorra, one slot, no queue)', () => {
+  let db: ImportedDb;
+  let base: string;
+  let close: () => Promise<void>;
+  let calls = 0;
+  /** The engine holds every call until the gate opens; each test opens it when it ends, whatever happened. */
+  let gate: Promise<void> = Promise.resolve();
+  let open: () => void = () => undefined;
+  const closeGate = () => {
+    gate = new Promise((resolve) => (open = resolve));
+  };
+  afterEach(() => open());
+
+  before(async () => {
+    db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
+    const engines = await createDuckDbEngines(db.store);
+    const real = engines.aggregation;
+    const gated: QueryEngine = {
+      ...real,
+      aggregateSnapshots: async (q: SnapshotQuery) => {
+        calls++;
+        await gate;
+        return real.aggregateSnapshots(q);
+      },
+    };
+    const handle = createStoreHandle({
+      engines: { ...engines, aggregation: gated },
+      metadata: db.store.metadata,
+      dictionary: engines.dictionary,
+      close: () => undefined,
+    });
+    const app = await buildApp({
+      store: handle,
+      config: { answerCacheBytes: 16 * 2 ** 20, admission: { concurrency: 1, queue: 0 } },
+    });
+    base = await app.listen({ port: 0, host: '127.0.0.1' });
+    close = () => app.close();
+  });
+  after(async () => {
+    open();
+    await close();
+    db.dispose();
+  });
+
+  const url = (time: string) => `${base}/v1/elements/count?bboxes=1.5,42.5,1.55,42.55&filter=building=*&time=${time}`;
+  /** Until the engine has been called `n` times in all. */
+  const engineCalled = async (n: number) => {
+    const deadline = Date.now() + 10_000;
+    while (calls < n) {
+      if (Date.now() > deadline) assert.fail(`the engine was called ${calls} times, not ${n}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  };
+  const settledWithin = async (p: Promise<unknown>, ms: number) =>
+    Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
+
+  it('identical requests while one computes wait for its answer: the engine is asked once, all get the same bytes', async () => {
+    closeGate();
+    const before = calls;
+    const first = fetch(url('2014-01-01'));
+    await engineCalled(before + 1);
+    // The slot is taken and there is no queue: without sharing, these would be refused 503 at once.
+    const others = Array.from({ length: 5 }, () => fetch(url('2014-01-01')));
+    assert.equal(await settledWithin(Promise.race(others), 300), false, 'the identical requests wait for the answer being computed');
+    open();
+    const answers = await Promise.all([first, ...others]);
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200, 200, 200, 200],
+    );
+    assert.equal(new Set(bodies).size, 1);
+    assert.equal(calls, before + 1, 'the engine was asked once');
+  });
+
+  it('an answer in the cache is given while every slot is taken; a new request is refused', async () => {
+    const cached = await (await fetch(url('2014-01-01'))).text();
+    const before = calls;
+    assert.equal(await (await fetch(url('2014-01-01'))).text(), cached);
+    assert.equal(calls, before, 'from the cache');
+    closeGate();
+    const holding = fetch(url('2015-01-01'));
+    await engineCalled(before + 1);
+    const again = await fetch(url('2014-01-01'));
+    assert.equal(again.status, 200, 'a cached answer takes no slot');
+    assert.equal(await again.text(), cached);
+    const refused = await fetch(url('2013-01-01'));
+    assert.equal(refused.status, 503);
+    await refused.text();
+    open();
+    assert.equal((await holding).status, 200);
+  });
+
+  it('when the request computing the answer leaves, one of those waiting computes it and the others get its answer', async () => {
+    closeGate();
+    const before = calls;
+    // The first client hangs up (a socket closed, as a client that leaves does).
+    const leaving = httpRequest(url('2012-01-01'));
+    leaving.on('error', () => undefined);
+    leaving.end();
+    let others: Promise<Response>[];
+    try {
+      await engineCalled(before + 1);
+      others = Array.from({ length: 3 }, () => fetch(url('2012-01-01')));
+      assert.equal(await settledWithin(Promise.race(others), 200), false);
+    } finally {
+      leaving.destroy();
+    }
+    // One waiting request takes over: the engine is asked a second time (and held by the gate).
+    await engineCalled(before + 2);
+    open();
+    const answers = await Promise.all(others);
+    assert.deepEqual(
+      answers.map((r) => r.status),
+      [200, 200, 200],
+    );
+    assert.equal(new Set(await Promise.all(answers.map((r) => r.text()))).size, 1);
+    assert.equal(calls, before + 2, 'the leaver and one that took over; the others waited');
   });
 });

@@ -5,6 +5,12 @@
  * in) has a new number, so an answer from an older store is never served; its entries age out.
  * Least-recently-used, bounded in bytes (`maphist serve --answer-cache`, default 64 MiB; 0: off).
  *
+ * An answer being computed is shared too: a request that finds its key in flight waits for that
+ * answer instead of asking the engine again (a dashboard opened by many people at once, or every
+ * viewer's refresh right after an update made a new generation, costs one computation, not one per
+ * viewer). When the computing request ends without an answer (an error, its client left, its time
+ * limit), the waiting ones look again: one of them computes it, the others wait for that one.
+ *
  * The key is a digest of the generation, the route and the request's parameters in a canonical
  * order (sorted by name; values of one name kept in their order), without `timeout`, which changes
  * when an answer is given up, not what it is. Answers with `showMetadata` (their execution time and
@@ -23,6 +29,14 @@ export interface CachedAnswer {
 export interface AnswerCache {
   get(key: string): CachedAnswer | undefined;
   set(key: string, answer: CachedAnswer): void;
+  /** The answer to `key` that another request is computing, if one is (`begin`). */
+  inFlight(key: string): Promise<CachedAnswer | undefined> | undefined;
+  /**
+   * Marks `key` as being computed and returns the function that ends it: with the answer (kept,
+   * and handed to the requests waiting for it) or without one (they look again). Calls after the
+   * first do nothing.
+   */
+  begin(key: string): (answer?: CachedAnswer) => void;
   /** Entries and their estimated bytes (for tests and logs). */
   readonly size: number;
   readonly totalBytes: number;
@@ -33,9 +47,24 @@ export const DEFAULT_ANSWER_CACHE_BYTES = 64 * 2 ** 20;
 export function createAnswerCache(maxBytes = DEFAULT_ANSWER_CACHE_BYTES): AnswerCache {
   // A string's characters count two bytes (V8 keeps non-Latin-1 strings in UTF-16).
   const lru = new ByteBoundedLru<string, CachedAnswer>(maxBytes, (a) => 256 + 2 * a.body.length);
+  const computing = new Map<string, Promise<CachedAnswer | undefined>>();
   return {
     get: (key) => lru.get(key),
     set: (key, answer) => lru.set(key, answer),
+    inFlight: (key) => computing.get(key),
+    begin(key) {
+      let settle!: (answer: CachedAnswer | undefined) => void;
+      const promise = new Promise<CachedAnswer | undefined>((resolve) => (settle = resolve));
+      computing.set(key, promise);
+      let ended = false;
+      return (answer) => {
+        if (ended) return;
+        ended = true;
+        if (computing.get(key) === promise) computing.delete(key);
+        if (answer !== undefined) lru.set(key, answer);
+        settle(answer);
+      };
+    },
     get size() {
       return lru.size;
     },

@@ -49,7 +49,7 @@ export interface AppConfig {
   requestLog?: RequestLogOptions;
   /**
    * Admission of heavy requests (api/common/admission.ts): how many run at once (default: the
-   * machine's cores, at least 2) and how many wait (default 8 × concurrency); beyond, 503.
+   * machine's cores, at least 2) and how many wait (default 4 × concurrency); beyond, 503.
    */
   admission?: { concurrency?: number; queue?: number; retryAfterSeconds?: number; memoryBudgetBytes?: number; residentBytes?: () => number };
   /** The dashboard at `/` (api/dashboard/plugin.ts): its basemap (`maphist serve --basemap-url`), off by default. */

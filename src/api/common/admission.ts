@@ -3,7 +3,9 @@
  * `concurrency` slots, or wait in a queue of at most `queue` requests; when the queue is full the
  * request is refused at once with SERVER_BUSY (503 with `Retry-After` in each version's error
  * shape) instead of slowing every other client down. Trivial requests (metadata, health, docs)
- * bypass it. A heavy request that gets a slot while the process is over its memory budget is
+ * bypass it, and so do v1 aggregations answered from the answer cache or by another request
+ * computing the same answer (their route's preValidation, api/v1/routes/aggregation.ts, answers
+ * them before this preHandler). A heavy request that gets a slot while the process is over its memory budget is
  * refused with SERVER_BUSY as well (the running requests finish first). A slot is held until the answer is finished or abandoned (the response closes), so a
  * streamed extraction holds its slot while it streams; a waiting request whose client leaves, or
  * whose signal aborts, leaves the queue.
@@ -21,7 +23,7 @@ import { cancellationOf } from './cancellation.js';
 export interface AdmissionOptions {
   /** Heavy requests running at once (default: `defaultConcurrency()`). */
   concurrency?: number;
-  /** Heavy requests waiting for a slot at most (default: 8 × concurrency); one more is refused with 503. */
+  /** Heavy requests waiting for a slot at most (default: `defaultQueue(concurrency)`); one more is refused with 503. */
   queue?: number;
   /** The `Retry-After` of a refusal, in seconds (default 1). */
   retryAfterSeconds?: number;
@@ -46,6 +48,17 @@ export interface AdmissionOptions {
 /** The default number of heavy requests at once: the machine's cores (at least 2). */
 export function defaultConcurrency(): number {
   return Math.max(2, availableParallelism());
+}
+
+/**
+ * The default number of heavy requests waiting: 4 per slot. Every waiting request waits for those
+ * admitted before it (Little's law), so the queue's bound is what bounds the latency of an answer
+ * under overload: with 32 clients on 2 cores, 16 waiting gave a p99 of 12× one client's mean of
+ * its slowest request, 8 gave 7× at the same throughput (bench/RESULTS.md, session 32); the
+ * clients refused meanwhile are told when to come back (`Retry-After`).
+ */
+export function defaultQueue(concurrency: number): number {
+  return 4 * concurrency;
 }
 
 /** A counting semaphore with a bounded queue of waiters (FIFO). */
@@ -143,7 +156,7 @@ const drains = new WeakMap<FastifyInstance, DrainState>();
  */
 export function installAdmission(app: FastifyInstance, options: AdmissionOptions): Slots {
   const concurrency = options.concurrency ?? defaultConcurrency();
-  const slots = new Slots(concurrency, options.queue ?? 8 * concurrency);
+  const slots = new Slots(concurrency, options.queue ?? defaultQueue(concurrency));
   const retryAfter = options.retryAfterSeconds ?? 1;
   const state: DrainState = { draining: false, inFlight: 0, idle: [] };
   drains.set(app, state);

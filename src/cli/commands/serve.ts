@@ -15,7 +15,7 @@ import { totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { MaphistError } from '../../core/errors.js';
 import { buildApp } from '../../api/server.js';
-import { defaultConcurrency, drainApp } from '../../api/common/admission.js';
+import { defaultConcurrency, defaultQueue, drainApp } from '../../api/common/admission.js';
 import { openDuckDbGeneration } from '../../engines/duckdb/generation.js';
 import { openClickHouseGeneration } from '../../engines/clickhouse/engines.js';
 import { ClickHouseHttp } from '../../engines/clickhouse/http-client.js';
@@ -55,7 +55,7 @@ export const SERVE_OPTIONS = {
   'answer-cache': { type: 'string' },
   /** Heavy requests running at once (default: the cores, at least 2); more wait in the queue. */
   concurrency: { type: 'string' },
-  /** Heavy requests waiting at most (default 8 × concurrency); one more is answered 503 with Retry-After. */
+  /** Heavy requests waiting at most (default 4 × concurrency, `defaultQueue`); one more is answered 503 with Retry-After. */
   queue: { type: 'string' },
   /** Nice value added to every thread but the event loop's (DuckDB's, the geometry pool's; default 10, 0: none): src/cli/thread-priority.ts. */
   'worker-nice': { type: 'string', default: '10' },
@@ -197,7 +197,7 @@ export async function serve(values: {
   console.log(`maphist serving ${where} at ${address} (v1: ${address}/v1, v2: ${address}/v2-rc, dashboard: ${address}/)`);
   const gb = (bytes: number) => `${(bytes / 2 ** 30).toFixed(1)} GiB`;
   console.log(
-    `memory budget ${gb(budget)} (DuckDB ${gb(memory.duckDbBytes)}); ${concurrency} heavy requests at once, ${queue ?? 8 * concurrency} waiting at most`,
+    `memory budget ${gb(budget)} (DuckDB ${gb(memory.duckDbBytes)}); ${concurrency} heavy requests at once, ${queue ?? defaultQueue(concurrency)} waiting at most`,
   );
   console.log(keys ? `v2 statistics and extraction need an API key (keys file ${keysDb})` : 'v2 statistics and extraction need no API key (--no-api-keys)');
   const follower: Follower | undefined =

@@ -10,7 +10,7 @@ import type { V1DataOf } from '../generation.js';
 import { render, type OutputBoundary } from '../output.js';
 import { answerKey, type AnswerCache, type CachedAnswer } from '../../answer-cache.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
-import { BODY_LIMIT, collectPairs } from '../request-pairs.js';
+import { BODY_LIMIT, collectPairs, type Pair } from '../request-pairs.js';
 import { AGGREGATION_ROUTES, routeDescription, type AggregationRoute } from '../route-table.js';
 import { cancellationOf } from '../../common/cancellation.js';
 import type { JsonValue } from '../../format/pretty-json.js';
@@ -34,17 +34,20 @@ export function cacheControlFor(timeParameter: string | undefined): string {
   return t !== '' && !t.endsWith('/') && !t.includes('//') ? CACHE_FOREVER : NO_CACHE;
 }
 
+type RouteFunction = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+/** A route's own hooks: `preValidation` runs after the body is read and before admission (the server's preHandler). */
+interface RouteHooks {
+  preValidation?: RouteFunction;
+  onResponse?: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
 /** Registers a path with and without a trailing slash; other methods than `methods` answer 405 with Allow. */
-export function registerPath(
-  app: FastifyInstance,
-  path: string,
-  methods: ('GET' | 'POST')[],
-  handler: (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
-): void {
+export function registerPath(app: FastifyInstance, path: string, methods: ('GET' | 'POST')[], handler: RouteFunction, hooks: RouteHooks = {}): void {
   const allow = methods.join(',');
   const others = (['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const).filter((m) => !(methods as string[]).includes(m));
   for (const url of [path, `${path}/`]) {
-    app.route({ method: methods, url, bodyLimit: BODY_LIMIT, handler });
+    app.route({ method: methods, url, bodyLimit: BODY_LIMIT, handler, ...hooks });
     app.route({
       method: others,
       url,
@@ -58,12 +61,21 @@ function outputBoundaries(req: V1Request): OutputBoundary[] {
   return req.areas.map((a, i) => ({ id: a.id, idValue: req.boundaryOutputIds[i] ?? a.id, geometry: a.geometry as unknown as JsonValue }));
 }
 
-export async function answerAggregation(
-  route: AggregationRoute,
-  options: AggregationRouteOptions,
-  request: FastifyRequest,
-  reply: FastifyReply,
-): Promise<FastifyReply> {
+/** A request's parameters, read once before admission (`lookUpAnswer`) and answered by its handler. */
+interface PreparedRequest {
+  started: number;
+  pairs: Pair[];
+  data: ReturnType<AggregationRouteOptions['dataOf']>;
+  parsed: V1Request;
+  /** Its identity in the answer cache; absent: not cached (no cache, `showMetadata`). */
+  key?: string;
+  /** Ends this request's computation of the cached answer (AnswerCache.begin). */
+  finish?: (answer?: CachedAnswer) => void;
+}
+
+const preparedRequests = new WeakMap<FastifyRequest, PreparedRequest>();
+
+async function prepareRequest(route: AggregationRoute, options: AggregationRouteOptions, request: FastifyRequest): Promise<PreparedRequest> {
   const started = performance.now();
   const pairs = await collectPairs(request);
   const data = options.dataOf(request);
@@ -72,10 +84,69 @@ export async function answerAggregation(
     contentType: request.headers['content-type'],
     defaultTimeoutSeconds: options.timeoutSeconds,
   });
-  // The same request on the same store generation: the answer given before (answer-cache.ts).
   const key = options.answers && !parsed.showMetadata && data.generation !== undefined ? answerKey(data.generation, route.path, pairs) : undefined;
-  const known = key === undefined ? undefined : options.answers!.get(key);
-  if (known) return sendAnswer(reply, known);
+  return { started, pairs, data, parsed, key };
+}
+
+/**
+ * The route's preValidation, before admission: the parameters are read and checked (a bad request
+ * is told so even while the server is busy), and the same request on the same store generation is
+ * answered from the answer cache without taking a slot or a place in the queue, or waits for the
+ * answer another request is computing (answer-cache.ts); otherwise this request computes it.
+ */
+export async function lookUpAnswer(
+  route: AggregationRoute,
+  options: AggregationRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply | undefined> {
+  const prepared = await prepareRequest(route, options, request);
+  preparedRequests.set(request, prepared);
+  const { key } = prepared;
+  const answers = options.answers;
+  if (key === undefined || answers === undefined) return undefined;
+  const cancellation = cancellationOf(request);
+  cancellation.limit(prepared.parsed.timeoutSeconds);
+  for (;;) {
+    const known = answers.get(key);
+    if (known) return sendAnswer(reply, known);
+    const computing = answers.inFlight(key);
+    if (computing === undefined) break;
+    const answer = await cancellation.run(() => computing);
+    if (answer) return sendAnswer(reply, answer);
+    // The request computing it ended without an answer: look again (another may have taken over).
+  }
+  const finish = answers.begin(key);
+  prepared.finish = finish;
+  // Whatever ends this request without its answer (an error, the client leaving) ends it empty.
+  // Whatever ends this request without its answer ends it empty: its signal's abort (the client
+  // left, its time limit), or a response other than the answer (`endComputing`: an error, a 503).
+  cancellation.signal.addEventListener('abort', () => afterClose(reply, finish), { once: true });
+  return undefined;
+}
+
+/** The route's onResponse: a request that computed no answer ends its computation empty (lookUpAnswer). */
+export async function endComputing(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const finish = preparedRequests.get(request)?.finish;
+  if (finish) afterClose(reply, finish);
+}
+
+/**
+ * Runs `f` once the response has closed: after admission has released the request's slot (its
+ * own close listener, added first), so the request that takes over the computation can have it.
+ */
+function afterClose(reply: FastifyReply, f: () => void): void {
+  if (reply.raw.closed) f();
+  else reply.raw.once('close', f);
+}
+
+export async function answerAggregation(
+  route: AggregationRoute,
+  options: AggregationRouteOptions,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const { started, pairs, data, parsed, finish } = preparedRequests.get(request) ?? (await prepareRequest(route, options, request));
   // The request's one signal: its time limit, the client's disconnect and the server's shutdown abort it.
   const cancellation = cancellationOf(request);
   cancellation.limit(parsed.timeoutSeconds);
@@ -103,7 +174,8 @@ export async function answerAggregation(
     headers: rendered.headers ?? {},
     body: rendered.body,
   };
-  if (key !== undefined) options.answers!.set(key, answer);
+  // Kept in the answer cache and handed to the requests waiting for it.
+  finish?.(answer);
   return sendAnswer(reply, answer);
 }
 
@@ -115,6 +187,9 @@ function sendAnswer(reply: FastifyReply, answer: CachedAnswer): FastifyReply {
 
 export function registerAggregationRoutes(app: FastifyInstance, options: AggregationRouteOptions): void {
   for (const route of AGGREGATION_ROUTES) {
-    registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerAggregation(route, options, request, reply));
+    registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerAggregation(route, options, request, reply), {
+      preValidation: (request, reply) => lookUpAnswer(route, options, request, reply),
+      onResponse: endComputing,
+    });
   }
 }
