@@ -82,6 +82,7 @@ describe('answer cache over HTTP (Andorra)', () => {
   let base: string;
   let close: () => Promise<void>;
   let calls = 0;
+  let statsCalls = 0;
   let swapIn: () => void;
 
   before(async () => {
@@ -95,8 +96,16 @@ describe('answer cache over HTTP (Andorra)', () => {
         return real.aggregateSnapshots(q);
       },
     };
+    const stats = engines.stats;
+    const countingStats: typeof stats = {
+      ...stats,
+      features: (q) => {
+        statsCalls++;
+        return stats.features(q);
+      },
+    };
     const generation = () => ({
-      engines: { ...engines, aggregation: counting },
+      engines: { ...engines, aggregation: counting, stats: countingStats },
       metadata: db.store.metadata,
       dictionary: engines.dictionary,
       close: () => undefined,
@@ -136,6 +145,32 @@ describe('answer cache over HTTP (Andorra)', () => {
     const bad = await fetch(`${base}/v1/elements/count?bboxes=1.5,42.5,1.55&time=2016-01-01`);
     assert.equal(bad.status, 400);
     assert.equal((await fetch(`${base}/v1/elements/count?bboxes=1.5,42.5,1.55&time=2016-01-01`)).status, 400);
+  });
+
+  it('v2 statistics: the same body (its keys in another order) is answered without the engine, under both prefixes; another body is computed', async () => {
+    const post = (prefix: string, body: object) =>
+      fetch(`${base}${prefix}/stats/features/count.json`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const before = statsCalls;
+    const first = await post('/v2-rc', {
+      aoi: [1.5, 42.5, 1.55, 42.55],
+      filter: 'building=*',
+      time: { start: '2014-01-01', end: '2016-01-01', interval: 'P1Y' },
+    });
+    const text = await first.text();
+    assert.equal(first.status, 200);
+    assert.equal(statsCalls, before + 1);
+    const again = await post('/v2', { time: { interval: 'P1Y', end: '2016-01-01', start: '2014-01-01' }, filter: 'building=*', aoi: [1.5, 42.5, 1.55, 42.55] });
+    assert.equal(again.status, 200);
+    assert.equal(await again.text(), text);
+    assert.equal(again.headers.get('content-type'), first.headers.get('content-type'));
+    assert.equal(statsCalls, before + 1, 'the engine was not asked again');
+    const other = await post('/v2', { time: { start: '2014-01-01', end: '2016-01-01', interval: 'P1Y' }, filter: 'highway=*', aoi: [1.5, 42.5, 1.55, 42.55] });
+    assert.equal(other.status, 200);
+    assert.notEqual(await other.text(), text);
+    assert.equal(statsCalls, before + 2);
+    const invalid = await post('/v2', { aoi: [1.5, 42.5, 1.55], filter: 'building=*' });
+    assert.equal(invalid.status, 422);
+    assert.equal((await post('/v2', { aoi: [1.5, 42.5, 1.55], filter: 'building=*' })).status, 422);
   });
 
   it('another store generation computes its own answer', async () => {

@@ -1,5 +1,5 @@
 /**
- * The server's answer cache: finished v1 aggregation answers, kept by the request that asked for
+ * The server's answer cache: finished v1 aggregation and v2 statistics answers, kept by the request that asked for
  * them and the store generation that answered, so the dashboard redrawing a chart and a notebook
  * re-running its cells get the same bytes without the engine. A new generation (an update swapped
  * in) has a new number, so an answer from an older store is never served; its entries age out.
@@ -14,14 +14,18 @@
  * The key is a digest of the generation, the route and the request's parameters in a canonical
  * order (sorted by name; values of one name kept in their order), without `timeout`, which changes
  * when an answer is given up, not what it is. Answers with `showMetadata` (their execution time and
- * request URL belong to one request) and answers other than 200 are not kept.
+ * request URL belong to one request) and answers other than 200 are not kept. A v2 statistics
+ * request's identity is its JSON body with every object's keys sorted (`canonicalJson`).
+ *
+ * The routes use it through api/common/shared-answers.ts, before admission.
  */
 import { createHash } from 'node:crypto';
 import { ByteBoundedLru } from '../core/byte-lru.js';
 
 export interface CachedAnswer {
   contentType: string;
-  cacheControl: string;
+  /** Absent: no Cache-Control header. */
+  cacheControl?: string;
   headers: Readonly<Record<string, string>>;
   body: string;
 }
@@ -85,4 +89,13 @@ export function answerKey(generation: number, route: string, pairs: readonly (re
   return createHash('sha256')
     .update(JSON.stringify([generation, route, canonical]))
     .digest('base64url');
+}
+
+/** `value` as JSON with every object's keys in sorted order: two bodies that differ only in key order are one request. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }

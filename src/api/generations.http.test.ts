@@ -67,7 +67,9 @@ describe('swapping store generations under 20 running requests', () => {
     await importHistory({ input: REGION, db: full });
     await importHistory({ input: cutFile, db: early });
     handle = createStoreHandle(await openDuckDbGeneration(full));
-    app = await buildApp({ store: handle, config: { timeoutSeconds: 100 } });
+    // Without the answer cache (every request reaches the engines while the generations swap), and
+    // with room in the queue for all 20 at once (none refused).
+    app = await buildApp({ store: handle, config: { timeoutSeconds: 100, answerCacheBytes: 0, admission: { queue: 32 } } });
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     // The cut store's data bbox lies within the full one's: every call is valid in both.
     const probe = await openDuckDbGeneration(early);

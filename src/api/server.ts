@@ -15,6 +15,7 @@ import type { Engines } from '../query/engines.js';
 import type { StoreHandle } from '../query/generations.js';
 import { generationOf, installGenerationHook } from './generation-hook.js';
 import { createAnswerCache, DEFAULT_ANSWER_CACHE_BYTES } from './answer-cache.js';
+import { shareAnswers } from './common/shared-answers.js';
 import { installCancellation } from './common/cancellation.js';
 import { installAdmission } from './common/admission.js';
 import { installUnreadBodyDrain } from './common/unread-body.js';
@@ -54,7 +55,7 @@ export interface AppConfig {
   admission?: { concurrency?: number; queue?: number; retryAfterSeconds?: number; memoryBudgetBytes?: number; residentBytes?: () => number };
   /** The dashboard at `/` (api/dashboard/plugin.ts): its basemap (`maphist serve --basemap-url`), off by default. */
   dashboard?: DashboardOptions;
-  /** Bytes of finished v1 aggregation answers kept between requests (api/answer-cache.ts; `maphist serve --answer-cache`); default 64 MiB, 0: none. */
+  /** Bytes of finished answers (v1 aggregation, v2 statistics) kept between requests (api/answer-cache.ts; `maphist serve --answer-cache`); default 64 MiB, 0: none. */
   answerCacheBytes?: number;
 }
 
@@ -131,15 +132,24 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
   const v2DataOf = (request: FastifyRequest): V2Data => {
     const g = generationOf(request);
     const engines = enginesOf(request);
-    return { metadata: g.metadata, latest: g.latest, databaseAnswers: () => engines.databaseAnswers(), stats: engines.stats, extraction: engines.parquet };
+    return {
+      generation: g.number,
+      metadata: g.metadata,
+      latest: g.latest,
+      databaseAnswers: () => engines.databaseAnswers(),
+      stats: engines.stats,
+      extraction: engines.parquet,
+    };
   };
   const answerBytes = config.answerCacheBytes ?? DEFAULT_ANSWER_CACHE_BYTES;
+  // One cache for both versions: its keys hold the route, and v2's two prefixes share their answers.
+  const sharing = answerBytes > 0 ? shareAnswers(createAnswerCache(answerBytes)) : undefined;
   await app.register(v1Plugin, {
     prefix: '/v1',
     dataOf: v1DataOf,
     timeoutSeconds: config.timeoutSeconds ?? 600,
     neutralNames: config.neutralNames,
-    answers: answerBytes > 0 ? createAnswerCache(answerBytes) : undefined,
+    sharing,
   } satisfies V1PluginOptions & { prefix: string });
   for (const prefix of ['/v2-rc', '/v2']) {
     const services = {
@@ -147,6 +157,7 @@ export async function buildApp(parts: AppParts): Promise<FastifyInstance> {
       apiKeys: parts.keys,
       statsTimeoutSeconds: config.statsTimeoutSeconds,
       extractionTimeoutSeconds: config.extractionTimeoutSeconds,
+      sharing,
     };
     await app.register(v2Plugin, { prefix, services } satisfies V2PluginOptions);
   }

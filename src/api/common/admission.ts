@@ -3,9 +3,9 @@
  * `concurrency` slots, or wait in a queue of at most `queue` requests; when the queue is full the
  * request is refused at once with SERVER_BUSY (503 with `Retry-After` in each version's error
  * shape) instead of slowing every other client down. Trivial requests (metadata, health, docs)
- * bypass it, and so do v1 aggregations answered from the answer cache or by another request
- * computing the same answer (their route's preValidation, api/v1/routes/aggregation.ts, answers
- * them before this preHandler). A heavy request that gets a slot while the process is over its memory budget is
+ * bypass it, and so do v1 aggregations and v2 statistics answered from the answer cache or by
+ * another request computing the same answer (their route's preValidation answers them before this
+ * preHandler: api/common/shared-answers.ts). A heavy request that gets a slot while the process is over its memory budget is
  * refused with SERVER_BUSY as well (the running requests finish first). A slot is held until the answer is finished or abandoned (the response closes), so a
  * streamed extraction holds its slot while it streams; a waiting request whose client leaves, or
  * whose signal aborts, leaves the queue.

@@ -15,7 +15,7 @@ import type { V1DataOf } from './generation.js';
 import { CLIENT_PROPERTY_NAMES, NEUTRAL_PROPERTY_NAMES } from './extraction/geojson.js';
 import { installBodyParsers } from './request-pairs.js';
 import { registerAggregationRoutes } from './routes/aggregation.js';
-import type { AnswerCache } from '../answer-cache.js';
+import type { AnswerSharing } from '../common/shared-answers.js';
 import { registerExtractionRoutes } from './routes/extraction.js';
 import { registerMetadataRoute } from './routes/metadata.js';
 
@@ -26,8 +26,8 @@ export interface V1PluginOptions {
   timeoutSeconds: number;
   /** Extraction writes the neutral `@mapId`, `@mapType` instead of the clients' `@osmId`, `@osmType`. */
   neutralNames?: boolean;
-  /** Finished aggregation answers kept between requests (src/api/answer-cache.ts); absent: none. */
-  answers?: AnswerCache;
+  /** Finished aggregation answers kept and shared between requests (src/api/common/shared-answers.ts); absent: none. */
+  sharing?: AnswerSharing;
 }
 
 export async function v1Plugin(v1: FastifyInstance, o: V1PluginOptions): Promise<void> {
@@ -43,7 +43,7 @@ export async function v1Plugin(v1: FastifyInstance, o: V1PluginOptions): Promise
     if (refusal !== undefined) throw new MaphistError(refusal.code, refusal.message);
   });
   registerMetadataRoute(v1, o.dataOf, { timeoutSeconds: o.timeoutSeconds });
-  registerAggregationRoutes(v1, { dataOf: o.dataOf, timeoutSeconds: o.timeoutSeconds, answers: o.answers });
+  registerAggregationRoutes(v1, { dataOf: o.dataOf, timeoutSeconds: o.timeoutSeconds, sharing: o.sharing });
   registerExtractionRoutes(v1, {
     dataOf: o.dataOf,
     timeoutSeconds: o.timeoutSeconds,

@@ -3,6 +3,7 @@
  * extraction engine (records the routes write as GeoParquet) and the API-key guard. The server composes them (src/api/server.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AnswerSharing } from '../common/shared-answers.js';
 import type { StatsEngine } from '../../query/stats.js';
 import type { RecordExtraction } from '../../query/v2-requests.js';
 import type { StoreMetadata } from '../../store/metadata.js';
@@ -20,6 +21,8 @@ export type ApiKeyHook = (request: FastifyRequest, reply: FastifyReply) => Promi
  * request's lease, src/api/generation-hook.ts): metadata, `latest` and the engines.
  */
 export interface V2Data {
+  /** The store generation's number (src/query/generations.ts): part of a kept answer's identity. */
+  generation?: number;
   metadata: StoreMetadata;
   /** Epoch seconds of the data's last timestamp: what `latest` means. */
   latest: number;
@@ -38,4 +41,6 @@ export interface V2Services {
   /** Statistics time limit (default 180 s) and extraction time limit (default 240 s). */
   statsTimeoutSeconds?: number;
   extractionTimeoutSeconds?: number;
+  /** Finished statistics answers kept and shared between requests (src/api/common/shared-answers.ts); absent: none. */
+  sharing?: AnswerSharing;
 }

@@ -51,7 +51,7 @@ export const SERVE_OPTIONS = {
   'neutral-names': { type: 'boolean', default: false },
   /** The process's memory budget (default: half the machine's memory); see `memoryPlan`. */
   'memory-limit': { type: 'string' },
-  /** Bytes of finished v1 aggregation answers kept between requests (default 64MiB; 0: none). */
+  /** Bytes of finished answers (v1 aggregation, v2 statistics) kept between requests (default 64MiB; 0: none). */
   'answer-cache': { type: 'string' },
   /** Heavy requests running at once (default: the cores, at least 2); more wait in the queue. */
   concurrency: { type: 'string' },

@@ -8,7 +8,8 @@ import { metadataRequestUrl, sendMethodNotAllowed } from '../error-status.js';
 import { executeAggregation } from '../execute.js';
 import type { V1DataOf } from '../generation.js';
 import { render, type OutputBoundary } from '../output.js';
-import { answerKey, type AnswerCache, type CachedAnswer } from '../../answer-cache.js';
+import { answerKey, type CachedAnswer } from '../../answer-cache.js';
+import { sendAnswer, type AnswerSharing } from '../../common/shared-answers.js';
 import { parseV1Request, type V1Request } from '../params/parse-v1-request.js';
 import { BODY_LIMIT, collectPairs, type Pair } from '../request-pairs.js';
 import { AGGREGATION_ROUTES, routeDescription, type AggregationRoute } from '../route-table.js';
@@ -21,8 +22,8 @@ export interface AggregationRouteOptions {
   dataOf: V1DataOf<'metadata' | 'aggregation' | 'boundaryRelations' | 'generation'>;
   /** The server's default (and largest) time limit in seconds. */
   timeoutSeconds: number;
-  /** Finished answers kept between requests (src/api/answer-cache.ts); absent: none. */
-  answers?: AnswerCache;
+  /** Finished answers kept and shared between requests (src/api/common/shared-answers.ts); absent: none. */
+  sharing?: AnswerSharing;
 }
 
 export const CACHE_FOREVER = 'no-transform, public, max-age=31556926';
@@ -67,10 +68,6 @@ interface PreparedRequest {
   pairs: Pair[];
   data: ReturnType<AggregationRouteOptions['dataOf']>;
   parsed: V1Request;
-  /** Its identity in the answer cache; absent: not cached (no cache, `showMetadata`). */
-  key?: string;
-  /** Ends this request's computation of the cached answer (AnswerCache.begin). */
-  finish?: (answer?: CachedAnswer) => void;
 }
 
 const preparedRequests = new WeakMap<FastifyRequest, PreparedRequest>();
@@ -84,17 +81,17 @@ async function prepareRequest(route: AggregationRoute, options: AggregationRoute
     contentType: request.headers['content-type'],
     defaultTimeoutSeconds: options.timeoutSeconds,
   });
-  const key = options.answers && !parsed.showMetadata && data.generation !== undefined ? answerKey(data.generation, route.path, pairs) : undefined;
-  return { started, pairs, data, parsed, key };
+  return { started, pairs, data, parsed };
 }
 
 /**
  * The route's preValidation, before admission: the parameters are read and checked (a bad request
  * is told so even while the server is busy), and the same request on the same store generation is
- * answered from the answer cache without taking a slot or a place in the queue, or waits for the
- * answer another request is computing (answer-cache.ts); otherwise this request computes it.
+ * answered from the answer cache, or with the answer another request is computing
+ * (api/common/shared-answers.ts). Answers with `showMetadata` (their execution time and request URL
+ * belong to one request) are neither kept nor shared.
  */
-export async function lookUpAnswer(
+async function lookUpAnswer(
   route: AggregationRoute,
   options: AggregationRouteOptions,
   request: FastifyRequest,
@@ -102,42 +99,9 @@ export async function lookUpAnswer(
 ): Promise<FastifyReply | undefined> {
   const prepared = await prepareRequest(route, options, request);
   preparedRequests.set(request, prepared);
-  const { key } = prepared;
-  const answers = options.answers;
-  if (key === undefined || answers === undefined) return undefined;
-  const cancellation = cancellationOf(request);
-  cancellation.limit(prepared.parsed.timeoutSeconds);
-  for (;;) {
-    const known = answers.get(key);
-    if (known) return sendAnswer(reply, known);
-    const computing = answers.inFlight(key);
-    if (computing === undefined) break;
-    const answer = await cancellation.run(() => computing);
-    if (answer) return sendAnswer(reply, answer);
-    // The request computing it ended without an answer: look again (another may have taken over).
-  }
-  const finish = answers.begin(key);
-  prepared.finish = finish;
-  // Whatever ends this request without its answer (an error, the client leaving) ends it empty.
-  // Whatever ends this request without its answer ends it empty: its signal's abort (the client
-  // left, its time limit), or a response other than the answer (`endComputing`: an error, a 503).
-  cancellation.signal.addEventListener('abort', () => afterClose(reply, finish), { once: true });
-  return undefined;
-}
-
-/** The route's onResponse: a request that computed no answer ends its computation empty (lookUpAnswer). */
-export async function endComputing(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const finish = preparedRequests.get(request)?.finish;
-  if (finish) afterClose(reply, finish);
-}
-
-/**
- * Runs `f` once the response has closed: after admission has released the request's slot (its
- * own close listener, added first), so the request that takes over the computation can have it.
- */
-function afterClose(reply: FastifyReply, f: () => void): void {
-  if (reply.raw.closed) f();
-  else reply.raw.once('close', f);
+  const { data, parsed, pairs } = prepared;
+  if (options.sharing === undefined || parsed.showMetadata || data.generation === undefined) return undefined;
+  return options.sharing.lookUp(request, reply, answerKey(data.generation, route.path, pairs), parsed.timeoutSeconds);
 }
 
 export async function answerAggregation(
@@ -146,7 +110,7 @@ export async function answerAggregation(
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const { started, pairs, data, parsed, finish } = preparedRequests.get(request) ?? (await prepareRequest(route, options, request));
+  const { started, pairs, data, parsed } = preparedRequests.get(request) ?? (await prepareRequest(route, options, request));
   // The request's one signal: its time limit, the client's disconnect and the server's shutdown abort it.
   const cancellation = cancellationOf(request);
   cancellation.limit(parsed.timeoutSeconds);
@@ -175,21 +139,15 @@ export async function answerAggregation(
     body: rendered.body,
   };
   // Kept in the answer cache and handed to the requests waiting for it.
-  finish?.(answer);
+  options.sharing?.answered(request, answer);
   return sendAnswer(reply, answer);
-}
-
-function sendAnswer(reply: FastifyReply, answer: CachedAnswer): FastifyReply {
-  reply.code(200).header('content-type', answer.contentType).header('cache-control', answer.cacheControl);
-  for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
-  return reply.send(answer.body);
 }
 
 export function registerAggregationRoutes(app: FastifyInstance, options: AggregationRouteOptions): void {
   for (const route of AGGREGATION_ROUTES) {
     registerPath(app, route.path, ['GET', 'POST'], (request, reply) => answerAggregation(route, options, request, reply), {
       preValidation: (request, reply) => lookUpAnswer(route, options, request, reply),
-      onResponse: endComputing,
+      ...(options.sharing && { onResponse: options.sharing.end }),
     });
   }
 }

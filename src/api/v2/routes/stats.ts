@@ -2,7 +2,9 @@
  * POST /stats/features/{count,length,area}.{json,csv}, /stats/contributors/count.*,
  * /stats/contributions/count.*, /stats/currentness/{count,length,area}.* (docs/reference/v2-reference-and-contributions-format.md §1.2, §1.4, §1.5).
  */
-import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import { answerKey, canonicalJson, type CachedAnswer } from '../../answer-cache.js';
+import { sendAnswer } from '../../common/shared-answers.js';
 import { API_KEY_SECURITY } from '../../docs/v2-security.js';
 import type { GroupedBins, StatsMeasure } from '../../../query/stats.js';
 import { CSV_CONTENT_TYPE, statsCsv } from '../format/stats-csv.js';
@@ -17,9 +19,10 @@ import { BODY_LIMIT, type V2Context } from './context.js';
 const FORMATS: StatsFormat[] = ['json', 'csv'];
 const MEASURES: StatsMeasure[] = ['count', 'length', 'area'];
 
-function send(reply: FastifyReply, format: StatsFormat, table: StatsTable): FastifyReply {
-  if (format === 'csv') return reply.header('content-type', CSV_CONTENT_TYPE).send(statsCsv(table));
-  return reply.header('content-type', 'application/json').send(statsJson(table));
+function answerOf(format: StatsFormat, table: StatsTable): CachedAnswer {
+  return format === 'csv'
+    ? { contentType: CSV_CONTENT_TYPE, headers: {}, body: statsCsv(table) }
+    : { contentType: 'application/json', headers: {}, body: statsJson(table) };
 }
 
 const WHAT: Record<string, string> = {
@@ -37,12 +40,29 @@ function summaryOf(path: string): string {
 }
 
 export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void {
-  const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply, at: ReturnType<V2Context['at']>) => Promise<FastifyReply>) => {
+  const sharing = ctx.services.sharing;
+  /**
+   * A statistics route. With the answer cache (src/api/common/shared-answers.ts), its preValidation
+   * answers the same body on the same store generation from the cache, or with the answer another
+   * request is computing, before admission (and before the body's validation: a body that fails it
+   * never has an answer).
+   */
+  const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply, at: ReturnType<V2Context['at']>) => Promise<CachedAnswer>) => {
     ctx.allow(path, 'POST');
     const docs = { tags: ['Statistics'], summary: summaryOf(path), security: API_KEY_SECURITY } as FastifySchema;
-    app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks }, (request, reply) =>
-      handler(request.body, reply, ctx.at(request)),
-    );
+    const sharingHooks = sharing && {
+      preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
+        const generation = ctx.at(request).data.generation;
+        if (generation === undefined) return undefined;
+        return sharing.lookUp(request, reply, answerKey(generation, `v2${path}`, [['body', canonicalJson(request.body)]]), ctx.statsSeconds);
+      },
+      onResponse: sharing.end,
+    };
+    app.post(path, { schema: { body: schema, ...docs }, bodyLimit: BODY_LIMIT, onRequest: ctx.keyHooks, ...sharingHooks }, async (request, reply) => {
+      const answer = await handler(request.body, reply, ctx.at(request));
+      sharing?.answered(request, answer);
+      return sendAnswer(reply, answer);
+    });
   };
   /** The request's one signal (time limit, disconnect, shutdown); the error handler maps a timeout to 504. */
   const limited = async <T>(reply: FastifyReply, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
@@ -68,7 +88,7 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
             signal,
           }),
         );
-        return send(reply, format, seriesTable(r.timestamps, result, r.groupBy));
+        return answerOf(format, seriesTable(r.timestamps, result, r.groupBy));
       });
       post(`/stats/currentness/${measure}.${format}`, CURRENTNESS_BODY_SCHEMA, async (body, reply, { data, time }) => {
         const r = await binStatsRequest(body, 'currentness', measure, format, time);
@@ -77,7 +97,7 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
         const values = await limited<number[] | GroupedBins>(reply, (signal) =>
           groupBy ? data.stats.groupedBins('currentness', { ...q, signal }, groupBy) : data.stats.currentness({ ...q, signal }),
         );
-        return send(reply, format, binsTable(r.edges, values, groupBy));
+        return answerOf(format, binsTable(r.edges, values, groupBy));
       });
     }
     for (const kind of ['contributors', 'contributions'] as const satisfies BinKind[]) {
@@ -88,7 +108,7 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
         const values = await limited<number[] | GroupedBins>(reply, (signal) =>
           groupBy ? data.stats.groupedBins(kind, { ...q, signal }, groupBy) : data.stats[kind]({ ...q, signal }),
         );
-        return send(reply, format, binsTable(r.edges, values, groupBy));
+        return answerOf(format, binsTable(r.edges, values, groupBy));
       });
     }
   }
