@@ -12,7 +12,7 @@ import { createDuckDbEngines } from '../engines/duckdb/engines.js';
 import type { QueryEngine, SnapshotQuery } from '../query/model.js';
 import { createStoreHandle, type StoreHandle } from '../query/generations.js';
 import { importToTemp, TEST_DATA, type ImportedDb } from '../store/test-support.js';
-import { answerKey, createAnswerCache } from './answer-cache.js';
+import { answerKey, canonicalJson, createAnswerCache } from './answer-cache.js';
 import { buildApp } from './server.js';
 
 describe('answerKey and the budget', () => {
@@ -61,6 +61,13 @@ describe('answerKey and the budget', () => {
         ['v', 'a'],
       ]),
     );
+  });
+
+  it('canonicalJson sorts the keys of every object, keeps the order of arrays, and gives up on a body nested too deep to write', () => {
+    assert.equal(canonicalJson({ b: 1, a: { d: [2, 1], c: null } }), '{"a":{"c":null,"d":[2,1]},"b":1}');
+    assert.equal(canonicalJson({ a: { c: null, d: [2, 1] }, b: 1 }), canonicalJson({ b: 1, a: { d: [2, 1], c: null } }));
+    assert.notEqual(canonicalJson({ a: [1, 2] }), canonicalJson({ a: [2, 1] }));
+    assert.equal(canonicalJson(JSON.parse(`{"aoi":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)), undefined);
   });
 
   it('the cache keeps no more than its bytes, the least recently used leaving first', () => {

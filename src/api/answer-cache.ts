@@ -91,11 +91,21 @@ export function answerKey(generation: number, route: string, pairs: readonly (re
     .digest('base64url');
 }
 
-/** `value` as JSON with every object's keys in sorted order: two bodies that differ only in key order are one request. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v !== null && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
-      : v,
-  );
+/**
+ * `value` as JSON with every object's keys in sorted order: two bodies that differ only in key order
+ * are one request. `undefined` when it cannot be written: nested deeper than the stack allows (a
+ * hostile body of 100,000 nested arrays parses, and JSON.stringify overflows on it); such a request
+ * is answered on its own.
+ */
+export function canonicalJson(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value, (_key, v: unknown) =>
+      v !== null && typeof v === 'object' && !Array.isArray(v)
+        ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+        : v,
+    );
+  } catch (e) {
+    if (e instanceof RangeError) return undefined;
+    throw e;
+  }
 }

@@ -53,8 +53,11 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
     const sharingHooks = sharing && {
       preValidation: async (request: FastifyRequest, reply: FastifyReply) => {
         const generation = ctx.at(request).data.generation;
-        if (generation === undefined) return undefined;
-        return sharing.lookUp(request, reply, answerKey(generation, `v2${path}`, [['body', canonicalJson(request.body)]]), ctx.statsSeconds);
+        // Only a body the route's schema accepts can have an answer; the others go on to be refused.
+        if (generation === undefined || request.getValidationFunction('body')?.(request.body) !== true) return undefined;
+        const body = canonicalJson(request.body);
+        if (body === undefined) return undefined;
+        return sharing.lookUp(request, reply, answerKey(generation, `v2${path}`, [['body', body]]), ctx.statsSeconds);
       },
       onResponse: sharing.end,
     };
