@@ -1,7 +1,7 @@
 /**
- * The server's answer cache: finished v1 aggregation and v2 statistics answers, kept by the request that asked for
- * them and the store generation that answered, so the dashboard redrawing a chart and a notebook
- * re-running its cells get the same bytes without the engine. A new generation (an update swapped
+ * The server's answer cache: finished v1 aggregation and v2 statistics answers, kept by the request
+ * that asked for them and the store generation that answered, so the dashboard redrawing a chart
+ * and a notebook re-running its cells get the same bytes without the engine. A new generation (an update swapped
  * in) has a new number, so an answer from an older store is never served; its entries age out.
  * Least-recently-used, bounded in bytes (`maphist serve --answer-cache`, default 64 MiB; 0: off).
  *
