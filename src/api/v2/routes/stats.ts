@@ -44,8 +44,8 @@ export function registerStatsRoutes(app: FastifyInstance, ctx: V2Context): void 
   /**
    * A statistics route. With the answer cache (src/api/common/shared-answers.ts), its preValidation
    * answers the same body on the same store generation from the cache, or with the answer another
-   * request is computing, before admission (and before the body's validation: a body that fails it
-   * never has an answer).
+   * request is computing, before admission. It runs before Fastify validates the body, so it checks
+   * the body against the route's schema itself: a body that fails goes on to be refused.
    */
   const post = (path: string, schema: object, handler: (body: unknown, reply: FastifyReply, at: ReturnType<V2Context['at']>) => Promise<CachedAnswer>) => {
     ctx.allow(path, 'POST');
