@@ -83,8 +83,14 @@ describe('answerKey and the budget', () => {
   });
 });
 
+/** One import of Andorra for the suites over HTTP below. */
+let db: ImportedDb;
+before(async () => {
+  db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
+});
+after(() => db.dispose());
+
 describe('answer cache over HTTP (Andorra)', () => {
-  let db: ImportedDb;
   let handle: StoreHandle;
   let base: string;
   let close: () => Promise<void>;
@@ -93,7 +99,6 @@ describe('answer cache over HTTP (Andorra)', () => {
   let swapIn: () => void;
 
   before(async () => {
-    db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
     const engines = await createDuckDbEngines(db.store);
     const real = engines.aggregation;
     const counting: QueryEngine = {
@@ -125,7 +130,6 @@ describe('answer cache over HTTP (Andorra)', () => {
   });
   after(async () => {
     await close();
-    db.dispose();
   });
 
   const count = (extra = '') => fetch(`${base}/v1/elements/count?bboxes=1.5,42.5,1.55,42.55&time=2016-01-01&filter=building=*${extra}`);
@@ -192,7 +196,6 @@ describe('answer cache over HTTP (Andorra)', () => {
 });
 
 describe('answers in flight and admission (Andorra, one slot, no queue)', () => {
-  let db: ImportedDb;
   let base: string;
   let close: () => Promise<void>;
   let calls = 0;
@@ -205,7 +208,6 @@ describe('answers in flight and admission (Andorra, one slot, no queue)', () => 
   afterEach(() => open());
 
   before(async () => {
-    db = await importToTemp(join(TEST_DATA, 'history', 'andorra.osh.pbf'));
     const engines = await createDuckDbEngines(db.store);
     const real = engines.aggregation;
     const gated: QueryEngine = {
@@ -232,7 +234,6 @@ describe('answers in flight and admission (Andorra, one slot, no queue)', () => 
   after(async () => {
     open();
     await close();
-    db.dispose();
   });
 
   const url = (time: string) => `${base}/v1/elements/count?bboxes=1.5,42.5,1.55,42.55&filter=building=*&time=${time}`;

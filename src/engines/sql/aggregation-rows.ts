@@ -124,26 +124,7 @@ export interface SnapshotBoxesParams {
   measure: Measure;
 }
 
-/** What a contribution aggregate asks (`AggregationSql.contributionAggregate`). */
-export interface ContributionAggregateParams {
-  area: SqlAreaPlan;
-  timestamps: readonly number[];
-  filterSql: string;
-  /**
-   * The version 1 scope alone (src/engines/common/scope.ts `v1ScopeSql`): the same on every row of an
-   * element, and met by every element with a row `filterSql` matches; a statement may drop the rows
-   * that fail it before it looks for those elements (ClickHouse's do not read it).
-   */
-  elementScopeSql: string;
-  codeSql: string;
-  codeBeforeSql: string;
-  users: boolean;
-  contributionTypes: readonly string[] | undefined;
-  /** contributions/latest: only each element's last contribution counts (the DuckDB statement's comment says how). */
-  latest?: boolean;
-}
-
-/** What a contribution list asks (`AggregationSql.contributionList`). */
+/** What a contribution list asks (`AggregationSql.contributionList`); a contribution aggregate asks it too. */
 export interface ContributionListParams {
   area: SqlAreaPlan;
   timestamps: readonly number[];
@@ -154,4 +135,14 @@ export interface ContributionListParams {
    * that fail it before it looks for those elements (ClickHouse's do not read it).
    */
   elementScopeSql: string;
+}
+
+/** What a contribution aggregate asks (`AggregationSql.contributionAggregate`). */
+export interface ContributionAggregateParams extends ContributionListParams {
+  codeSql: string;
+  codeBeforeSql: string;
+  users: boolean;
+  contributionTypes: readonly string[] | undefined;
+  /** contributions/latest: only each element's last contribution counts (the DuckDB statement's comment says how). */
+  latest?: boolean;
 }

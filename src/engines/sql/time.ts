@@ -54,7 +54,7 @@ export function countBelowWithSql(col: string, ts: readonly number[], cte?: stri
   const months = arithmetic ? calendarStep(ts) : undefined;
   if (months !== undefined) {
     const since = `datediff('month', TIMESTAMP '${new Date(t0 * 1000).toISOString().slice(0, 10)}', make_timestamp((${col} - 1) * 1000000))`;
-    return { sql: clamped(`${months === 1 ? since : `${since} // ${months}`} + 1`), withSql: '' };
+    return { sql: clamped(`${months === 1 ? since : flavor.intDiv(since, months)} + 1`), withSql: '' };
   }
   if (cells && Math.floor(span / w) + 1 <= MAX_LOOKUP_CELLS) {
     const m = Math.floor(span / w) + 1;

@@ -104,13 +104,14 @@ async function lookUpAnswer(
   return options.sharing.lookUp(request, reply, answerKey(data.generation, route.path, pairs), parsed.timeoutSeconds);
 }
 
-export async function answerAggregation(
+async function answerAggregation(
   route: AggregationRoute,
   options: AggregationRouteOptions,
   request: FastifyRequest,
   reply: FastifyReply,
 ): Promise<FastifyReply> {
-  const { started, pairs, data, parsed } = preparedRequests.get(request) ?? (await prepareRequest(route, options, request));
+  // Read by the route's preValidation (lookUpAnswer), which runs before every handler call.
+  const { started, pairs, data, parsed } = preparedRequests.get(request)!;
   // The request's one signal: its time limit, the client's disconnect and the server's shutdown abort it.
   const cancellation = cancellationOf(request);
   cancellation.limit(parsed.timeoutSeconds);
