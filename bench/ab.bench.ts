@@ -8,7 +8,8 @@
  *
  *   npm run build && node dist/bench/ab.bench.js --before <checkout, built> [--rounds N] [--input FILE] [--only ids] [--raw]
  *
- * `--only "v1 (c),v2 (b)"`: those cases only (the contributions by kind, v1 (f)–(i), are run only so).
+ * `--only "v1 (c),v2 (b)"`: those cases only (the contributions by kind, v1 (f)–(i), and (c), (d) over
+ * an empty box, v1 (c0) and (d0), what a request costs whatever its rows, are run only so).
  * `--raw`: each round also runs the case's raw work (bench/cases.ts `runRaw`, in this process on the
  * after side's store), and the table has each side's median ratio to it (issue 21's figure, read in
  * the same rounds, so the machine's drift cancels). The raw work runs on stock DuckDB, whose allocator
@@ -25,7 +26,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FOUR_COUNTRIES } from '../src/testing/test-data.js';
-import { EXTRACTION_CASES, runRaw, V1_CASES, V1_KIND_CASES, V2_CASES } from './cases.js';
+import { EXTRACTION_CASES, runRaw, V1_CASES, V1_FLOOR_CASES, V1_KIND_CASES, V2_CASES } from './cases.js';
 import { openStore } from '../src/store/open-store.js';
 import { machineDescription, median, noAnswerCache, replaceResultsSection, startServe } from './support.js';
 
@@ -66,7 +67,7 @@ interface Request {
 const ONLY = values.only?.split(',').map((x) => x.trim());
 
 const ALL_REQUESTS: Request[] = [
-  ...[...V1_CASES, ...V1_KIND_CASES].map((c) => ({
+  ...[...V1_CASES, ...V1_KIND_CASES, ...V1_FLOOR_CASES].map((c) => ({
     ...(c.sql !== undefined ? { raw: (query: (sql: string) => Promise<Record<string, unknown>[]>) => runRaw(c, query) } : {}),
     id: `v1 (${c.id})`,
     what: c.what,
@@ -96,8 +97,9 @@ const ALL_REQUESTS: Request[] = [
     },
   })),
 ];
-const KIND_IDS = new Set(V1_KIND_CASES.map((c) => `v1 (${c.id})`));
-const REQUESTS = ALL_REQUESTS.filter((r) => (ONLY ? ONLY.includes(r.id) : !KIND_IDS.has(r.id)));
+/** Run only when named in `--only`. */
+const NAMED_ONLY = new Set([...V1_KIND_CASES, ...V1_FLOOR_CASES].map((c) => `v1 (${c.id})`));
+const REQUESTS = ALL_REQUESTS.filter((r) => (ONLY ? ONLY.includes(r.id) : !NAMED_ONLY.has(r.id)));
 
 /** The answer's body, read to its end: JSON as text, anything else (GeoParquet) as its size. */
 async function checked(res: Response, id: string): Promise<string> {

@@ -38,7 +38,11 @@ function series(from: string, to: string, months: number): number[] {
 export const MONTHLY = series('2008-01-01', '2017-01-01', 1);
 const YEARLY = series('2008-01-01', '2017-01-01', 12);
 const tsValues = (ts: number[]) => ts.map((t) => `(${t})`).join(',');
-const bboxSql = `xmax >= ${BBOX[0]} AND xmin <= ${BBOX[2]} AND ymax >= ${BBOX[1]} AND ymin <= ${BBOX[3]}`;
+type Box = readonly [number, number, number, number];
+/** SQL: the row's bbox meets `box` (a prefix names the columns: `ext_` for the element extent). */
+const meetsSql = (box: Box, prefix = '') =>
+  `${prefix}xmax >= ${box[0]} AND ${prefix}xmin <= ${box[2]} AND ${prefix}ymax >= ${box[1]} AND ${prefix}ymin <= ${box[3]}`;
+const bboxSql = meetsSql(BBOX);
 const borderBbox = [
   Math.min(...BORDER.map((p) => p[0])),
   Math.min(...BORDER.map((p) => p[1])),
@@ -73,9 +77,6 @@ const T1 = MONTHLY[MONTHLY.length - 1];
 /** SQL: the index of the month of 2008–2016 holding `valid_from` (the interval [t_k, t_k+1) of the monthly series). */
 const MONTH_OF_VALID_FROM = `datediff('month', TIMESTAMP '2008-01-01', make_timestamp(valid_from * 1000000))`;
 
-/** SQL: the element extent of the row (every state of its element) meets BBOX. */
-const extentSql = `ext_xmax >= ${BBOX[0]} AND ext_xmin <= ${BBOX[2]} AND ext_ymax >= ${BBOX[1]} AND ext_ymin <= ${BBOX[3]}`;
-
 /**
  * The raw form of the v1 contributions over BBOX, monthly 2008–2016, with no filter, as the engine
  * computes them from the SQL facts (src/engines/duckdb/sql/aggregation.ts, `contributionCandidatesSql`):
@@ -89,12 +90,13 @@ const extentSql = `ext_xmax >= ${BBOX[0]} AND ext_xmin <= ${BBOX[2]} AND ext_yma
  * engine reads once too since then. What the engine adds: the states on the box's edge are clipped
  * to it rather than taken by their bbox, and states without geometry are placed by their history's
  * bbox (src/query/empty-placement.ts) — the answers differ by 0.3 % (bench/RESULTS.md).
- * `latest`: only each element's last contribution (contributions/latest).
+ * `latest`: only each element's last contribution (contributions/latest). `box`: the area, BBOX
+ * unless said (the element extent of the row, every state of its element, is tested against it too).
  */
-function contributionFactsSql(cols: string, latest = false): string {
+function contributionFactsSql(cols: string, latest = false, box: Box = BBOX): string {
   return `WITH s0 AS MATERIALIZED (
-  SELECT type, id, version, minor_version, valid_from, edits, ${cols}${cols ? ', ' : ''}NOT deleted AND coalesce(${bboxSql}, FALSE) AS i
-  FROM states WHERE NOT collapsed AND valid_from < ${T1} AND (type <> 0 OR ever_tagged) AND ${extentSql}),
+  SELECT type, id, version, minor_version, valid_from, edits, ${cols}${cols ? ', ' : ''}NOT deleted AND coalesce(${meetsSql(box)}, FALSE) AS i
+  FROM states WHERE NOT collapsed AND valid_from < ${T1} AND (type <> 0 OR ever_tagged) AND ${meetsSql(box, 'ext_')}),
 e AS (SELECT type, id FROM s0 WHERE i GROUP BY type, id),
 s AS MATERIALIZED (SELECT * FROM s0 SEMI JOIN e USING (type, id)),
 w AS (SELECT s.*, coalesce(p.i, FALSE) AS pi FROM s LEFT JOIN s p ON p.type = s.type AND p.id = s.id AND p.edits = s.edits - 1),
@@ -224,6 +226,33 @@ export const V1_KIND_CASES: V1Case[] = [
     path: '/v1/contributions/latest/count/groupBy/contributionType',
     params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
     sql: `${contributionFactsSql('tag_change, geometry_change', true)} ${BY_CONTRIBUTION_TYPE}`,
+  },
+];
+
+/** A box of the Atlantic with no contribution in the four-country history (only the extents of a few huge elements meet it). */
+const EMPTY_BOX = [-30, 30, -29.9, 30.1] as const;
+
+/**
+ * (c) and (d) over EMPTY_BOX: every value 0. What a request costs whatever its rows: the HTTP round
+ * trip, parsing, planning the statement and its pipelines, the answer. Their raw queries are (c)'s
+ * and (d)'s over the same box. Not part of the default runs (`bench:ab --only 'v1 (c0),v1 (d0)'`).
+ */
+export const V1_FLOOR_CASES: V1Case[] = [
+  {
+    id: 'c0',
+    against: 'c',
+    what: 'users/count, monthly 2008–2017, a box with no contribution',
+    path: '/v1/users/count',
+    params: { bboxes: EMPTY_BOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `${contributionFactsSql('user_id', false, EMPTY_BOX)} SELECT k, count(DISTINCT user_id) FROM c GROUP BY k ORDER BY k`,
+  },
+  {
+    id: 'd0',
+    against: 'd',
+    what: 'contributions/count, monthly 2008–2017, a box with no contribution',
+    path: '/v1/contributions/count',
+    params: { bboxes: EMPTY_BOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
+    sql: `${contributionFactsSql('', false, EMPTY_BOX)} SELECT k, count(*) FROM c GROUP BY k ORDER BY k`,
   },
 ];
 
