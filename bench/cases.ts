@@ -240,7 +240,6 @@ const EMPTY_BOX = [-30, 30, -29.9, 30.1] as const;
 export const V1_FLOOR_CASES: V1Case[] = [
   {
     id: 'c0',
-    against: 'c',
     what: 'users/count, monthly 2008–2017, a box with no contribution',
     path: '/v1/users/count',
     params: { bboxes: EMPTY_BOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
@@ -248,7 +247,6 @@ export const V1_FLOOR_CASES: V1Case[] = [
   },
   {
     id: 'd0',
-    against: 'd',
     what: 'contributions/count, monthly 2008–2017, a box with no contribution',
     path: '/v1/contributions/count',
     params: { bboxes: EMPTY_BOX.join(','), time: '2008-01-01/2017-01-01/P1M' },
