@@ -42,14 +42,13 @@ type Box = readonly [number, number, number, number];
 /** SQL: the row's bbox meets `box` (a prefix names the columns: `ext_` for the element extent). */
 const meetsSql = (box: Box, prefix = '') =>
   `${prefix}xmax >= ${box[0]} AND ${prefix}xmin <= ${box[2]} AND ${prefix}ymax >= ${box[1]} AND ${prefix}ymin <= ${box[3]}`;
-const bboxSql = meetsSql(BBOX);
-const borderBbox = [
+const borderBbox: Box = [
   Math.min(...BORDER.map((p) => p[0])),
   Math.min(...BORDER.map((p) => p[1])),
   Math.max(...BORDER.map((p) => p[0])),
   Math.max(...BORDER.map((p) => p[1])),
 ];
-const borderSql = `xmax >= ${borderBbox[0]} AND xmin <= ${borderBbox[2]} AND ymax >= ${borderBbox[1]} AND ymin <= ${borderBbox[3]}`;
+const borderSql = meetsSql(borderBbox);
 
 /**
  * The convex BORDER polygon's half-planes (counter-clockwise: a point is inside when it is left of
@@ -135,7 +134,7 @@ export const V1_CASES: V1Case[] = [
     what: 'elements/count, monthly 2008–2017, bbox, building=*',
     path: '/v1/elements/count',
     params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1M', filter: 'building=*' },
-    sql: `SELECT ts.t, count(s.id) FROM (VALUES ${tsValues(MONTHLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ts.t ORDER BY ts.t`,
+    sql: `SELECT ts.t, count(s.id) FROM (VALUES ${tsValues(MONTHLY)}) ts(t) LEFT JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND map_contains(s.tags, 'building') AND ${meetsSql(BBOX, 's.')} GROUP BY ts.t ORDER BY ts.t`,
   },
   {
     id: 'b',
@@ -176,7 +175,7 @@ ORDER BY t`,
     what: 'elements/length/groupBy/tag highway, yearly, bbox',
     path: '/v1/elements/length/groupBy/tag',
     params: { bboxes: BBOX.join(','), time: '2008-01-01/2017-01-01/P1Y', groupByKey: 'highway', filter: 'type:way' },
-    sql: `SELECT ts.t, s.tags['highway'] AS v, sum(s.length) FROM (VALUES ${tsValues(YEARLY)}) ts(t) JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND s.type = 1 AND ${bboxSql.replace(/(x|y)(min|max)/g, 's.$1$2')} GROUP BY ALL ORDER BY ALL`,
+    sql: `SELECT ts.t, s.tags['highway'] AS v, sum(s.length) FROM (VALUES ${tsValues(YEARLY)}) ts(t) JOIN states s ON s.valid_from <= ts.t AND ts.t < s.valid_to AND NOT s.deleted AND s.type = 1 AND ${meetsSql(BBOX, 's.')} GROUP BY ALL ORDER BY ALL`,
   },
 ];
 
@@ -311,7 +310,7 @@ function monthsBefore(x: string): string {
   const t = `make_timestamp((${x}) * 1000000)`;
   return `(CASE WHEN ${t} <= TIMESTAMP '2008-01-01' THEN 0 ELSE least(${MONTHS.length}, datediff('month', TIMESTAMP '2008-01-01', date_trunc('month', ${t})) + CASE WHEN ${t} > date_trunc('month', ${t}) THEN 1 ELSE 0 END) END)`;
 }
-const andorraSql = `s.xmax >= ${ANDORRA[0]} AND s.xmin <= ${ANDORRA[2]} AND s.ymax >= ${ANDORRA[1]} AND s.ymin <= ${ANDORRA[3]}`;
+const andorraSql = meetsSql(ANDORRA, 's.');
 
 export interface V2Case {
   id: string;
